@@ -1,0 +1,182 @@
+// Package config reads the settings every crudbench app shares from the
+// environment, with command-line flags as overrides, so that the three apps
+// are configured (and benchmarked) the same way.
+package config
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DevAuthSecret is the token signing secret used when AUTH_SECRET is not set.
+// It is public (it is in the source), so it is only fit for local runs and
+// benchmarks; apps log a warning when they use it.
+const DevAuthSecret = "crudbench-dev-secret-change-me"
+
+// Defaults shared by all apps. DB_MAX_CONNS is the same for every app so that
+// no app wins a benchmark by holding more connections.
+const (
+	DefaultDatabaseURL = "postgres://postgres@localhost:5432/crudbench?sslmode=disable"
+	DefaultDBMaxConns  = 20
+	DefaultTokenTTL    = 12 * time.Hour
+)
+
+// minAuthSecretLen keeps HS256 keys from being trivially guessable.
+const minAuthSecretLen = 16
+
+// Config is what every app reads from its environment, flags overriding.
+type Config struct {
+	DatabaseURL string        // DATABASE_URL, -database-url
+	Addr        string        // ADDR, -addr; the default is chosen by the app
+	DBMaxConns  int32         // DB_MAX_CONNS, -db-max-conns; 1..1000
+	LogLevel    slog.Level    // LOG_LEVEL, -log-level: debug|info|warn|error; requests are logged only at debug
+	AuthSecret  []byte        // AUTH_SECRET, -auth-secret; at least 16 bytes
+	TokenTTL    time.Duration // TOKEN_TTL, -token-ttl; how long a login token stays valid
+}
+
+// setting is one configuration value: its flag, its environment variable and
+// how to store it once chosen.
+type setting struct {
+	flag, env, def, usage string
+	sensitive             bool // may hold credentials: never echoed in errors
+	set                   func(c *Config, s string) error
+}
+
+// Load reads the configuration. args are the command-line arguments without
+// the program name; they are parsed by a flag.FlagSet called name that writes
+// usage and flag errors to stderr. Environment variables are read with getenv.
+// A flag given on the command line wins over its environment variable, which
+// wins over the default. defaultAddr is the app's own listen address.
+//
+// An invalid value yields an error naming the variable or flag it came from.
+// With -h or -help, Load prints usage and returns an error matching
+// flag.ErrHelp.
+func Load(name string, args []string, getenv func(string) string, defaultAddr string, stderr io.Writer) (Config, error) {
+	settings := []setting{
+		{flag: "database-url", env: "DATABASE_URL", def: DefaultDatabaseURL,
+			usage: "PostgreSQL connection `url`", sensitive: true, set: setDatabaseURL},
+		{flag: "addr", env: "ADDR", def: defaultAddr,
+			usage: "listen `address` (host:port; port 0 picks a free port)", set: setAddr},
+		{flag: "db-max-conns", env: "DB_MAX_CONNS", def: strconv.Itoa(DefaultDBMaxConns),
+			usage: "maximum open database connections, `n` in 1..1000", set: setDBMaxConns},
+		{flag: "log-level", env: "LOG_LEVEL", def: "info",
+			usage: "log `level`: debug|info|warn|error (requests are logged at debug)", set: setLogLevel},
+		{flag: "auth-secret", env: "AUTH_SECRET", def: DevAuthSecret,
+			usage: "token signing `secret`, at least 16 bytes (the default is public: development only)", sensitive: true, set: setAuthSecret},
+		{flag: "token-ttl", env: "TOKEN_TTL", def: DefaultTokenTTL.String(),
+			usage: "how long a login token stays valid (a `duration` such as 12h)", set: setTokenTTL},
+	}
+
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	flagValues := make([]*string, len(settings))
+	for i, s := range settings {
+		flagValues[i] = fs.String(s.flag, s.def, s.usage+" (env "+s.env+")")
+	}
+	if err := fs.Parse(args); err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
+	}
+	if fs.NArg() > 0 {
+		return Config{}, fmt.Errorf("config: unexpected arguments %q", fs.Args())
+	}
+	given := make(map[string]bool)
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+
+	var c Config
+	for i, s := range settings {
+		value, source := s.def, "default "+s.env
+		if v := getenv(s.env); v != "" {
+			value, source = v, s.env
+		}
+		if given[s.flag] {
+			value, source = *flagValues[i], "-"+s.flag
+		}
+		if err := s.set(&c, value); err != nil {
+			if s.sensitive {
+				return Config{}, fmt.Errorf("config: %s: %w", source, err)
+			}
+			return Config{}, fmt.Errorf("config: %s %q: %w", source, value, err)
+		}
+	}
+	return c, nil
+}
+
+// UsesDevAuthSecret reports whether tokens are signed with the public
+// DevAuthSecret, which apps warn about at start-up.
+func (c Config) UsesDevAuthSecret() bool {
+	return string(c.AuthSecret) == DevAuthSecret
+}
+
+// Logger returns a JSON slog.Logger writing to w at c.LogLevel. JSON because
+// the logs are read by programs (the bench, log collectors) as often as by
+// people.
+func (c Config) Logger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: c.LogLevel}))
+}
+
+func setDatabaseURL(c *Config, s string) error {
+	if strings.TrimSpace(s) == "" {
+		return errors.New("must not be empty")
+	}
+	c.DatabaseURL = s
+	return nil
+}
+
+func setAddr(c *Config, s string) error {
+	if _, port, err := net.SplitHostPort(s); err != nil {
+		return errors.New("must be host:port, for example :8081")
+	} else if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return errors.New("port must be a number from 0 to 65535")
+	}
+	c.Addr = s
+	return nil
+}
+
+func setDBMaxConns(c *Config, s string) error {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 32)
+	if err != nil || n < 1 || n > 1000 {
+		return errors.New("must be a whole number from 1 to 1000")
+	}
+	c.DBMaxConns = int32(n)
+	return nil
+}
+
+func setLogLevel(c *Config, s string) error {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "debug":
+		c.LogLevel = slog.LevelDebug
+	case "info":
+		c.LogLevel = slog.LevelInfo
+	case "warn", "warning":
+		c.LogLevel = slog.LevelWarn
+	case "error":
+		c.LogLevel = slog.LevelError
+	default:
+		return errors.New("must be one of debug, info, warn, error")
+	}
+	return nil
+}
+
+func setAuthSecret(c *Config, s string) error {
+	if len(s) < minAuthSecretLen {
+		return fmt.Errorf("must be at least %d bytes, got %d", minAuthSecretLen, len(s))
+	}
+	c.AuthSecret = []byte(s)
+	return nil
+}
+
+func setTokenTTL(c *Config, s string) error {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil || d <= 0 {
+		return errors.New("must be a positive duration such as 12h or 30m")
+	}
+	c.TokenTTL = d
+	return nil
+}

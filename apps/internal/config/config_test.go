@@ -1,0 +1,187 @@
+package config_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"crudbench/apps/internal/config"
+)
+
+// env returns a getenv over a fixed map, so tests never see the real
+// environment.
+func env(vars map[string]string) func(string) string {
+	return func(k string) string { return vars[k] }
+}
+
+func load(t *testing.T, args []string, vars map[string]string) (config.Config, error) {
+	t.Helper()
+	return config.Load("testapp", args, env(vars), ":8081", io.Discard)
+}
+
+func TestLoadDefaults(t *testing.T) {
+	got, err := load(t, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := config.Config{
+		DatabaseURL: "postgres://postgres@localhost:5432/crudbench?sslmode=disable",
+		Addr:        ":8081",
+		DBMaxConns:  20,
+		LogLevel:    slog.LevelInfo,
+		AuthSecret:  []byte(config.DevAuthSecret),
+		TokenTTL:    12 * time.Hour,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("defaults (-want +got):\n%s", diff)
+	}
+	if !got.UsesDevAuthSecret() {
+		t.Error("UsesDevAuthSecret() = false with the default secret")
+	}
+}
+
+func TestLoadEnv(t *testing.T) {
+	got, err := load(t, nil, map[string]string{
+		"DATABASE_URL": "postgres://app@db:5432/x",
+		"ADDR":         "127.0.0.1:9000",
+		"DB_MAX_CONNS": "7",
+		"LOG_LEVEL":    "DEBUG",
+		"AUTH_SECRET":  "0123456789abcdef",
+		"TOKEN_TTL":    "30m",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := config.Config{
+		DatabaseURL: "postgres://app@db:5432/x",
+		Addr:        "127.0.0.1:9000",
+		DBMaxConns:  7,
+		LogLevel:    slog.LevelDebug,
+		AuthSecret:  []byte("0123456789abcdef"),
+		TokenTTL:    30 * time.Minute,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("from env (-want +got):\n%s", diff)
+	}
+	if got.UsesDevAuthSecret() {
+		t.Error("UsesDevAuthSecret() = true with AUTH_SECRET set")
+	}
+}
+
+func TestLoadFlagsOverrideEnv(t *testing.T) {
+	vars := map[string]string{
+		"DATABASE_URL": "postgres://env@db/x",
+		"ADDR":         ":1111",
+		"DB_MAX_CONNS": "not a number", // a flag override hides a bad env value
+		"LOG_LEVEL":    "error",
+		"AUTH_SECRET":  "env-secret-0123456789",
+		"TOKEN_TTL":    "1h",
+	}
+	args := []string{
+		"-database-url", "postgres://flag@db/x",
+		"-addr", ":0",
+		"-db-max-conns", "1000",
+		"-log-level", "warn",
+		"-auth-secret=flag-secret-0123456789",
+		"-token-ttl", "90s",
+	}
+	got, err := load(t, args, vars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := config.Config{
+		DatabaseURL: "postgres://flag@db/x",
+		Addr:        ":0",
+		DBMaxConns:  1000,
+		LogLevel:    slog.LevelWarn,
+		AuthSecret:  []byte("flag-secret-0123456789"),
+		TokenTTL:    90 * time.Second,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("flags over env (-want +got):\n%s", diff)
+	}
+}
+
+func TestLoadBadValues(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		vars    map[string]string
+		wantErr string // must appear in the error
+	}{
+		{"max conns zero env", nil, map[string]string{"DB_MAX_CONNS": "0"}, "DB_MAX_CONNS"},
+		{"max conns too big flag", []string{"-db-max-conns", "1001"}, nil, "-db-max-conns"},
+		{"max conns not a number", nil, map[string]string{"DB_MAX_CONNS": "lots"}, "DB_MAX_CONNS"},
+		{"log level", nil, map[string]string{"LOG_LEVEL": "verbose"}, "LOG_LEVEL"},
+		{"log level flag", []string{"-log-level", "trace"}, nil, "-log-level"},
+		{"short secret", nil, map[string]string{"AUTH_SECRET": "short"}, "AUTH_SECRET"},
+		{"short secret flag", []string{"-auth-secret", "0123456789abcde"}, nil, "-auth-secret"},
+		{"ttl", nil, map[string]string{"TOKEN_TTL": "12"}, "TOKEN_TTL"},
+		{"negative ttl", []string{"-token-ttl", "-1h"}, nil, "-token-ttl"},
+		{"addr", nil, map[string]string{"ADDR": "8081"}, "ADDR"},
+		{"addr port", []string{"-addr", ":99999"}, nil, "-addr"},
+		{"empty database url flag", []string{"-database-url", ""}, nil, "-database-url"},
+		{"unknown flag", []string{"-nope"}, nil, "nope"},
+		{"flag syntax", []string{"-db-max-conns"}, nil, "db-max-conns"},
+		{"positional argument", []string{"extra"}, nil, "extra"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := load(t, tt.args, tt.vars)
+			if err == nil {
+				t.Fatalf("Load succeeded, want an error naming %s", tt.wantErr)
+			}
+			if !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("error %q does not name %s", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestLoadDoesNotEchoSecrets(t *testing.T) {
+	const secret = "tiny"
+	_, err := load(t, nil, map[string]string{"AUTH_SECRET": secret})
+	if err == nil {
+		t.Fatal("Load accepted a 4-byte secret")
+	}
+	if strings.Contains(err.Error(), secret) {
+		t.Errorf("error %q shows the secret", err)
+	}
+}
+
+func TestLoadHelp(t *testing.T) {
+	var stderr bytes.Buffer
+	_, err := config.Load("testapp", []string{"-h"}, env(nil), ":8081", &stderr)
+	if !errors.Is(err, flag.ErrHelp) {
+		t.Errorf("Load(-h) error = %v, want flag.ErrHelp", err)
+	}
+	for _, name := range []string{"DATABASE_URL", "ADDR", "DB_MAX_CONNS", "LOG_LEVEL", "AUTH_SECRET", "TOKEN_TTL"} {
+		if !strings.Contains(stderr.String(), name) {
+			t.Errorf("usage does not mention %s:\n%s", name, stderr.String())
+		}
+	}
+}
+
+func TestLogger(t *testing.T) {
+	c, err := load(t, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	logger := c.Logger(&buf)
+	if logger.Enabled(context.Background(), slog.LevelDebug) {
+		t.Error("debug enabled at the default level: request logging would run in benchmarks")
+	}
+	logger.Info("hello", "n", 1)
+	if got := buf.String(); !strings.Contains(got, `"msg":"hello"`) || !strings.Contains(got, `"n":1`) {
+		t.Errorf("log line = %q, want JSON with msg and n", got)
+	}
+}

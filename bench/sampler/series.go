@@ -1,0 +1,166 @@
+package sampler
+
+import (
+	"encoding/csv"
+	"io"
+	"strconv"
+	"time"
+)
+
+// Sample is one reading of a target.
+type Sample struct {
+	// At is when the target was read.
+	At time.Time
+	// CPUTicks is the CPU time used so far, user plus system, in
+	// 1/ClockTicksPerSecond seconds. For a tree it also holds the reaped
+	// children's time. Only differences between samples mean anything.
+	CPUTicks uint64
+	// RSSBytes is the resident memory: VmRSS for a process, the Pss sum
+	// for a tree (refreshed every TreeEvery samples).
+	RSSBytes uint64
+}
+
+// Series is everything a Sampler recorded for one target.
+type Series struct {
+	Target Target
+	// Start is when the Sampler started; WriteCSV's times count from it so
+	// that the series of one run line up.
+	Start time.Time
+	// Samples are the successful readings, oldest first.
+	Samples []Sample
+	// Misses are the times the target could not be read: not yet started,
+	// exited, not visible, or its pid taken over by another process.
+	Misses []time.Time
+}
+
+// Stats summarises a Series over a window.
+type Stats struct {
+	// CPUMean is the CPU used between the window's first and last sample
+	// as a fraction of one core (1.0 = one core busy).
+	CPUMean float64
+	// CPUMax is the highest CPU rate over any stretch of at least one
+	// second between samples in the window; CPUMean when the window spans
+	// less than a second.
+	CPUMax float64
+	// CPUSeconds is the CPU time used between the first and last sample.
+	CPUSeconds float64
+	// RSS statistics over the window's samples; start and end are the
+	// first and last sample's values.
+	RSSMeanBytes, RSSMaxBytes, RSSStartBytes, RSSEndBytes uint64
+	// Samples is the number of samples in the window.
+	Samples int
+	// Missing is true when the target could not be read at some moment in
+	// the window, or not at all: the other numbers cover only the samples
+	// there are.
+	Missing bool
+}
+
+// cpuWindow is the shortest stretch over which a CPU rate is computed: /proc
+// counts in 1/100 s ticks, so a 100 ms step could read 0% or 200%.
+const cpuWindow = time.Second
+
+// Window returns the statistics of the samples taken from from to to,
+// both included. A zero from or to leaves that end open.
+func (ser Series) Window(from, to time.Time) Stats {
+	in := func(at time.Time) bool {
+		return (from.IsZero() || !at.Before(from)) && (to.IsZero() || !at.After(to))
+	}
+	var samples []Sample
+	for _, s := range ser.Samples {
+		if in(s.At) {
+			samples = append(samples, s)
+		}
+	}
+	st := Stats{Samples: len(samples), Missing: len(samples) == 0}
+	for _, at := range ser.Misses {
+		if in(at) {
+			st.Missing = true
+			break
+		}
+	}
+	if len(samples) == 0 {
+		return st
+	}
+
+	first, last := samples[0], samples[len(samples)-1]
+	st.RSSStartBytes, st.RSSEndBytes = first.RSSBytes, last.RSSBytes
+	var sum uint64
+	for _, s := range samples {
+		sum += s.RSSBytes
+		st.RSSMaxBytes = max(st.RSSMaxBytes, s.RSSBytes)
+	}
+	st.RSSMeanBytes = sum / uint64(len(samples))
+
+	st.CPUSeconds = tickSeconds(first, last)
+	if span := last.At.Sub(first.At); span > 0 {
+		st.CPUMean = st.CPUSeconds / span.Seconds()
+	}
+	st.CPUMax = st.CPUMean
+	found := false
+	rate, ok := cpuRates(samples)
+	for i := range rate {
+		if ok[i] && (!found || rate[i] > st.CPUMax) {
+			st.CPUMax, found = rate[i], true
+		}
+	}
+	return st
+}
+
+// WriteCSV writes the samples as CSV with a header: t_seconds (since
+// Start), cpu_ticks, rss_bytes and cpu_fraction_over_last_second (the CPU
+// rate over the shortest stretch of at least one second ending at the
+// sample; empty during the first second).
+func (ser Series) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write([]string{"t_seconds", "cpu_ticks", "rss_bytes", "cpu_fraction_over_last_second"}); err != nil {
+		return err
+	}
+	start := ser.Start
+	if start.IsZero() && len(ser.Samples) > 0 {
+		start = ser.Samples[0].At
+	}
+	rate, ok := cpuRates(ser.Samples)
+	for i, s := range ser.Samples {
+		r := ""
+		if ok[i] {
+			r = strconv.FormatFloat(rate[i], 'f', 4, 64)
+		}
+		if err := cw.Write([]string{
+			strconv.FormatFloat(s.At.Sub(start).Seconds(), 'f', 3, 64),
+			strconv.FormatUint(s.CPUTicks, 10),
+			strconv.FormatUint(s.RSSBytes, 10),
+			r,
+		}); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// cpuRates returns, per sample, the CPU rate over the shortest stretch of
+// at least cpuWindow ending at that sample; ok is false while no such
+// stretch exists yet.
+func cpuRates(samples []Sample) (rate []float64, ok []bool) {
+	rate, ok = make([]float64, len(samples)), make([]bool, len(samples))
+	j := 0
+	for i, s := range samples {
+		for j+1 < i && s.At.Sub(samples[j+1].At) >= cpuWindow {
+			j++
+		}
+		if d := s.At.Sub(samples[j].At); d >= cpuWindow {
+			rate[i], ok[i] = tickSeconds(samples[j], s)/d.Seconds(), true
+		}
+	}
+	return rate, ok
+}
+
+// tickSeconds is the CPU time between two samples. A tree's count can drop
+// when a process leaves it (reparented away, or gone before its parent
+// reaped it); that reads as zero rather than as negative time.
+func tickSeconds(a, b Sample) float64 {
+	if b.CPUTicks < a.CPUTicks {
+		return 0
+	}
+	return float64(b.CPUTicks-a.CPUTicks) / ClockTicksPerSecond
+}

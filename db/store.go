@@ -1,0 +1,94 @@
+// Package db is crudbench's shared data layer: the domain types, the one
+// error vocabulary, the migrations and the Store every app reads and writes
+// through. Apps see only the types of this package; the driver (pgx) and the
+// sqlc-generated queries stay inside it.
+package db
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"crudbench/db/internal/sqlcdb"
+)
+
+// DefaultMaxConns is the pool size every app uses unless told otherwise: the
+// same for all three, so that no app wins by having more connections.
+const DefaultMaxConns = 20
+
+// Options tune a Store. The zero value gives DefaultMaxConns connections and
+// a 5 s statement timeout.
+type Options struct {
+	MaxConns         int32
+	StatementTimeout time.Duration
+	// OnQuery, when set, is called with the SQL of every statement the Store
+	// sends (tests count statements per request with it).
+	OnQuery func(sql string)
+}
+
+// Store reads and writes the staff register. It is safe for concurrent use.
+type Store struct {
+	pool *pgxpool.Pool
+	q    *sqlcdb.Queries
+}
+
+// Open returns a Store over a connection pool to url. It does not connect
+// yet: an app may start while the database is down and serves 503 until it
+// comes back.
+func Open(ctx context.Context, url string, opts Options) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("database url: %w", err)
+	}
+	cfg.MaxConns = opts.MaxConns
+	if cfg.MaxConns <= 0 {
+		cfg.MaxConns = DefaultMaxConns
+	}
+	timeout := opts.StatementTimeout
+	if timeout <= 0 {
+		timeout = 5 * time.Second
+	}
+	cfg.ConnConfig.RuntimeParams["statement_timeout"] = fmt.Sprint(timeout.Milliseconds())
+	cfg.ConnConfig.ConnectTimeout = 5 * time.Second
+	if opts.OnQuery != nil {
+		cfg.ConnConfig.Tracer = queryTracer(opts.OnQuery)
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("database pool: %w", err)
+	}
+	return &Store{pool: pool, q: sqlcdb.New(pool)}, nil
+}
+
+// Close closes every connection.
+func (s *Store) Close() { s.pool.Close() }
+
+// Ping checks that the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	return translate(s.pool.Ping(ctx))
+}
+
+// inTx runs fn in a transaction, committing when it returns nil.
+func (s *Store) inTx(ctx context.Context, fn func(q *sqlcdb.Queries) error) error {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return translate(err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	if err := fn(s.q.WithTx(tx)); err != nil {
+		return translate(err)
+	}
+	return translate(tx.Commit(ctx))
+}
+
+type queryTracer func(sql string)
+
+func (t queryTracer) TraceQueryStart(ctx context.Context, _ *pgx.Conn, data pgx.TraceQueryStartData) context.Context {
+	t(data.SQL)
+	return ctx
+}
+
+func (t queryTracer) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}

@@ -1,0 +1,2 @@
+-- name: GetUserByUsername :one
+SELECT * FROM app_user WHERE username = $1;
