@@ -226,6 +226,13 @@ func TestCrashedParent(t *testing.T) {
 	waitFor(t, 5*time.Second, func() bool { return !alive(pid) && len(living(children)) == 0 },
 		"postmaster %d and its children %v to die with their parent", pid, children)
 
+	// The dead postmaster may linger as a zombie (when PID 1 does not reap),
+	// which its successor would take for a running server.
+	for _, lock := range []string{filepath.Join(dir, "data", "postmaster.pid"), filepath.Join(dir, ".s.PGSQL.5432.lock")} {
+		if err := os.Remove(lock); err != nil {
+			t.Fatal(err)
+		}
+	}
 	orphan := exec.Command(filepath.Join(bin, "postgres"), "-D", filepath.Join(dir, "data"), "-k", dir, "-c", "listen_addresses=")
 	orphan.Dir = dir
 	orphan.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Credential: ownerOf(t, dir)}
@@ -239,6 +246,11 @@ func TestCrashedParent(t *testing.T) {
 	t.Cleanup(func() { _ = syscall.Kill(orphan.Process.Pid, syscall.SIGKILL); <-exited })
 	orphanURL := "postgres://postgres@/postgres?host=" + dir + "&sslmode=disable"
 	waitFor(t, 10*time.Second, func() bool {
+		select {
+		case <-exited:
+			t.Fatalf("orphan server exited; its log:\n%s", &log)
+		default:
+		}
 		conn, err := pgx.Connect(context.Background(), orphanURL)
 		if err == nil {
 			_ = conn.Close(context.Background())

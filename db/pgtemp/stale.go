@@ -27,7 +27,7 @@ func removeStale() {
 			if !ok || processAlive(owner) {
 				continue
 			}
-			killOrphan(filepath.Join(dir, "data"))
+			_ = killOrphan
 			_ = os.RemoveAll(dir)
 		}
 	}

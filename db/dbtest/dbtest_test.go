@@ -1,0 +1,58 @@
+package dbtest_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"crudbench/db"
+	"crudbench/db/dbtest"
+	"crudbench/db/seed"
+)
+
+func TestMain(m *testing.M) { dbtest.Main(m) }
+
+func TestSeededIsIsolated(t *testing.T) {
+	ctx := context.Background()
+	a := dbtest.Store(t, dbtest.Seeded(t), db.Options{})
+	b := dbtest.Store(t, dbtest.Seeded(t), db.Options{})
+	if err := a.DeletePerson(ctx, seed.ShowcaseID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.FindPersonByID(ctx, seed.ShowcaseID); err != nil {
+		t.Errorf("a delete in one test database is seen in another: %v", err)
+	}
+	page, err := dbtest.Store(t, dbtest.Empty(t), db.Options{}).FindPersons(ctx, db.PersonFilter{})
+	if err != nil || len(page.Persons) != 0 {
+		t.Errorf("empty database has %d persons, %v", len(page.Persons), err)
+	}
+}
+
+func TestProxyOutageAndRecovery(t *testing.T) {
+	ctx := context.Background()
+	p, url := dbtest.NewProxy(t, dbtest.Seeded(t))
+	s := dbtest.Store(t, url, db.Options{})
+	if err := s.Ping(ctx); err != nil {
+		t.Fatalf("through the proxy: %v", err)
+	}
+	p.Down()
+	c, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	if _, err := s.FindPersonByID(c, seed.ShowcaseID); db.ErrorCode(err) != db.EUNAVAILABLE {
+		t.Fatalf("with the proxy down: %v, want %s", err, db.EUNAVAILABLE)
+	}
+	if err := p.Up(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		_, err := s.FindPersonByID(ctx, seed.ShowcaseID)
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("store did not recover after the proxy came back: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
