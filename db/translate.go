@@ -47,6 +47,12 @@ var constraintFields = map[string][2]string{
 	"vacancy_description_check":        {"description", "must be at most 10000 characters"},
 	"app_user_username_key":            {"username", "is already taken"},
 	"appointment_position_title_check": {"positionTitle", "must be 1 to 200 characters"},
+	"appointment_department_check":     {"department", "must be 1 to 100 characters"},
+	"payer_code_key":                   {"code", "is already used by another payer"},
+	"payer_code_check":                 {"code", "must be 1 to 20 characters"},
+	"payer_name_check":                 {"name", "must be 1 to 200 characters"},
+	"payer_kind_check":                 {"kind", "is not a known payer kind"},
+	"app_user_role_check":              {"role", "is not a known role"},
 }
 
 // translate turns a driver error into the Store's vocabulary. Internal

@@ -27,7 +27,7 @@ func removeStale() {
 			if !ok || processAlive(owner) {
 				continue
 			}
-			_ = killOrphan
+			killOrphan(filepath.Join(dir, "data"))
 			_ = os.RemoveAll(dir)
 		}
 	}

@@ -1,0 +1,7 @@
+package db
+
+// Exported for the external tests only.
+var (
+	Translate        = translate
+	ConstraintFields = constraintFields
+)
