@@ -1,17 +1,40 @@
 package sampler
 
+import "slices"
+
 // Stat mirrors the fields parsed from /proc/<pid>/stat for the external
 // tests.
 type Stat struct {
 	PID                          int
-	Comm                         string
 	PPID                         int
 	UTime, STime, CUTime, CSTime uint64
+	Threads                      int
 	StartTime                    uint64
 }
 
 // ParseStat exposes the /proc/<pid>/stat parser to the external tests.
 func ParseStat(b []byte) (Stat, error) {
 	p, err := parseStat(b)
-	return Stat{p.pid, p.comm, p.ppid, p.utime, p.stime, p.cutime, p.cstime, p.startTime}, err
+	return Stat{p.pid, p.ppid, p.utime, p.stime, p.cutime, p.cstime, p.threads, p.startTime}, err
+}
+
+// Children lists pid's children both ways the sampler can, from the
+// per-thread children files and from a scan of all of /proc, sorted.
+func Children(pid int) (fromTask, fromScan []int, err error) {
+	var r procReader
+	p, err := r.stat(pid)
+	if err != nil {
+		return nil, nil, err
+	}
+	if fromTask, err = r.childrenFromTask(p); err != nil {
+		return nil, nil, err
+	}
+	scan, err := r.childrenFromScan()
+	if err != nil {
+		return nil, nil, err
+	}
+	fromScan, err = scan(p)
+	slices.Sort(fromTask)
+	slices.Sort(fromScan)
+	return fromTask, fromScan, err
 }

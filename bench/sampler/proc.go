@@ -3,7 +3,6 @@ package sampler
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"strconv"
 	"syscall"
 )
@@ -16,12 +15,12 @@ const ClockTicksPerSecond = 100
 // procStat holds the fields of /proc/<pid>/stat the sampler uses.
 type procStat struct {
 	pid       int
-	comm      string
 	ppid      int
 	utime     uint64 // field 14, in clock ticks
 	stime     uint64 // field 15
 	cutime    uint64 // field 16: waited-for children, including theirs
 	cstime    uint64 // field 17
+	threads   int    // field 20
 	startTime uint64 // field 22: tells a process from a later one with the same pid
 }
 
@@ -32,8 +31,9 @@ func (p procStat) ownTicks() uint64 { return p.utime + p.stime }
 func (p procStat) childTicks() uint64 { return p.cutime + p.cstime }
 
 // parseStat parses one /proc/<pid>/stat line (see proc(5)). The command
-// name sits in parentheses and may itself contain spaces and ')', so the
-// numeric fields are read after the last ')'.
+// name sits in parentheses and may itself contain spaces and ')' (any
+// process can name itself so), so the numeric fields are read after the
+// last ')'.
 func parseStat(b []byte) (procStat, error) {
 	open := bytes.IndexByte(b, '(')
 	closing := bytes.LastIndexByte(b, ')')
@@ -45,7 +45,6 @@ func parseStat(b []byte) (procStat, error) {
 	if p.pid, err = strconv.Atoi(string(bytes.TrimSpace(b[:open]))); err != nil {
 		return procStat{}, fmt.Errorf("stat: pid: %w", err)
 	}
-	p.comm = string(b[open+1 : closing])
 
 	// Fields after ')' start with field 3 (state), so field n is at n-3.
 	f := bytes.Fields(b[closing+1:])
@@ -54,6 +53,9 @@ func parseStat(b []byte) (procStat, error) {
 	}
 	if p.ppid, err = strconv.Atoi(string(f[4-3])); err != nil {
 		return procStat{}, fmt.Errorf("stat: ppid: %w", err)
+	}
+	if p.threads, err = strconv.Atoi(string(f[20-3])); err != nil {
+		return procStat{}, fmt.Errorf("stat: num_threads: %w", err)
 	}
 	for _, v := range []struct {
 		field int
@@ -98,19 +100,27 @@ type procReader struct {
 	path []byte
 }
 
-// read returns the content of /proc/<pid>/<name>, valid until the next
-// call. It goes straight to open/read/close: os.Open would also try to
-// register the file with the network poller, one wasted syscall per read.
-func (r *procReader) read(pid int, name string) ([]byte, error) {
+// open opens /proc/<pid>/<name>. It goes straight to the system call:
+// os.Open would also try to register the file with the network poller, a
+// wasted call per file.
+func (r *procReader) open(pid int, name string) (int, error) {
 	r.path = append(r.path[:0], "/proc/"...)
 	r.path = strconv.AppendInt(r.path, int64(pid), 10)
 	r.path = append(r.path, '/')
 	r.path = append(r.path, name...)
-	fd, err := openRetry(string(r.path))
-	if err != nil {
-		return nil, err
+	for {
+		fd, err := syscall.Open(string(r.path), syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err != syscall.EINTR {
+			return fd, err
+		}
 	}
-	defer syscall.Close(fd)
+}
+
+// readFrom0 reads an open /proc file from offset 0, which makes the kernel
+// generate its content afresh. The result is valid until the next read.
+// The files the sampler reads are generated whole on a read from offset 0,
+// so a short read is the end of the file: no second call to see zero.
+func (r *procReader) readFrom0(fd int) ([]byte, error) {
 	if r.buf == nil {
 		r.buf = make([]byte, 4096)
 	}
@@ -119,27 +129,29 @@ func (r *procReader) read(pid int, name string) ([]byte, error) {
 		if n == len(r.buf) {
 			r.buf = append(r.buf, make([]byte, len(r.buf))...)
 		}
-		m, err := syscall.Read(fd, r.buf[n:])
+		m, err := syscall.Pread(fd, r.buf[n:], int64(n))
 		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
-		if m == 0 {
+		n += m
+		if m == 0 || n < len(r.buf) {
 			return r.buf[:n], nil
 		}
-		n += m
 	}
 }
 
-func openRetry(path string) (int, error) {
-	for {
-		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-		if err != syscall.EINTR {
-			return fd, err
-		}
+// read opens, reads and closes /proc/<pid>/<name>, for files read once
+// or rarely.
+func (r *procReader) read(pid int, name string) ([]byte, error) {
+	fd, err := r.open(pid, name)
+	if err != nil {
+		return nil, err
 	}
+	defer syscall.Close(fd)
+	return r.readFrom0(fd)
 }
 
 // stat reads and parses /proc/<pid>/stat.
@@ -162,29 +174,38 @@ func (r *procReader) kb(pid int, name, key string) (uint64, error) {
 	return v, nil
 }
 
-// scanProcs reads the stat of every process in /proc. Processes that vanish
-// during the scan are skipped.
-func (r *procReader) scanProcs() ([]procStat, error) {
-	d, err := os.Open("/proc")
-	if err != nil {
-		return nil, err
-	}
-	names, err := d.Readdirnames(-1)
-	d.Close()
-	if err != nil {
-		return nil, err
-	}
-	procs := make([]procStat, 0, len(names))
-	for _, name := range names {
-		pid, err := strconv.Atoi(name)
+// procFile is /proc/<pid>/<name> held open between samples. Reading it
+// again from offset 0 costs one system call instead of three, and the open
+// file stays bound to the process it was opened for: once that process is
+// gone, reads fail (ESRCH) even if its pid number is reused.
+type procFile struct {
+	pid    int
+	name   string
+	fd     int
+	isOpen bool
+}
+
+// read returns the file's current content, opening it first if needed.
+// A failed read closes the file; the next read opens it again.
+func (f *procFile) read(r *procReader) ([]byte, error) {
+	if !f.isOpen {
+		fd, err := r.open(f.pid, f.name)
 		if err != nil {
-			continue // not a process: "self", "meminfo", ...
+			return nil, err
 		}
-		p, err := r.stat(pid)
-		if err != nil {
-			continue // vanished, or a stat we cannot read: not ours to sample
-		}
-		procs = append(procs, p)
+		f.fd, f.isOpen = fd, true
 	}
-	return procs, nil
+	b, err := r.readFrom0(f.fd)
+	if err != nil {
+		f.close()
+	}
+	return b, err
+}
+
+// close releases the file descriptor, if any.
+func (f *procFile) close() {
+	if f.isOpen {
+		syscall.Close(f.fd)
+		f.isOpen = false
+	}
 }

@@ -11,9 +11,10 @@ import (
 )
 
 // statLine builds a /proc/<pid>/stat line (52 fields, as on Linux 6.x)
-// whose utime, stime, cutime, cstime are 11, 22, 33, 44 and starttime 5555.
+// whose utime, stime, cutime, cstime are 11, 22, 33, 44, with 3 threads
+// and starttime 5555.
 func statLine(pid, comm string) string {
-	rest := "S 77 1234 1234 0 -1 4194560 100 0 0 0 11 22 33 44 20 0 1 0 5555 " +
+	rest := "S 77 1234 1234 0 -1 4194560 100 0 0 0 11 22 33 44 20 0 3 0 5555 " +
 		"12345678 900 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
 	return pid + " (" + comm + ") " + rest
 }
@@ -34,7 +35,7 @@ func TestParseStat(t *testing.T) {
 			if err != nil {
 				t.Fatalf("ParseStat: %v", err)
 			}
-			want := sampler.Stat{PID: 1234, Comm: tc.comm, PPID: 77, UTime: 11, STime: 22, CUTime: 33, CSTime: 44, StartTime: 5555}
+			want := sampler.Stat{PID: 1234, PPID: 77, UTime: 11, STime: 22, CUTime: 33, CSTime: 44, Threads: 3, StartTime: 5555}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("ParseStat (-want +got):\n%s", diff)
 			}

@@ -7,6 +7,19 @@
 // only derived over windows of at least one second (Series.Window), never
 // from a single 100 ms step.
 //
+// A single process's memory is its VmRSS. A tree (Target.Tree, for
+// PostgreSQL) is the root plus its descendants, found through
+// /proc/<pid>/task/<tid>/children (a scan of all of /proc on kernels
+// without those files); its CPU time is each process's own time plus that
+// of the children it has reaped, so backends that exit between samples are
+// still counted, and its memory is the sum of Pss, which splits shared
+// pages among the processes that map them instead of counting PostgreSQL's
+// shared buffers once per backend.
+//
+// Processes exit at any moment: a vanished tree member is dropped, a
+// vanished or unreadable target is recorded as a miss (Stats.Missing), and
+// neither is an error.
+//
 // The package reads Linux's /proc; elsewhere every target is Missing.
 package sampler
 
@@ -19,11 +32,12 @@ import (
 // DefaultInterval is the sampling interval New uses when given zero.
 const DefaultInterval = 100 * time.Millisecond
 
-// TreeEvery is how often, in samples, a tree target refreshes its list of
-// processes and their Pss: reading smaps_rollup walks the whole address
-// space (milliseconds for a large PostgreSQL), and listing /proc reads every
-// process's stat. Between refreshes the known processes' CPU is still read
-// at every sample and the last memory value is carried.
+// TreeEvery is how often, in samples, a tree target looks for new
+// processes and measures its memory (Pss) again: reading smaps_rollup walks
+// a whole address space, milliseconds for a large PostgreSQL. In between,
+// the known processes' CPU times are still read at every sample, and the
+// memory value is carried. A process that starts and ends between two
+// refreshes is not lost: its time reaches its parent's cutime.
 const TreeEvery = 10
 
 // Target says what to sample.
@@ -71,16 +85,16 @@ func New(interval time.Duration, targets ...Target) *Sampler {
 			panic(fmt.Sprintf("sampler: duplicate target name %q", t.Name))
 		}
 		seen[t.Name] = true
-		s.trackers = append(s.trackers, &tracker{target: t})
+		s.trackers = append(s.trackers, newTracker(t))
 	}
 	return s
 }
 
 // Start takes the first sample at once and then one every interval until
-// Stop. It must be called at most once.
+// Stop. It must be called at most once, and not after Stop.
 func (s *Sampler) Start() {
-	if s.done != nil {
-		panic("sampler: Start called twice")
+	if s.done != nil || s.stopped {
+		panic("sampler: Start on a used Sampler")
 	}
 	s.done = make(chan struct{})
 	s.start = time.Now()
@@ -112,10 +126,10 @@ func (s *Sampler) Stop() map[string]Series {
 }
 
 // Overhead returns the CPU time the sampling thread used as a fraction of
-// one core over the time it ran (0.01 = 1% of a core). It measures the
-// thread's own CPU time (getrusage RUSAGE_THREAD), /proc reads, parsing and
-// timer wake-ups included, so it is a cost, not a wall-clock estimate. It
-// is zero before Stop.
+// one core over the time it ran (0.01 = 1% of a core). It is the thread's
+// own CPU clock (CLOCK_THREAD_CPUTIME_ID), /proc reads, parsing and timer
+// wake-ups included: a measured cost, not a wall-clock estimate. It is zero
+// before Stop.
 func (s *Sampler) Overhead() float64 {
 	if !s.stopped || s.wall <= 0 {
 		return 0
@@ -131,6 +145,11 @@ func (s *Sampler) run() {
 	defer runtime.UnlockOSThread()
 	cpu0, wall0 := threadCPU(), time.Now()
 
+	defer func() {
+		for _, t := range s.trackers {
+			t.close()
+		}
+	}()
 	tick := time.NewTicker(s.interval)
 	defer tick.Stop()
 	for n := 0; ; n++ {
@@ -147,35 +166,11 @@ func (s *Sampler) run() {
 	}
 }
 
-// sampleAll reads every target once. full asks tree targets to refresh
-// their process lists and memory; the /proc listing is shared by all trees.
+// sampleAll reads every target once. full asks tree targets to look for
+// new processes and measure their memory again.
 func (s *Sampler) sampleAll(full bool) {
-	var children map[int][]procStat
-	if full {
-		for _, t := range s.trackers {
-			if t.target.Tree {
-				children = s.childrenByParent()
-				break
-			}
-		}
-	}
 	now := time.Now()
 	for _, t := range s.trackers {
-		t.sample(&s.reader, now, full, children)
+		t.sample(&s.reader, now, full)
 	}
-}
-
-// childrenByParent lists every process under its parent's pid. A failed
-// listing yields nil: the trees keep their known members until the next
-// refresh.
-func (s *Sampler) childrenByParent() map[int][]procStat {
-	procs, err := s.reader.scanProcs()
-	if err != nil {
-		return nil
-	}
-	m := make(map[int][]procStat)
-	for _, p := range procs {
-		m[p.ppid] = append(m[p.ppid], p)
-	}
-	return m
 }

@@ -9,14 +9,17 @@ import (
 // goroutine touches it.
 type tracker struct {
 	target Target
+	// stat and status are the root's files; status (VmRSS) only for a
+	// single process.
+	stat, status procFile
 
 	// startTime is the root's start time once seen: a different value
-	// later means the pid now belongs to another process.
+	// after reopening means the pid now belongs to another process.
 	startTime uint64
 	seen      bool
 
 	// members are the root's known descendants (tree targets) by pid.
-	members map[int]procStat
+	members map[int]*member
 	// rss is the tree's last Pss total, carried between refreshes.
 	rss uint64
 
@@ -24,9 +27,26 @@ type tracker struct {
 	misses  []time.Time
 }
 
-// sample reads the target once at time now and records a Sample or a miss.
-func (t *tracker) sample(r *procReader, now time.Time, full bool, children map[int][]procStat) {
-	root, err := r.stat(t.target.PID)
+// member is a process in a target's tree other than the root.
+type member struct {
+	stat procStat
+	file procFile
+}
+
+func newTracker(t Target) *tracker {
+	return &tracker{
+		target:  t,
+		stat:    procFile{pid: t.PID, name: "stat"},
+		status:  procFile{pid: t.PID, name: "status"},
+		members: make(map[int]*member),
+	}
+}
+
+// sample reads the target once at time now and records a Sample or a
+// miss. full asks a tree to look for new members and to measure its memory
+// again.
+func (t *tracker) sample(r *procReader, now time.Time, full bool) {
+	root, err := readStat(r, &t.stat)
 	if err != nil || (t.seen && root.startTime != t.startTime) {
 		t.miss(now)
 		return
@@ -34,43 +54,71 @@ func (t *tracker) sample(r *procReader, now time.Time, full bool, children map[i
 	t.seen, t.startTime = true, root.startTime
 
 	if !t.target.Tree {
-		rss, err := r.kb(t.target.PID, "status", "VmRSS:")
+		b, err := t.status.read(r)
 		if err != nil {
 			t.miss(now)
 			return
 		}
+		rss, _ := parseKB(b, "VmRSS:") // a zombie has none: zero
 		t.samples = append(t.samples, Sample{At: now, CPUTicks: root.ownTicks(), RSSBytes: rss})
 		return
 	}
 
-	if full && children != nil {
-		t.refreshMembers(children)
+	full = full || len(t.samples) == 0
+	if !full || !t.refreshMembers(r, root) {
+		t.rereadMembers(r)
 	}
 	// Every process counts its own time plus its reaped children's: when a
 	// backend exits, its time moves into its parent's cutime, so the total
 	// stays continuous whoever reaps whom.
 	ticks := root.ownTicks() + root.childTicks()
-	for pid, known := range t.members {
-		p := known
-		if !full || children == nil {
-			if p, err = r.stat(pid); err != nil || p.startTime != known.startTime || !t.inTree(p.ppid) {
-				delete(t.members, pid) // exited (its time is in cutime) or left the tree
-				continue
-			}
-			t.members[pid] = p
-		}
-		ticks += p.ownTicks() + p.childTicks()
+	for _, m := range t.members {
+		ticks += m.stat.ownTicks() + m.stat.childTicks()
 	}
-	if full || len(t.samples) == 0 {
+	if full {
 		t.rss = t.treeMemory(r)
 	}
 	t.samples = append(t.samples, Sample{At: now, CPUTicks: ticks, RSSBytes: t.rss})
 }
 
-// miss records that the target could not be read at time now.
+// readStat reads and parses a held stat file.
+func readStat(r *procReader, f *procFile) (procStat, error) {
+	b, err := f.read(r)
+	if err != nil {
+		return procStat{}, err
+	}
+	return parseStat(b)
+}
+
+// miss records that the target could not be read at time now, and lets go
+// of its files: the next sample starts afresh.
 func (t *tracker) miss(now time.Time) {
 	t.misses = append(t.misses, now)
-	clear(t.members)
+	t.close()
+}
+
+// close releases the target's open files.
+func (t *tracker) close() {
+	t.stat.close()
+	t.status.close()
+	for pid, m := range t.members {
+		m.file.close()
+		delete(t.members, pid)
+	}
+}
+
+// rereadMembers updates the known members' CPU times and drops those that
+// exited (their time is now in their parent's cutime) or left the tree.
+func (t *tracker) rereadMembers(r *procReader) {
+	for pid, m := range t.members {
+		p, err := readStat(r, &m.file)
+		if err != nil || !t.inTree(p.ppid) {
+			m.file.close()
+			delete(t.members, pid)
+			continue
+		}
+		m.stat = p
+	}
 }
 
 // inTree reports whether pid is the root or a known member.
@@ -80,47 +128,74 @@ func (t *tracker) inTree(pid int) bool {
 }
 
 // refreshMembers replaces the members with the root's descendants, found
-// breadth-first in a fresh /proc listing.
-func (t *tracker) refreshMembers(children map[int][]procStat) {
-	if t.members == nil {
-		t.members = make(map[int]procStat)
+// breadth-first, and reads their stat. Members still there keep their open
+// files. It reports false, leaving the members alone, when the children
+// cannot be listed.
+func (t *tracker) refreshMembers(r *procReader, root procStat) bool {
+	list, kids, err := r.lister(root)
+	if err != nil {
+		return false
 	}
-	clear(t.members)
-	queue := []int{t.target.PID}
-	for len(queue) > 0 {
-		pid := queue[0]
-		queue = queue[1:]
-		for _, c := range children[pid] {
-			if c.pid == t.target.PID {
+	found := make(map[int]*member, len(t.members))
+	for queue := []procStat{root}; len(queue) > 0; queue = queue[1:] {
+		parent := queue[0]
+		if parent.pid != root.pid {
+			if kids, err = list(parent); err != nil {
+				continue // it exited since we read it: no children to add
+			}
+		}
+		for _, pid := range kids {
+			if found[pid] != nil || pid == root.pid {
 				continue
 			}
-			if _, dup := t.members[c.pid]; dup {
+			m, known := t.members[pid]
+			if !known {
+				m = &member{file: procFile{pid: pid, name: "stat"}}
+			}
+			p, err := readStat(r, &m.file)
+			if err != nil && known {
+				// A held file fails once its process is gone, even when
+				// the pid has a new owner: try the pid afresh.
+				p, err = readStat(r, &m.file)
+			}
+			if err != nil || p.ppid != parent.pid {
+				m.file.close()
 				continue
 			}
-			t.members[c.pid] = c
-			queue = append(queue, c.pid)
+			m.stat = p
+			found[pid] = m
+			queue = append(queue, p)
 		}
 	}
+	for pid, m := range t.members {
+		if found[pid] != m {
+			m.file.close()
+		}
+	}
+	t.members = found
+	return true
 }
 
 // treeMemory sums the Pss of the root and its members. A process whose
 // smaps_rollup we may not read (another user's, without ptrace rights)
 // counts with its VmRSS instead, an upper bound.
 func (t *tracker) treeMemory(r *procReader) uint64 {
-	var total uint64
-	t.addMemory(r, t.target.PID, &total)
+	total := processMemory(r, t.target.PID)
 	for pid := range t.members {
-		t.addMemory(r, pid, &total)
+		total += processMemory(r, pid)
 	}
 	return total
 }
 
-func (t *tracker) addMemory(r *procReader, pid int, total *uint64) {
+// processMemory is one process's Pss, its VmRSS when Pss is not readable,
+// or zero when it is gone.
+func processMemory(r *procReader, pid int) uint64 {
 	pss, err := r.kb(pid, "smaps_rollup", "Pss:")
 	if err == syscall.EACCES || err == syscall.EPERM {
 		pss, err = r.kb(pid, "status", "VmRSS:")
 	}
-	if err == nil {
-		*total += pss
+	if err != nil {
+		return 0
 	}
+	return pss
 }

@@ -1,0 +1,125 @@
+package report
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"crudbench/bench/results"
+)
+
+// na marks a value that was not measured.
+const na = "n/a"
+
+// Verdict thresholds, as the runner applies them; the report explains them
+// and uses them to phrase findings.
+const (
+	heldThroughput = 0.95
+	heldSuccess    = 0.99
+)
+
+// measured reports whether r carries numbers: failed and skipped runs do not.
+func measured(r *results.Result) bool {
+	return r.Verdict == results.VerdictOK || r.Verdict == results.VerdictSaturated
+}
+
+// hasRequests reports whether the per-request numbers of r mean anything.
+func hasRequests(r *results.Result) bool { return measured(r) && r.Requests > 0 }
+
+// appCPUPerRequest is available only when the app was visible and something
+// succeeded to divide by.
+func appCPUPerRequest(r *results.Result) bool {
+	return measured(r) && r.AppCost.Available && r.Throughput > 0
+}
+
+func fixed(v float64, digits int) string { return strconv.FormatFloat(v, 'f', digits, 64) }
+
+// human prints a value with the precision its size deserves: 0.42, 3.21,
+// 45.3, 1234.
+func human(v float64) string {
+	switch a := math.Abs(v); {
+	case a < 10:
+		return fixed(v, 2)
+	case a < 100:
+		return fixed(v, 1)
+	default:
+		return fixed(v, 0)
+	}
+}
+
+// rateText prints a request rate: targets are usually whole numbers.
+func rateText(v float64) string {
+	if v == math.Trunc(v) {
+		return fixed(v, 0)
+	}
+	return fixed(v, 1)
+}
+
+// percent prints a fraction (1.0 = 100%).
+func percent(fraction float64, digits int) string { return fixed(fraction*100, digits) + "%" }
+
+// ratio prints how many times a is b: 2.35×.
+func ratio(a, b float64) string {
+	r := a / b
+	if r >= 10 {
+		return fixed(r, 1) + "×"
+	}
+	return fixed(r, 2) + "×"
+}
+
+// thousands prints a whole number with thousands separators: 184,320.
+func thousands(v float64) string {
+	s := fixed(math.Round(v), 0)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// listText joins names as a sentence does: "a", "a and b", "a, b and c".
+func listText(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+// verdictText is the verdict with its reason, as the tables show it.
+func verdictText(r *results.Result) string {
+	v := r.Verdict
+	if v == "" {
+		v = "unknown"
+	}
+	reason := r.Reason
+	if reason == "" && r.Verdict == results.VerdictSaturated {
+		reason = saturationReason(r)
+	}
+	if reason != "" {
+		return v + ": " + reason
+	}
+	return v
+}
+
+// saturationReason says which threshold a saturated run missed.
+func saturationReason(r *results.Result) string {
+	var why []string
+	if r.TargetRate > 0 && r.Throughput < heldThroughput*r.TargetRate {
+		why = append(why, "throughput "+percent(r.Throughput/r.TargetRate, 0)+" of target")
+	}
+	if r.SuccessRatio < heldSuccess {
+		why = append(why, "success "+percent(r.SuccessRatio, 2))
+	}
+	return strings.Join(why, ", ")
+}
