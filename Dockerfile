@@ -1,0 +1,51 @@
+# One multi-stage build for every crudbench binary. Each app has its own
+# target, so each runs as its own process with its own name (the bench finds
+# them by executable name):
+#
+#   docker build --target rest .      (also: graphql, htmx, dbctl, bench)
+#
+# docker compose builds all of them (see docker-compose.yml).
+
+FROM golang:1.26-bookworm AS build
+WORKDIR /src
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+ENV CGO_ENABLED=0
+RUN go build -trimpath -ldflags="-s -w" -o /out/ ./apps/rest ./apps/graphql ./apps/htmx ./db/dbctl \
+ && go build -trimpath -ldflags="-s -w" -o /out/bench ./bench
+
+# busybox gives the health checks a wget; the binaries are static.
+FROM busybox:1.37 AS runtime
+USER 65532:65532
+
+FROM runtime AS rest
+COPY --from=build /out/rest /usr/local/bin/rest
+EXPOSE 8081
+ENV ADDR=:8081
+HEALTHCHECK --interval=5s --timeout=3s --retries=10 CMD wget -q -O /dev/null http://127.0.0.1:8081/healthz || exit 1
+ENTRYPOINT ["/usr/local/bin/rest"]
+
+FROM runtime AS graphql
+COPY --from=build /out/graphql /usr/local/bin/graphql
+EXPOSE 8082
+ENV ADDR=:8082
+HEALTHCHECK --interval=5s --timeout=3s --retries=10 CMD wget -q -O /dev/null http://127.0.0.1:8082/healthz || exit 1
+ENTRYPOINT ["/usr/local/bin/graphql"]
+
+FROM runtime AS htmx
+COPY --from=build /out/htmx /usr/local/bin/htmx
+EXPOSE 8083
+ENV ADDR=:8083
+HEALTHCHECK --interval=5s --timeout=3s --retries=10 CMD wget -q -O /dev/null http://127.0.0.1:8083/healthz || exit 1
+ENTRYPOINT ["/usr/local/bin/htmx"]
+
+FROM runtime AS dbctl
+COPY --from=build /out/dbctl /usr/local/bin/dbctl
+ENTRYPOINT ["/usr/local/bin/dbctl"]
+CMD ["seed"]
+
+FROM runtime AS bench
+COPY --from=build /out/bench /usr/local/bin/bench
+WORKDIR /results
+ENTRYPOINT ["/usr/local/bin/bench"]
