@@ -91,8 +91,8 @@ func TestTreeCountsExitedChildren(t *testing.T) {
 	// Two children of childBurn each, plus their start-up and the
 	// helper's own work.
 	want := 2 * childBurn.Seconds()
-	if tree.CPUSeconds < want-0.02 || tree.CPUSeconds > want+0.3 {
-		t.Errorf("tree CPUSeconds = %.2f, want %.2f (+0.3 for start-up)", tree.CPUSeconds, want)
+	if tree.CPUSeconds < want-0.02 || tree.CPUSeconds > want+0.35 {
+		t.Errorf("tree CPUSeconds = %.2f, want %.2f (+0.35 for start-up)", tree.CPUSeconds, want)
 	}
 	if alone.CPUSeconds > 0.2 {
 		t.Errorf("the helper alone used %.2f s of CPU, want its children's time left out", alone.CPUSeconds)
@@ -187,9 +187,8 @@ func TestOverhead(t *testing.T) {
 			t.Errorf("%s: Missing, Samples = %v, %d; want false, about 21", name, st.Missing, st.Samples)
 		}
 	}
-	// The design goal is well under 1% of a core; zero would mean the
-	// measurement is broken, not that sampling is free.
-	if overhead <= 0 || overhead >= 0.01 {
-		t.Errorf("overhead = %.4f of one core, want in (0, 0.01)", overhead)
+	// Zero would mean the measurement is broken, not that sampling is free.
+	if overhead <= 0 || overhead >= overheadBound {
+		t.Errorf("overhead = %.4f of one core, want in (0, %g)", overhead, overheadBound)
 	}
 }
