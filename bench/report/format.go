@@ -60,11 +60,14 @@ func percent(fraction float64, digits int) string { return fixed(fraction*100, d
 
 // ratio prints how many times a is b: 2.35×.
 func ratio(a, b float64) string {
-	r := a / b
-	if r >= 10 {
+	switch r := a / b; {
+	case r >= 100:
+		return fixed(r, 0) + "×"
+	case r >= 10:
 		return fixed(r, 1) + "×"
+	default:
+		return fixed(r, 2) + "×"
 	}
-	return fixed(r, 2) + "×"
 }
 
 // thousands prints a whole number with thousands separators: 184,320.

@@ -1,0 +1,296 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"crudbench/bench/results"
+)
+
+// closeCall is the ratio under which two apps count as level: run-to-run
+// noise on a shared machine is of that order.
+const closeCall = 1.05
+
+// Findings derives plain-language findings from the numbers of run, never
+// from hand-written text: for each (profile, scenario) which apps held the
+// target and which app had the most throughput, the lowest p99 latency and
+// the least app CPU per request, with its ratio to each of the others; then
+// where apps saturated and at which rate, failed validations and skipped
+// runs, and caveats (processes that could not be measured, runs whose load
+// generator fell behind, a busy runner, a costly sampler, noisy repeats).
+func Findings(run *results.Run) []string {
+	if run == nil {
+		return nil
+	}
+	l := layoutOf(run)
+	var out []string
+	for _, p := range l.profiles {
+		for _, g := range scenarioGroups(l.resultsOf(run, p)) {
+			out = append(out, comparisons(p, g)...)
+		}
+	}
+	out = append(out, saturations(run, l)...)
+	out = append(out, failures(run, l)...)
+	return append(out, caveats(run, l)...)
+}
+
+// comparisons compares the apps of one (profile, scenario).
+func comparisons(profile string, group []*results.Result) []string {
+	var ms []*results.Result
+	for _, r := range group {
+		if measured(r) {
+			ms = append(ms, r)
+		}
+	}
+	if len(ms) == 0 {
+		return nil
+	}
+	label := profile + " · " + group[0].Scenario
+	var held, saturated []string
+	for _, r := range ms {
+		if r.Verdict == results.VerdictOK {
+			held = append(held, r.App)
+		} else {
+			saturated = append(saturated, r.App)
+		}
+	}
+	target := "the target"
+	if t := ms[0].TargetRate; t > 0 {
+		target = "the target of " + rateText(t) + " req/s"
+	}
+	var out []string
+	switch {
+	case len(saturated) == 0 && len(ms) == 1:
+		out = append(out, fmt.Sprintf("%s: %s held %s.", label, ms[0].App, target))
+	case len(saturated) == 0 && len(ms) == 2:
+		out = append(out, fmt.Sprintf("%s: both %s held %s.", label, listText(held), target))
+	case len(saturated) == 0:
+		out = append(out, fmt.Sprintf("%s: all %d apps held %s.", label, len(ms), target))
+	default:
+		s := fmt.Sprintf("%s: no app held %s (saturated: %s).", label, target, listText(saturated))
+		if len(held) > 0 {
+			s = fmt.Sprintf("%s: %s held %s; saturated: %s.", label, listText(held), target, listText(saturated))
+		}
+		if len(ms) > 1 {
+			s += " Most throughput: " + ranking(ms, func(r *results.Result) float64 { return r.Throughput }, true, "req/s", fixedDigits(1))
+		}
+		out = append(out, s)
+	}
+
+	var timed, costed, uncosted []*results.Result
+	for _, r := range ms {
+		if hasRequests(r) {
+			timed = append(timed, r)
+		}
+		if appCPUPerRequest(r) {
+			costed = append(costed, r)
+		} else {
+			uncosted = append(uncosted, r)
+		}
+	}
+	if len(timed) > 1 {
+		out = append(out, fmt.Sprintf("%s: lowest p99 latency: %s", label,
+			ranking(timed, func(r *results.Result) float64 { return r.Latency.P99 }, false, "ms", human)))
+	}
+	if len(costed) > 1 {
+		s := fmt.Sprintf("%s: least app CPU per request: %s", label,
+			ranking(costed, func(r *results.Result) float64 { return r.AppCost.CPUMsPerRequest }, false, "ms", human))
+		if len(uncosted) > 0 {
+			s = strings.TrimSuffix(s, ".") + fmt.Sprintf("; not measured for %s.", listText(apps(uncosted)))
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func fixedDigits(d int) func(float64) string { return func(v float64) string { return fixed(v, d) } }
+
+func apps(rs []*results.Result) []string {
+	names := make([]string, len(rs))
+	for i, r := range rs {
+		names[i] = r.App
+	}
+	return names
+}
+
+// ranking names the best of rs by value (highest when higherBetter) and each
+// other app's value and its ratio to the best, as a sentence ending in ".":
+// "rest at 2.00 ms; graphql 2.50× that (5.00 ms), htmx 1.40× that (2.80 ms)."
+// or, when higher is better, "rest at 1195.0 req/s; 1.31× graphql (912.0 req/s)."
+func ranking(rs []*results.Result, value func(*results.Result) float64, higherBetter bool, unit string, format func(float64) string) string {
+	sorted := slices.Clone(rs)
+	slices.SortStableFunc(sorted, func(a, b *results.Result) int {
+		if higherBetter {
+			return cmp.Compare(value(b), value(a))
+		}
+		return cmp.Compare(value(a), value(b))
+	})
+	best := sorted[0]
+	bv := value(best)
+	var others []string
+	for _, r := range sorted[1:] {
+		v := value(r)
+		// The ratio always reads as "how many times better the best is".
+		num, den := v, bv
+		if higherBetter {
+			num, den = bv, v
+		}
+		if den <= 0 {
+			others = append(others, fmt.Sprintf("%s %s %s", r.App, format(v), unit))
+			continue
+		}
+		if higherBetter {
+			others = append(others, fmt.Sprintf("%s %s (%s %s)", ratio(num, den), r.App, format(v), unit))
+		} else {
+			others = append(others, fmt.Sprintf("%s %s that (%s %s)", r.App, ratio(num, den), format(v), unit))
+		}
+	}
+	s := fmt.Sprintf("%s at %s %s; %s", best.App, format(bv), unit, strings.Join(others, ", "))
+	second := value(sorted[1])
+	if lo, hi := min(bv, second), max(bv, second); lo > 0 && hi/lo < closeCall {
+		s += fmt.Sprintf(" — %s and %s are within %.0f%% of each other, too close to call", best.App, sorted[1].App, (closeCall-1)*100)
+	}
+	return s + "."
+}
+
+// saturations says where each app saturated, at which rate, and the highest
+// rate the same scenario held on that app.
+func saturations(run *results.Run, l layout) []string {
+	var out []string
+	for _, p := range l.profiles {
+		for _, r := range l.resultsOf(run, p) {
+			if r.Verdict != results.VerdictSaturated {
+				continue
+			}
+			s := fmt.Sprintf("%s saturated on %s at %s req/s (%s): throughput %s req/s", r.App, r.Scenario, rateText(r.TargetRate), p, fixed(r.Throughput, 1))
+			if r.TargetRate > 0 {
+				s += fmt.Sprintf(", %s of the target", percent(r.Throughput/r.TargetRate, 0))
+			}
+			s += fmt.Sprintf("; success %s", percent(r.SuccessRatio, 2))
+			if lower := highestHeldBelow(run, r); lower != nil {
+				s += fmt.Sprintf("; it held %s req/s (%s)", rateText(lower.TargetRate), lower.Profile)
+			}
+			out = append(out, s+".")
+		}
+	}
+	return out
+}
+
+// highestHeldBelow is the ok result of the same scenario and app at the
+// highest target rate under r's.
+func highestHeldBelow(run *results.Run, r *results.Result) *results.Result {
+	var best *results.Result
+	for i := range run.Results {
+		o := &run.Results[i]
+		if o.Scenario == r.Scenario && o.App == r.App && o.Verdict == results.VerdictOK &&
+			o.TargetRate < r.TargetRate && (best == nil || o.TargetRate > best.TargetRate) {
+			best = o
+		}
+	}
+	return best
+}
+
+// failures reports failed validations and runs that were not measured.
+func failures(run *results.Run, l layout) []string {
+	var out []string
+	failed := 0
+	for _, v := range run.Validations {
+		if !v.OK {
+			failed++
+			out = append(out, fmt.Sprintf("Validation failed for %s on %s: %s. That scenario was not measured on %s.", v.App, v.Scenario, orNA(v.Problem), v.App))
+		}
+	}
+	if n := len(run.Validations); n > 0 && failed == 0 {
+		out = append(out, fmt.Sprintf("All %d validation checks passed.", n))
+	}
+	for _, p := range l.profiles {
+		for _, r := range l.resultsOf(run, p) {
+			switch r.Verdict {
+			case results.VerdictSkipped:
+				out = append(out, fmt.Sprintf("%s · %s on %s was skipped: %s.", p, r.Scenario, r.App, orNA(r.Reason)))
+			case results.VerdictFailed:
+				if !validationFailed(run, r.Scenario, r.App) {
+					out = append(out, fmt.Sprintf("%s · %s on %s failed: %s.", p, r.Scenario, r.App, orNA(r.Reason)))
+				}
+			}
+		}
+	}
+	return out
+}
+
+func validationFailed(run *results.Run, scenario, app string) bool {
+	for _, v := range run.Validations {
+		if !v.OK && v.Scenario == scenario && v.App == app {
+			return true
+		}
+	}
+	return false
+}
+
+// caveats say where the numbers are incomplete or less trustworthy.
+func caveats(run *results.Run, l layout) []string {
+	var out []string
+	for _, a := range l.apps {
+		var total, blind int
+		for i := range run.Results {
+			r := &run.Results[i]
+			if r.App == a && measured(r) {
+				total++
+				if !r.AppCost.Available {
+					blind++
+				}
+			}
+		}
+		if blind > 0 {
+			out = append(out, fmt.Sprintf("App CPU and memory of %s could not be read in %d of its %d measured runs (no visible process, e.g. attached by URL without a pid): those cells show n/a and %s is left out of CPU comparisons there.", a, blind, total, a))
+		}
+	}
+	var noStmts, noDBCPU, total int
+	for i := range run.Results {
+		r := &run.Results[i]
+		if !measured(r) {
+			continue
+		}
+		total++
+		if !r.DB.Available {
+			noStmts++
+		}
+		if !r.DB.CPUAvailable {
+			noDBCPU++
+		}
+	}
+	if noStmts > 0 {
+		out = append(out, fmt.Sprintf("PostgreSQL statement counts were not available in %d of %d measured runs (pg_stat_statements not readable): DB stmts/req shows n/a there.", noStmts, total))
+	}
+	if noDBCPU > 0 {
+		out = append(out, fmt.Sprintf("PostgreSQL CPU was not visible in %d of %d measured runs (e.g. a server on another host or in a container): DB CPU shows n/a there.", noDBCPU, total))
+	}
+	for _, p := range l.profiles {
+		for _, r := range l.resultsOf(run, p) {
+			if measured(r) && r.TargetRate > 0 && r.AchievedRate < heldThroughput*r.TargetRate {
+				out = append(out, fmt.Sprintf("The load generator sent only %s of the %s req/s target to %s on %s (%s), %s: it fell behind its own schedule, so that run did not test the full rate; see the runner's CPU.",
+					fixed(r.AchievedRate, 1), rateText(r.TargetRate), r.App, r.Scenario, p, percent(r.AchievedRate/r.TargetRate, 0)))
+			}
+		}
+	}
+	if rc := run.Runner; rc.Available && run.Environment.CPUCount > 0 {
+		if share := rc.CPUMean / float64(run.Environment.CPUCount); share >= 0.25 {
+			out = append(out, fmt.Sprintf("The load generator itself used %s of one core on average, %s of this %d-core machine: it competes with the apps and PostgreSQL for the same cores.",
+				percent(rc.CPUMean, 0), percent(share, 0), run.Environment.CPUCount))
+		}
+	}
+	if run.SamplerOverhead >= 0.01 {
+		out = append(out, fmt.Sprintf("The sampler used %s of one core, above its goal of 1%%.", percent(run.SamplerOverhead, 2)))
+	}
+	for _, p := range l.profiles {
+		for _, r := range l.resultsOf(run, p) {
+			if measured(r) && r.Spread != nil && r.Latency.P99 > 0 && r.Spread.P99 > r.Latency.P99/2 {
+				out = append(out, fmt.Sprintf("p99 latency of %s on %s (%s) varied by %s ms across %d repeats around a median of %s ms: read that comparison with care.",
+					r.App, r.Scenario, p, human(r.Spread.P99), len(r.Repeats), human(r.Latency.P99)))
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,276 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"crudbench/bench/results"
+)
+
+// page is what the HTML template renders.
+type page struct {
+	RunLine            string
+	HowToRead          []string
+	Findings           []string
+	Apps               []legend
+	Profiles           []profileView
+	Errors             table
+	ValidationMatrix   table
+	ValidationFailures table
+	Environment        table
+	Settings           table
+	Rates              table
+	Costs              []string
+	Notes              []string
+	Files              table
+}
+
+type legend struct{ Name, Color string }
+
+type profileView struct {
+	Name       string
+	Table      table
+	Spread     *table
+	Latency    []template.HTML
+	Throughput template.HTML
+	CPU        template.HTML
+	RSS        template.HTML
+	// OverTime holds the CPU and RSS line charts per scenario; OverTimeNotes
+	// say which samples were missing and why a chart is absent.
+	OverTime      []template.HTML
+	OverTimeNotes []string
+}
+
+// renderHTML renders report.html; dir is where the samples CSVs are.
+func renderHTML(dir string, run *results.Run) ([]byte, error) {
+	l := layoutOf(run)
+	p := page{
+		RunLine:            runLine(run),
+		HowToRead:          howToRead(run),
+		Findings:           Findings(run),
+		Errors:             errorTable(run, l),
+		ValidationMatrix:   validationMatrix(run, l),
+		ValidationFailures: validationFailures(run),
+		Environment:        environmentTable(run),
+		Settings:           settingsTable(run),
+		Rates:              ratesTable(run, l),
+		Costs:              costLines(run),
+		Notes:              run.Notes,
+		Files:              filesTable(run, l),
+	}
+	for _, a := range l.apps {
+		p.Apps = append(p.Apps, legend{a, l.color(a)})
+	}
+	for _, prof := range l.profiles {
+		p.Profiles = append(p.Profiles, profileCharts(dir, l, prof, l.resultsOf(run, prof), hasRepeats(run)))
+	}
+	var b bytes.Buffer
+	if err := pageTemplate.Execute(&b, p); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func profileCharts(dir string, l layout, name string, rs []*results.Result, repeats bool) profileView {
+	v := profileView{Name: name, Table: resultTable(rs)}
+	if repeats {
+		st := spreadTable(rs)
+		v.Spread = &st
+	}
+	if len(rs) == 0 {
+		return v
+	}
+	groups := scenarioGroups(rs)
+	for _, g := range groups {
+		v.Latency = append(v.Latency, latencyChart(l, g))
+	}
+	v.Throughput = hbarChart("throughput as % of target (ok needs ≥ 95%)", "% of target",
+		profileBars(l, rs, func(r *results.Result) (float64, string, bool) {
+			if !measured(r) || r.TargetRate <= 0 {
+				return 0, "", false
+			}
+			return r.Throughput / r.TargetRate * 100, fixed(r.Throughput, 1) + " / " + rateText(r.TargetRate) + " req/s", true
+		}), []float64{95, 100}, 100)
+	v.CPU = hbarChart("app CPU mean (% of one core)", "% of a core",
+		profileBars(l, rs, func(r *results.Result) (float64, string, bool) {
+			if !measured(r) || !r.AppCost.Available {
+				return 0, "", false
+			}
+			return r.AppCost.CPUMean * 100, percent(r.AppCost.CPUMean, 1), true
+		}), nil, 0)
+	v.RSS = hbarChart("app RSS max (MB)", "MB",
+		profileBars(l, rs, func(r *results.Result) (float64, string, bool) {
+			if !measured(r) || !r.AppCost.Available {
+				return 0, "", false
+			}
+			return r.AppCost.RSSMaxMB, fixed(r.AppCost.RSSMaxMB, 1) + " MB", true
+		}), nil, 0)
+
+	var missing, unrecorded []string
+	for _, g := range groups {
+		var cpu, rss []series
+		for _, r := range g {
+			if !measured(r) {
+				continue
+			}
+			name := r.Scenario + " · " + r.App
+			if r.SamplesFile == "" {
+				unrecorded = append(unrecorded, name)
+				continue
+			}
+			path := r.SamplesFile
+			if !filepath.IsAbs(path) {
+				path = filepath.Join(dir, filepath.FromSlash(path))
+			}
+			s, err := readSamples(path)
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				missing = append(missing, name+" ("+r.SamplesFile+")")
+				continue
+			case err != nil:
+				v.OverTimeNotes = append(v.OverTimeNotes, fmt.Sprintf("%s: samples could not be read (%v); its over-time lines are omitted.", name, err))
+				continue
+			}
+			cpuPct := make([]point, len(s.cpu))
+			for i, p := range s.cpu {
+				cpuPct[i] = point{p.x, p.y * 100}
+			}
+			if len(cpuPct) > 0 {
+				cpu = append(cpu, series{r.App, l.color(r.App), cpuPct})
+			}
+			if len(s.rss) > 0 {
+				rss = append(rss, series{r.App, l.color(r.App), s.rss})
+			}
+		}
+		scen := g[0].Scenario
+		if len(cpu) > 0 {
+			v.OverTime = append(v.OverTime, lineChart(scen+": app CPU over time", "% of one core", cpu))
+		}
+		if len(rss) > 0 {
+			v.OverTime = append(v.OverTime, lineChart(scen+": app RSS over time", "MB", rss))
+		}
+	}
+	if len(missing) > 0 {
+		v.OverTimeNotes = append(v.OverTimeNotes, "Samples files not found beside the report, so their over-time lines are omitted: "+strings.Join(missing, ", ")+".")
+	}
+	if len(unrecorded) > 0 {
+		v.OverTimeNotes = append(v.OverTimeNotes, "No samples file was recorded for: "+strings.Join(unrecorded, ", ")+".")
+	}
+	return v
+}
+
+var pageTemplate = template.Must(template.New("page").Parse(pageHTML))
+
+// pageHTML is the whole page: styles inline, no script, nothing fetched.
+const pageHTML = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>crudbench report</title>
+<style>
+:root { color-scheme: light; }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; color: #222; margin: 0; background: #fafafa; }
+main { max-width: 1500px; margin: 0 auto; padding: 16px 24px 48px; }
+h1 { font-size: 24px; margin: 8px 0 2px; }
+h2 { font-size: 19px; margin: 32px 0 8px; padding-top: 8px; border-top: 1px solid #ddd; }
+h3 { font-size: 15px; margin: 20px 0 6px; }
+p.meta { color: #555; margin: 0 0 12px; }
+nav a { margin-right: 12px; }
+a { color: #1f5fa8; }
+.wrap { width: fit-content; max-width: 100%; overflow-x: auto; background: #fff; border: 1px solid #e2e2e2; border-radius: 4px; }
+table { border-collapse: collapse; font-size: 13px; font-variant-numeric: tabular-nums; }
+th, td { padding: 3px 7px; border-bottom: 1px solid #eee; text-align: left; white-space: nowrap; }
+th { background: #f3f3f3; font-weight: 600; white-space: normal; vertical-align: bottom; }
+td.num, th.num { text-align: right; }
+td.verdict { white-space: normal; min-width: 180px; }
+tr.v-ok td.verdict { color: #2e7d32; font-weight: 600; }
+tr.v-saturated td { background: #fff4e5; }
+tr.v-saturated td.verdict { color: #b45309; font-weight: 600; }
+tr.v-failed td, tr.v-skipped td { background: #f6f6f6; color: #777; }
+tr.v-failed td.verdict { color: #b91c1c; font-weight: 600; }
+ul.findings li { margin: 3px 0; }
+.howto { max-width: 1000px; color: #333; }
+.charts { display: flex; flex-wrap: wrap; gap: 12px; margin: 10px 0; }
+svg.chart { background: #fff; border: 1px solid #e2e2e2; border-radius: 4px; }
+svg text { font: 11px system-ui, sans-serif; fill: #333; }
+svg text.title { font-size: 12px; font-weight: 600; }
+svg text.small { font-size: 10px; fill: #555; }
+svg text.muted { font-size: 11px; fill: #999; font-style: italic; }
+svg .grid { stroke: #ececec; }
+svg .axis { stroke: #888; }
+svg .ref { stroke: #c0392b; stroke-dasharray: 4 3; }
+.legend span { display: inline-block; margin-right: 14px; }
+.legend i { display: inline-block; width: 11px; height: 11px; margin-right: 4px; vertical-align: -1px; border-radius: 2px; }
+.note { color: #666; font-size: 13px; }
+</style>
+</head>
+<body>
+<main>
+<h1>crudbench report</h1>
+<p class="meta">{{.RunLine}}</p>
+<nav>
+<a href="#findings">Findings</a>{{range .Profiles}}<a href="#profile-{{.Name}}">Results: {{.Name}}</a>{{end}}<a href="#errors">Request errors</a><a href="#validation">Validation</a><a href="#environment">Environment</a><a href="#files">Files</a>
+</nav>
+
+<h2 id="how">How to read this</h2>
+<div class="howto">{{range .HowToRead}}<p>{{.}}</p>{{end}}</div>
+
+<h2 id="findings">Findings</h2>
+{{if .Findings}}<ul class="findings">{{range .Findings}}<li>{{.}}</li>{{end}}</ul>{{else}}<p>No measured results to compare.</p>{{end}}
+
+{{range .Profiles}}
+<h2 id="profile-{{.Name}}">Results: {{.Name}}</h2>
+{{template "table" .Table}}
+{{with .Spread}}<h3>Spread across repeats (max − min)</h3>
+{{template "table" .}}{{end}}
+{{if .Latency}}
+<h3>Latency percentiles</h3>
+<div class="charts">{{range .Latency}}{{.}}{{end}}</div>
+<h3>Throughput, CPU and memory</h3>
+<p class="legend">{{range $.Apps}}<span><i style="background: {{.Color}}"></i>{{.Name}}</span>{{end}}</p>
+<div class="charts">{{.Throughput}}{{.CPU}}{{.RSS}}</div>
+<h3>CPU and memory over time</h3>
+{{if .OverTime}}<div class="charts">{{range .OverTime}}{{.}}{{end}}</div>{{else}}<p class="note">No samples were found, so there are no over-time charts for this profile.</p>{{end}}
+{{range .OverTimeNotes}}<p class="note">{{.}}</p>{{end}}
+{{end}}
+{{end}}
+
+<h2 id="errors">Request errors</h2>
+{{if .Errors.Rows}}{{template "table" .Errors}}{{else}}<p>No failed requests in any measured run.</p>{{end}}
+
+<h2 id="validation">Validation</h2>
+{{if .ValidationMatrix.Rows}}{{template "table" .ValidationMatrix}}{{else}}<p>No validation was recorded.</p>{{end}}
+{{if .ValidationFailures.Rows}}<p>Failed checks (these runs were not measured):</p>
+{{template "table" .ValidationFailures}}{{end}}
+
+<h2 id="environment">Environment</h2>
+{{template "table" .Environment}}
+<h3>Settings</h3>
+{{template "table" .Settings}}
+{{if .Rates.Rows}}<h3>Target rates (req/s)</h3>
+{{template "table" .Rates}}{{end}}
+<h3>Load generator and sampler</h3>
+<ul>{{range .Costs}}<li>{{.}}</li>{{end}}</ul>
+
+<h2 id="notes">Notes</h2>
+{{if .Notes}}<ul>{{range .Notes}}<li>{{.}}</li>{{end}}</ul>{{else}}<p>None.</p>{{end}}
+
+<h2 id="files">Files</h2>
+<p>Raw results are in vegeta's own encoding: <code>vegeta report FILE</code> prints its summary and <code>vegeta plot FILE &gt; plot.html</code> charts every request. Samples are the CPU and memory readings of each app over the run.</p>
+{{if .Files.Rows}}{{template "table" .Files}}{{else}}<p>No files were recorded.</p>{{end}}
+</main>
+</body>
+</html>
+{{define "table"}}<div class="wrap"><table>
+<thead><tr>{{range $i, $h := .Header}}<th{{if index $.Right $i}} class="num"{{end}}>{{$h}}</th>{{end}}</tr></thead>
+<tbody>
+{{range .Rows}}<tr{{with .Class}} class="v-{{.}}"{{end}}>{{range $i, $c := .Cells}}<td{{if index $.Right $i}} class="num"{{else if $c.Verdict}} class="verdict"{{end}}>{{if $c.Href}}<a href="{{$c.Href}}">{{$c.Text}}</a>{{else}}{{$c.Text}}{{end}}</td>{{end}}</tr>
+{{end}}</tbody>
+</table></div>{{end}}
+`

@@ -1,0 +1,160 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"crudbench/bench/results"
+)
+
+// markdown renders report.md.
+func markdown(run *results.Run) []byte {
+	var b bytes.Buffer
+	l := layoutOf(run)
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+
+	p("# crudbench report\n\n")
+	p("%s\n\n", runLine(run))
+
+	p("## How to read this\n\n")
+	for _, para := range howToRead(run) {
+		p("%s\n\n", para)
+	}
+
+	p("## Findings\n\n")
+	findings := Findings(run)
+	if len(findings) == 0 {
+		p("No measured results to compare.\n\n")
+	}
+	for _, f := range findings {
+		p("- %s\n", mdText(f))
+	}
+	if len(findings) > 0 {
+		p("\n")
+	}
+
+	for _, prof := range l.profiles {
+		rs := l.resultsOf(run, prof)
+		p("## Results: %s\n\n", mdText(prof))
+		writeMDTable(&b, resultTable(rs))
+		if hasRepeats(run) {
+			p("### Spread across repeats: %s (max − min)\n\n", mdText(prof))
+			writeMDTable(&b, spreadTable(rs))
+		}
+	}
+
+	p("## Request errors\n\n")
+	if et := errorTable(run, l); len(et.Rows) > 0 {
+		writeMDTable(&b, et)
+	} else {
+		p("No failed requests in any measured run.\n\n")
+	}
+
+	p("## Validation\n\n")
+	if len(run.Validations) == 0 {
+		p("No validation was recorded.\n\n")
+	} else {
+		writeMDTable(&b, validationMatrix(run, l))
+		if vf := validationFailures(run); len(vf.Rows) > 0 {
+			p("Failed checks (these runs were not measured):\n\n")
+			writeMDTable(&b, vf)
+		}
+	}
+
+	p("## Environment\n\n")
+	writeMDTable(&b, environmentTable(run))
+	p("### Settings\n\n")
+	writeMDTable(&b, settingsTable(run))
+	if rt := ratesTable(run, l); len(rt.Rows) > 0 {
+		p("### Target rates (req/s)\n\n")
+		writeMDTable(&b, rt)
+	}
+
+	p("## Load generator and sampler\n\n")
+	for _, line := range costLines(run) {
+		p("- %s\n", mdText(line))
+	}
+	p("\n")
+
+	p("## Notes\n\n")
+	if len(run.Notes) == 0 {
+		p("None.\n\n")
+	}
+	for _, n := range run.Notes {
+		p("- %s\n", mdText(n))
+	}
+	if len(run.Notes) > 0 {
+		p("\n")
+	}
+
+	p("## Files\n\n")
+	p("Raw results are in vegeta's own encoding: `vegeta report FILE` prints its summary and `vegeta plot FILE > plot.html` charts every request. Samples are the CPU and memory readings of each app over the run.\n\n")
+	if ft := filesTable(run, l); len(ft.Rows) > 0 {
+		writeMDTable(&b, ft)
+	} else {
+		p("No files were recorded.\n\n")
+	}
+	return b.Bytes()
+}
+
+// runLine is the one-line identity of a run under the title.
+func runLine(run *results.Run) string {
+	parts := []string{"Run of " + timeText(run.StartedAt)}
+	if !run.StartedAt.IsZero() && !run.FinishedAt.IsZero() {
+		parts = append(parts, "took "+run.FinishedAt.Sub(run.StartedAt).Round(1e9).String())
+	}
+	if m := run.Environment.Mode; m != "" {
+		parts = append(parts, "mode "+m)
+	}
+	if c := run.Environment.GitCommit; c != "" {
+		parts = append(parts, "commit "+c)
+	}
+	return mdText(strings.Join(parts, ", ") + ".")
+}
+
+func writeMDTable(b *bytes.Buffer, t table) {
+	b.WriteString("|")
+	for _, h := range t.Header {
+		b.WriteString(" " + mdCell(h) + " |")
+	}
+	b.WriteString("\n|")
+	for i := range t.Header {
+		if i < len(t.Right) && t.Right[i] {
+			b.WriteString("---:|")
+		} else {
+			b.WriteString("---|")
+		}
+	}
+	b.WriteString("\n")
+	for _, r := range t.Rows {
+		b.WriteString("|")
+		for _, c := range r.Cells {
+			text := mdCell(c.Text)
+			if c.Href != "" {
+				text = "[" + text + "](" + mdLink(c.Href) + ")"
+			}
+			b.WriteString(" " + text + " |")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
+}
+
+// mdText keeps free text on one line and stops a "<" in it (an error
+// message quoting HTML) from being rendered as a tag. The Markdown is read
+// as plain text as often as it is rendered, so nothing else is escaped.
+func mdText(s string) string {
+	return strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "<", `\<`)
+}
+
+// mdCell also escapes the column separator.
+func mdCell(s string) string { return strings.ReplaceAll(mdText(s), "|", `\|`) }
+
+// mdLink wraps a path in angle brackets when it would end the link early.
+func mdLink(p string) string {
+	if strings.ContainsAny(p, " ()<>") {
+		return "<" + strings.NewReplacer("<", "%3C", ">", "%3E").Replace(p) + ">"
+	}
+	return p
+}

@@ -1,0 +1,462 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"crudbench/bench/results"
+)
+
+// table is one table of the report, built once and rendered by both the
+// Markdown and the HTML writer so the two always show the same numbers.
+type table struct {
+	Header []string
+	// Right marks the numeric columns, aligned right.
+	Right []bool
+	Rows  []row
+}
+
+type row struct {
+	Cells []cell
+	// Class is the verdict of a result row ("ok", "saturated", …) for
+	// colouring; empty elsewhere.
+	Class string
+}
+
+type cell struct {
+	Text string
+	// Href makes the cell a link (a path relative to the report).
+	Href string
+	// Verdict marks the cell that holds a verdict, coloured by its row.
+	Verdict bool
+}
+
+func texts(s ...string) []cell {
+	cs := make([]cell, len(s))
+	for i, t := range s {
+		cs[i] = cell{Text: t}
+	}
+	return cs
+}
+
+// layout is the order things appear in: the settings' order first (light,
+// medium, high as the user listed them), then anything the results hold that
+// the settings do not, in order of appearance — nothing is ever hidden.
+type layout struct {
+	profiles, scenarios, apps []string
+}
+
+func layoutOf(run *results.Run) layout {
+	var l layout
+	l.profiles = slices.Clone(run.Settings.Profiles)
+	l.scenarios = slices.Clone(run.Settings.Scenarios)
+	l.apps = slices.Clone(run.Settings.Apps)
+	add := func(list *[]string, v string) {
+		if !slices.Contains(*list, v) {
+			*list = append(*list, v)
+		}
+	}
+	for _, v := range run.Validations {
+		add(&l.scenarios, v.Scenario)
+		add(&l.apps, v.App)
+	}
+	for _, r := range run.Results {
+		add(&l.profiles, r.Profile)
+		add(&l.scenarios, r.Scenario)
+		add(&l.apps, r.App)
+	}
+	return l
+}
+
+// resultsOf returns the results of one profile ordered by scenario, then app.
+func (l layout) resultsOf(run *results.Run, profile string) []*results.Result {
+	var rs []*results.Result
+	for i := range run.Results {
+		if run.Results[i].Profile == profile {
+			rs = append(rs, &run.Results[i])
+		}
+	}
+	slices.SortStableFunc(rs, func(a, b *results.Result) int {
+		return cmp.Or(
+			cmp.Compare(slices.Index(l.scenarios, a.Scenario), slices.Index(l.scenarios, b.Scenario)),
+			cmp.Compare(slices.Index(l.apps, a.App), slices.Index(l.apps, b.App)))
+	})
+	return rs
+}
+
+// scenarioGroups splits ordered results into runs of the same scenario.
+func scenarioGroups(rs []*results.Result) [][]*results.Result {
+	var groups [][]*results.Result
+	for i, r := range rs {
+		if i == 0 || rs[i-1].Scenario != r.Scenario {
+			groups = append(groups, nil)
+		}
+		groups[len(groups)-1] = append(groups[len(groups)-1], r)
+	}
+	return groups
+}
+
+// resultTable is the main table of one profile.
+func resultTable(rs []*results.Result) table {
+	t := table{
+		Header: []string{"scenario", "app", "target req/s", "achieved req/s", "throughput req/s", "success",
+			"p50 ms", "p90 ms", "p99 ms", "max ms", "bytes/resp",
+			"app CPU mean", "app CPU max", "CPU-ms/req", "RSS mean MB", "RSS max MB",
+			"DB stmts/req", "DB CPU", "verdict"},
+		Right: []bool{false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, false},
+	}
+	for _, r := range rs {
+		cells := texts(resultCells(r)...)
+		cells[colVerdict].Verdict = true
+		t.Rows = append(t.Rows, row{Cells: cells, Class: r.Verdict})
+	}
+	return t
+}
+
+// Columns of the result table, named so the console summary can pick some.
+const (
+	colScenario = iota
+	colApp
+	colTarget
+	colAchieved
+	colThroughput
+	colSuccess
+	colP50
+	colP90
+	colP99
+	colMax
+	colBytes
+	colCPUMean
+	colCPUMax
+	colCPUMs
+	colRSSMean
+	colRSSMax
+	colStmts
+	colDBCPU
+	colVerdict
+	numCols
+)
+
+// resultCells is one result's row of the result table, numCols cells.
+func resultCells(r *results.Result) []string {
+	c := make([]string, 0, numCols)
+	target := na
+	if r.TargetRate > 0 {
+		target = rateText(r.TargetRate)
+	}
+	c = append(c, r.Scenario, r.App, target)
+	if !measured(r) {
+		for range colVerdict - colAchieved {
+			c = append(c, na)
+		}
+		return append(c, verdictText(r))
+	}
+	c = append(c, fixed(r.AchievedRate, 1), fixed(r.Throughput, 1))
+	if hasRequests(r) {
+		l := r.Latency
+		c = append(c, percent(r.SuccessRatio, 2), human(l.P50), human(l.P90), human(l.P99), human(l.Max), thousands(r.BytesIn))
+	} else {
+		c = append(c, na, na, na, na, na, na)
+	}
+	a := r.AppCost
+	if a.Available {
+		c = append(c, percent(a.CPUMean, 1), percent(a.CPUMax, 1))
+	} else {
+		c = append(c, na, na)
+	}
+	if appCPUPerRequest(r) {
+		c = append(c, human(a.CPUMsPerRequest))
+	} else {
+		c = append(c, na)
+	}
+	if a.Available {
+		c = append(c, fixed(a.RSSMeanMB, 1), fixed(a.RSSMaxMB, 1))
+	} else {
+		c = append(c, na, na)
+	}
+	if r.DB.Available && r.Throughput > 0 {
+		c = append(c, fixed(r.DB.StatementsPerRequest, 2))
+	} else {
+		c = append(c, na)
+	}
+	if r.DB.CPUAvailable {
+		c = append(c, percent(r.DB.CPUMean, 1))
+	} else {
+		c = append(c, na)
+	}
+	return append(c, verdictText(r))
+}
+
+// hasRepeats reports whether the run folded several repeats into medians.
+func hasRepeats(run *results.Run) bool {
+	if run.Settings.Repeat > 1 {
+		return true
+	}
+	for _, r := range run.Results {
+		if len(r.Repeats) > 1 || r.Spread != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// spreadTable shows max − min across repeats of one profile's results.
+func spreadTable(rs []*results.Result) table {
+	t := table{
+		Header: []string{"scenario", "app", "repeats", "achieved req/s", "throughput req/s", "success", "p50 ms", "p99 ms", "app CPU mean", "RSS max MB"},
+		Right:  []bool{false, false, true, true, true, true, true, true, true, true},
+	}
+	for _, r := range rs {
+		c := []string{r.Scenario, r.App, fmt.Sprint(len(r.Repeats))}
+		if s := r.Spread; s != nil && measured(r) {
+			cpu, rss := na, na
+			if r.AppCost.Available {
+				cpu, rss = percent(s.CPUMean, 1), fixed(s.RSSMaxMB, 1)
+			}
+			c = append(c, fixed(s.AchievedRate, 1), fixed(s.Throughput, 1), percent(s.SuccessRatio, 2), human(s.P50), human(s.P99), cpu, rss)
+		} else {
+			c = append(c, na, na, na, na, na, na, na)
+		}
+		t.Rows = append(t.Rows, row{Cells: texts(c...), Class: r.Verdict})
+	}
+	return t
+}
+
+// errorTable lists the measured runs that had failed requests: their status
+// codes and first distinct errors.
+func errorTable(run *results.Run, l layout) table {
+	t := table{Header: []string{"profile", "scenario", "app", "success", "status codes", "first errors"},
+		Right: []bool{false, false, false, true, false, false}}
+	for _, p := range l.profiles {
+		for _, r := range l.resultsOf(run, p) {
+			if !measured(r) || (r.SuccessRatio >= 1 && len(r.Errors) == 0) {
+				continue
+			}
+			codes := make([]string, 0, len(r.StatusCodes))
+			for _, k := range slices.Sorted(maps.Keys(r.StatusCodes)) {
+				codes = append(codes, fmt.Sprintf("%s: %d", k, r.StatusCodes[k]))
+			}
+			t.Rows = append(t.Rows, row{Cells: texts(p, r.Scenario, r.App, percent(r.SuccessRatio, 2),
+				strings.Join(codes, ", "), strings.Join(r.Errors, "; ")), Class: r.Verdict})
+		}
+	}
+	return t
+}
+
+// validationMatrix shows every (scenario, app) check at a glance.
+func validationMatrix(run *results.Run, l layout) table {
+	t := table{Header: append([]string{"scenario"}, l.apps...)}
+	t.Right = make([]bool, len(t.Header))
+	for _, s := range l.scenarios {
+		c := []string{s}
+		checked := false
+		for _, a := range l.apps {
+			v := "–"
+			for _, val := range run.Validations {
+				if val.Scenario == s && val.App == a {
+					checked = true
+					if val.OK {
+						v = "ok"
+					} else {
+						v = "FAILED"
+					}
+				}
+			}
+			c = append(c, v)
+		}
+		if checked {
+			t.Rows = append(t.Rows, row{Cells: texts(c...)})
+		}
+	}
+	return t
+}
+
+// validationFailures lists what each failed check found wrong.
+func validationFailures(run *results.Run) table {
+	t := table{Header: []string{"scenario", "app", "problem"}, Right: []bool{false, false, false}}
+	for _, v := range run.Validations {
+		if !v.OK {
+			p := v.Problem
+			if p == "" {
+				p = "(no problem recorded)"
+			}
+			t.Rows = append(t.Rows, row{Cells: texts(v.Scenario, v.App, p)})
+		}
+	}
+	return t
+}
+
+func orNA(s string) string {
+	if s == "" {
+		return na
+	}
+	return s
+}
+
+// environmentTable describes the machine, the software and the run.
+func environmentTable(run *results.Run) table {
+	e := run.Environment
+	cpus := na
+	if e.CPUCount > 0 {
+		cpus = fmt.Sprint(e.CPUCount)
+	}
+	var sizes []string
+	for _, k := range slices.Sorted(maps.Keys(e.Dataset)) {
+		sizes = append(sizes, fmt.Sprintf("%s %s", k, thousands(float64(e.Dataset[k]))))
+	}
+	t := table{Header: []string{"item", "value"}, Right: []bool{false, false}}
+	for _, kv := range [][2]string{
+		{"CPU model", orNA(e.CPUModel)},
+		{"CPU count", cpus},
+		{"kernel", orNA(e.Kernel)},
+		{"Go", orNA(e.GoVersion)},
+		{"PostgreSQL", orNA(e.PostgresVersion)},
+		{"dataset (rows)", orNA(strings.Join(sizes, ", "))},
+		{"mode", orNA(e.Mode)},
+		{"git commit", orNA(e.GitCommit)},
+		{"started", timeText(run.StartedAt)},
+		{"finished", timeText(run.FinishedAt)},
+	} {
+		t.Rows = append(t.Rows, row{Cells: texts(kv[0], kv[1])})
+	}
+	return t
+}
+
+func timeText(t time.Time) string {
+	if t.IsZero() {
+		return na
+	}
+	return t.UTC().Format("2006-01-02 15:04:05 UTC")
+}
+
+func durationText(d results.Duration) string {
+	if d == 0 {
+		return na
+	}
+	return time.Duration(d).String()
+}
+
+func countText(n int) string {
+	if n == 0 {
+		return na
+	}
+	return fmt.Sprint(n)
+}
+
+// settingsTable lists the knobs of the run.
+func settingsTable(run *results.Run) table {
+	s := run.Settings
+	t := table{Header: []string{"item", "value"}, Right: []bool{false, false}}
+	for _, kv := range [][2]string{
+		{"profiles", orNA(strings.Join(s.Profiles, ", "))},
+		{"scenarios", orNA(strings.Join(s.Scenarios, ", "))},
+		{"apps", orNA(strings.Join(s.Apps, ", "))},
+		{"warm-up (discarded)", durationText(s.Warmup)},
+		{"measured window", durationText(s.Duration)},
+		{"cool-down", durationText(s.Cooldown)},
+		{"request timeout", durationText(s.Timeout)},
+		{"max connections per app", countText(s.MaxConnections)},
+		{"repeats", countText(s.Repeat)},
+		{"sample interval", durationText(s.SampleInterval)},
+		{"DB max connections per app", countText(s.DBMaxConns)},
+	} {
+		t.Rows = append(t.Rows, row{Cells: texts(kv[0], kv[1])})
+	}
+	return t
+}
+
+// ratesTable shows the target rates per profile and scenario.
+func ratesTable(run *results.Run, l layout) table {
+	t := table{Header: append([]string{"profile"}, l.scenarios...)}
+	t.Right = make([]bool, len(t.Header))
+	for i := 1; i < len(t.Right); i++ {
+		t.Right[i] = true
+	}
+	for _, p := range l.profiles {
+		rates, ok := run.Settings.Rates[p]
+		if !ok {
+			continue
+		}
+		c := []string{p}
+		for _, s := range l.scenarios {
+			if v, ok := rates[s]; ok {
+				c = append(c, rateText(v))
+			} else {
+				c = append(c, "–")
+			}
+		}
+		t.Rows = append(t.Rows, row{Cells: texts(c...)})
+	}
+	return t
+}
+
+// costLines describe the load generator's and the sampler's own cost.
+func costLines(run *results.Run) []string {
+	r := run.Runner
+	runner := "Load generator (this runner): CPU and memory not available."
+	if r.Available {
+		share := ""
+		if n := run.Environment.CPUCount; n > 0 {
+			share = fmt.Sprintf(" (%s of this %d-core machine)", percent(r.CPUMean/float64(n), 1), n)
+		}
+		runner = fmt.Sprintf("Load generator (this runner): CPU mean %s of one core%s, max %s; RSS mean %s MB, max %s MB. It shares the machine with the apps and PostgreSQL.",
+			percent(r.CPUMean, 1), share, percent(r.CPUMax, 1), fixed(r.RSSMeanMB, 1), fixed(r.RSSMaxMB, 1))
+	}
+	sampler := fmt.Sprintf("Sampler overhead: %s of one core (goal: under 1%%).", percent(run.SamplerOverhead, 2))
+	return []string{runner, sampler}
+}
+
+// filesTable links each result's raw vegeta results and samples.
+func filesTable(run *results.Run, l layout) table {
+	t := table{Header: []string{"profile", "scenario", "app", "raw results (vegeta)", "samples (CSV)"},
+		Right: []bool{false, false, false, false, false}}
+	link := func(p string) cell {
+		if p == "" {
+			return cell{Text: "–"}
+		}
+		return cell{Text: p, Href: p}
+	}
+	for _, p := range l.profiles {
+		for _, r := range l.resultsOf(run, p) {
+			if r.RawFile == "" && r.SamplesFile == "" {
+				continue
+			}
+			t.Rows = append(t.Rows, row{Cells: append(texts(p, r.Scenario, r.App), link(r.RawFile), link(r.SamplesFile))})
+		}
+	}
+	return t
+}
+
+// howToRead explains the tables; the repeats sentence only when it applies.
+func howToRead(run *results.Run) []string {
+	p := []string{
+		"Each run drives one app with one scenario at a constant target rate (requests per second) for the measured window; a warm-up before it is discarded. " +
+			"Requests are sent on schedule whatever the server does (open model), so a slow server makes requests queue instead of slowing the load down. " +
+			"Target is the rate asked for; achieved is the rate the load generator really sent in the window (below target means the load generator itself fell behind); " +
+			"throughput is successful responses per second.",
+		"Verdict: ok when throughput is at least 95% of the target and at least 99% of requests succeed; otherwise saturated — the app, or the machine, could not keep up at that rate. " +
+			"failed means the scenario failed its validation before load and was not measured; skipped means it was not run.",
+		"Latencies are in milliseconds over the measured window (p99: 99% of requests were faster). Bytes/resp is the mean response body size. " +
+			"App CPU is a fraction of one core (100% = one core fully busy; more than 100% means several cores): the mean over the window and the highest one-second stretch. " +
+			"CPU-ms/req is the app's CPU time divided by its successful requests, the cost of one request, comparable across rates and apps. " +
+			"RSS is the app's resident memory in MB. DB stmts/req is the number of SQL statements PostgreSQL executed per successful request (pg_stat_statements); " +
+			"DB CPU is the PostgreSQL server processes' CPU in the same unit as app CPU.",
+		"n/a marks a value that was not measured (a process that could not be seen, a run that was not made): it is never a zero standing in for a measurement.",
+	}
+	if hasRepeats(run) {
+		p = append(p, fmt.Sprintf("Each run was repeated (%d times): the tables show the median of the repeats, which one disturbed repeat cannot drag the way it drags a mean, and the spread tables give max − min across repeats.", max(run.Settings.Repeat, maxRepeats(run))))
+	}
+	return p
+}
+
+func maxRepeats(run *results.Run) int {
+	n := 0
+	for _, r := range run.Results {
+		n = max(n, len(r.Repeats))
+	}
+	return n
+}
