@@ -1,0 +1,110 @@
+package main
+
+import (
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+
+	"crudbench/db"
+)
+
+// errorPage is the view model of every error page.
+type errorPage struct {
+	Layout
+	Status  int
+	Heading string
+	Message string
+	Details []string // per-field problems of a bad request
+}
+
+// fail is the one translator from the Store's error codes to the site's
+// answers: an error page with the matching status. Forms handle EINVALID and
+// ECONFLICT themselves (they re-render with messages) and call fail for the
+// rest. Internal details go to the log, never to the page.
+func (s *site) fail(w http.ResponseWriter, r *http.Request, err error) {
+	switch db.ErrorCode(err) {
+	case db.ENOTFOUND:
+		s.errorPage(w, r, http.StatusNotFound, "Not found", db.ErrorMessage(err)+". It may have been deleted.")
+	case db.EINVALID:
+		s.errorPage(w, r, http.StatusBadRequest, "Bad request", "The address asks for something this page cannot show.",
+			fieldProblems(db.ErrorFields(err))...)
+	case db.ECONFLICT:
+		s.errorPage(w, r, http.StatusConflict, "Conflict", db.ErrorMessage(err),
+			fieldProblems(db.ErrorFields(err))...)
+	case db.EUNAUTHORIZED:
+		s.errorPage(w, r, http.StatusUnauthorized, "Not signed in", "Please sign in again.")
+	case db.EUNAVAILABLE:
+		s.logger.Warn("database unavailable", "method", r.Method, "path", r.URL.Path, "err", err)
+		w.Header().Set("Retry-After", "5")
+		s.errorPage(w, r, http.StatusServiceUnavailable, "Database unavailable",
+			"The site cannot reach its database right now. Nothing was lost; please try again in a few seconds.")
+	default:
+		s.logger.Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err)
+		s.serverError(w, r)
+	}
+}
+
+// fieldProblems lists field messages in a stable order ("limit must be …").
+func fieldProblems(fields map[string]string) []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(fields)) {
+		out = append(out, k+" "+fields[k])
+	}
+	return out
+}
+
+// errorPage renders the error page with status.
+func (s *site) errorPage(w http.ResponseWriter, r *http.Request, status int, heading, message string, details ...string) {
+	s.views.page(w, r, status, "error", errorPage{
+		Layout:  s.layout(w, r, heading, ""),
+		Status:  status,
+		Heading: heading,
+		Message: message,
+		Details: details,
+	})
+}
+
+// serverError is the 500 page; it says nothing about the cause.
+func (s *site) serverError(w http.ResponseWriter, r *http.Request) {
+	s.errorPage(w, r, http.StatusInternalServerError, "Something went wrong",
+		"The site hit an unexpected error. It has been logged; please try again.")
+}
+
+// panicked answers a request whose handler panicked (serve.Recover logs it).
+func (s *site) panicked(w http.ResponseWriter, r *http.Request) { s.serverError(w, r) }
+
+// notFound answers addresses no route matches.
+func (s *site) notFound(w http.ResponseWriter, r *http.Request) {
+	s.errorPage(w, r, http.StatusNotFound, "Page not found",
+		fmt.Sprintf("There is no page at %s. Check the address, or start again from the lists.", r.URL.Path))
+}
+
+// methodNotAllowed answers a known address asked with the wrong method.
+func (s *site) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	s.errorPage(w, r, http.StatusMethodNotAllowed, "Method not allowed",
+		fmt.Sprintf("%s cannot be used on %s.", r.Method, r.URL.Path))
+}
+
+// forbidden answers a viewer who tries to change data.
+func (s *site) forbidden(w http.ResponseWriter, r *http.Request) {
+	s.errorPage(w, r, http.StatusForbidden, "Editors only",
+		"You are signed in with the viewer role: you can read everything, but creating, editing and deleting need the editor role.")
+}
+
+// crossOrigin answers a form post that another site's page sent.
+func (s *site) crossOrigin(w http.ResponseWriter, r *http.Request) {
+	s.errorPage(w, r, http.StatusForbidden, "Cross-site request refused",
+		"This form was sent from another site, so it was ignored. Nothing was changed.")
+}
+
+// badForm answers a body that is not a readable form: 413 when it is larger
+// than maxBodyBytes, 400 otherwise.
+func (s *site) badForm(w http.ResponseWriter, r *http.Request, err error) {
+	if _, ok := err.(*http.MaxBytesError); ok {
+		s.errorPage(w, r, http.StatusRequestEntityTooLarge, "Too much data",
+			fmt.Sprintf("The form sent more than %d KiB. Nothing was saved.", maxBodyBytes>>10))
+		return
+	}
+	s.errorPage(w, r, http.StatusBadRequest, "Bad request", "The form could not be read. Nothing was saved.")
+}

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"crudbench/db/dbtest"
+)
+
+// TestBinary builds the real binary, starts it as its own process against a
+// seeded database, signs in and reads the showcase page over HTTP, then stops
+// it with SIGTERM and expects a clean, graceful exit.
+func TestBinary(t *testing.T) {
+	t.Parallel()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go command is needed to build the binary: %v", err)
+	}
+	bin := filepath.Join(t.TempDir(), "htmx")
+	build := exec.Command(goTool, "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(),
+		"DATABASE_URL="+dbtest.Seeded(t),
+		"ADDR=127.0.0.1:0",
+		"AUTH_SECRET="+string(testSecret),
+		"LOG_LEVEL=info",
+	)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	logs := make(chan string, 100)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			logs <- sc.Text()
+		}
+		close(logs)
+		exited <- cmd.Wait()
+	}()
+	t.Cleanup(func() { cmd.Process.Kill() })
+
+	addr := waitForLog(t, logs, "listening", 15*time.Second)["addr"].(string)
+	base := "http://" + addr
+	c := &client{t: t, base: base, http: newHTTPClient(t)}
+	wantStatus(t, "healthz", c.get("/healthz"), http.StatusOK)
+	wantStatus(t, "login", c.post("/login", url.Values{"username": {"viewer"}, "password": {"viewer"}}), http.StatusSeeOther)
+	wantBody(t, "showcase", c.get("/persons/1"), "Lovelace", `class="stipend"`)
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	waitForLog(t, logs, "stopped", 15*time.Second)
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Fatalf("exit after SIGTERM: %v\nstderr: %s", err, stderr.String())
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("still running 15 s after SIGTERM")
+	}
+}
+
+// waitForLog reads JSON log lines until one has msg; it returns that line.
+func waitForLog(t *testing.T, logs <-chan string, msg string, timeout time.Duration) map[string]any {
+	t.Helper()
+	deadline := time.After(timeout)
+	for {
+		select {
+		case line, ok := <-logs:
+			if !ok {
+				t.Fatalf("the log ended before %q", msg)
+			}
+			var entry map[string]any
+			if err := json.Unmarshal([]byte(line), &entry); err != nil {
+				t.Fatalf("log line is not JSON: %q", line)
+			}
+			if entry["msg"] == msg {
+				return entry
+			}
+		case <-deadline:
+			t.Fatalf("no %q log within %v", msg, timeout)
+		}
+	}
+}
+
+// TestRun runs the program in-process: it serves until its context ends and
+// then returns nil; -h is a clean exit; bad settings are errors.
+func TestRun(t *testing.T) {
+	t.Parallel()
+	getenv := func(env map[string]string) func(string) string {
+		return func(k string) string { return env[k] }
+	}
+
+	if err := run(context.Background(), []string{"-h"}, getenv(nil), io.Discard, io.Discard); err != nil {
+		t.Errorf("run -h = %v, want nil", err)
+	}
+	err := run(context.Background(), []string{"-db-max-conns", "0"}, getenv(nil), io.Discard, io.Discard)
+	if err == nil {
+		t.Error("run with DB_MAX_CONNS 0 succeeded")
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r, w := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, nil, getenv(map[string]string{
+			"DATABASE_URL": dbtest.Empty(t), "ADDR": "127.0.0.1:0", "AUTH_SECRET": string(testSecret),
+		}), w, io.Discard)
+		w.Close()
+	}()
+	logs := make(chan string, 100)
+	go func() {
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			logs <- sc.Text()
+		}
+		close(logs)
+	}()
+	addr := waitForLog(t, logs, "listening", 10*time.Second)["addr"].(string)
+	res, err := http.Get("http://" + addr + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Errorf("healthz = %d", res.StatusCode)
+	}
+	cancel()
+	go func() {
+		for range logs {
+		}
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("run after cancel = %v, want nil", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("run did not return 15 s after its context ended")
+	}
+}

@@ -1,0 +1,310 @@
+package main
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"crudbench/db"
+)
+
+// personListPage is the view model of /persons (block "person-results" is
+// what the active search swaps).
+type personListPage struct {
+	Layout
+	Q        string
+	Limit    int // 0: the default page size
+	Persons  []db.Person
+	FirstURL string // "" on the first page
+	NextURL  string // "" on the last page
+}
+
+// personDetailPage is the view model of /persons/{id}: the person and every
+// appointment with its stipends and fundings, read in one Store call.
+type personDetailPage struct {
+	Layout
+	Person db.PersonDetail
+}
+
+// personSpecs are the fields of the person form, named like the APIs'.
+var personSpecs = []fieldSpec{
+	{Name: "firstName", Label: "First name", Type: "text", Required: true, MaxLen: 100, Complete: "off"},
+	{Name: "lastName", Label: "Last name", Type: "text", Required: true, MaxLen: 100, Complete: "off"},
+	{Name: "employeeNo", Label: "Employee no.", Type: "number", Required: true, Min: "1", Step: "1"},
+	{Name: "email", Label: "Email", Type: "email", Required: true, MaxLen: 254, Complete: "off"},
+	{Name: "phone", Label: "Phone", Type: "tel", MaxLen: 40, Complete: "off"},
+	{Name: "department", Label: "Department", Type: "text", Required: true, MaxLen: 100},
+	{Name: "status", Label: "Status", Type: "select", Required: true, Options: options(db.PersonStatuses)},
+	{Name: "hiredOn", Label: "Hired on", Type: "date", Required: true},
+}
+
+// personWords rewrites field names inside the Store's messages; the person
+// messages mention none.
+var personWords = strings.NewReplacer()
+
+func options[T ~string](vs []T) []option {
+	out := make([]option, len(vs))
+	for i, v := range vs {
+		out[i] = option{Value: string(v), Label: label(v)}
+	}
+	return out
+}
+
+// personList shows a page of persons, filtered by ?q=, paged by ?after= and
+// sized by ?limit= (up to 1000: the whole register). For the active search
+// it answers only the results block.
+func (s *site) personList() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		limit, err := parseLimit(r)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		p := personListPage{Q: strings.TrimSpace(q.Get("q")), Limit: limit}
+		page, err := s.store.FindPersons(r.Context(), db.PersonFilter{Search: p.Q, After: q.Get("after"), Limit: limit})
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		p.Persons = page.Persons
+		link := url.Values{}
+		if p.Q != "" {
+			link.Set("q", p.Q)
+		}
+		if limit != 0 {
+			link.Set("limit", strconv.Itoa(limit))
+		}
+		if q.Get("after") != "" {
+			p.FirstURL = listURL("/persons", link)
+		}
+		if page.NextCursor != "" {
+			link.Set("after", page.NextCursor)
+			p.NextURL = listURL("/persons", link)
+		}
+		if !wantsDocument(r) && r.Header.Get("HX-Target") == "person-results" {
+			s.views.fragment(w, http.StatusOK, "persons", "person-results", p)
+			return
+		}
+		p.Layout = s.layout(w, r, "Persons", "persons")
+		s.views.page(w, r, http.StatusOK, "persons", p)
+	})
+}
+
+func listURL(path string, q url.Values) string {
+	if len(q) == 0 {
+		return path
+	}
+	return path + "?" + q.Encode()
+}
+
+// personDetail shows one person with all appointments, stipends and
+// fundings: a fixed number of SQL statements however many there are.
+func (s *site) personDetail() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id, ok := parseID(chi.URLParam(r, "id"))
+		if !ok {
+			s.notFound(w, r)
+			return
+		}
+		p, err := s.store.FindPersonDetail(r.Context(), id)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		s.views.page(w, r, http.StatusOK, "person", personDetailPage{
+			Layout: s.layout(w, r, p.FirstName+" "+p.LastName, "persons"),
+			Person: p,
+		})
+	})
+}
+
+// personNewForm shows the empty person form.
+func (s *site) personNewForm() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		vals := values{"status": string(db.PersonActive)}
+		s.renderPersonForm(w, r, http.StatusOK, nil, newPersonForm(vals, nil, nil))
+	})
+}
+
+// personCreate stores a new person and shows it; bad input re-renders the
+// form with a message per field (422, or 409 for a duplicate).
+func (s *site) personCreate() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := r.ParseForm(); err != nil {
+			s.badForm(w, r, err)
+			return
+		}
+		vals := readValues(r, personSpecs)
+		in, errs := parsePerson(vals)
+		status := http.StatusUnprocessableEntity
+		var problems []string
+		if len(errs) == 0 {
+			p, err := s.store.CreatePerson(r.Context(), in)
+			if err == nil {
+				redirectAfterWrite(w, r, "/persons/"+strconv.FormatInt(p.ID, 10), "person-created")
+				return
+			}
+			if !isFormError(err) {
+				s.fail(w, r, err)
+				return
+			}
+			errs, problems = fieldErrors(err, personSpecs, nil, personWords)
+			status = formStatus(err)
+		}
+		f := newPersonForm(vals, errs, nil)
+		f.Problems = problems
+		s.renderPersonForm(w, r, status, nil, f)
+	})
+}
+
+// personEditForm shows the form filled with the stored person and its
+// version.
+func (s *site) personEditForm() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id, ok := parseID(chi.URLParam(r, "id"))
+		if !ok {
+			s.notFound(w, r)
+			return
+		}
+		p, err := s.store.FindPersonByID(r.Context(), id)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		s.renderPersonForm(w, r, http.StatusOK, &p, editPersonForm(p, personValues(p), nil, nil))
+	})
+}
+
+// personUpdate saves the edit form if the person is still at the version the
+// form was read at. Otherwise (409) the form comes back with the user's
+// input, the values saved meanwhile and the new version, so that saving again
+// is a deliberate overwrite.
+func (s *site) personUpdate() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id, ok := parseID(chi.URLParam(r, "id"))
+		if !ok {
+			s.notFound(w, r)
+			return
+		}
+		if err := r.ParseForm(); err != nil {
+			s.badForm(w, r, err)
+			return
+		}
+		vals := readValues(r, personSpecs)
+		version := parseVersion(r)
+		in, errs := parsePerson(vals)
+		stored := db.Person{ID: id, Version: version}
+		status := http.StatusUnprocessableEntity
+		var problems []string
+		var saved values
+		if len(errs) == 0 {
+			p, err := s.store.UpdatePerson(r.Context(), id, version, personPatch(in))
+			switch {
+			case err == nil:
+				redirectAfterWrite(w, r, "/persons/"+strconv.FormatInt(p.ID, 10), "person-saved")
+				return
+			case isStale(err):
+				cur, err := s.store.FindPersonByID(r.Context(), id)
+				if err != nil {
+					s.fail(w, r, err)
+					return
+				}
+				stored, saved, status = cur, personValues(cur), http.StatusConflict
+			case isFormError(err):
+				errs, problems = fieldErrors(err, personSpecs, nil, personWords)
+				status = formStatus(err)
+			default:
+				s.fail(w, r, err)
+				return
+			}
+		}
+		f := editPersonForm(stored, vals, errs, saved)
+		f.Problems = problems
+		s.renderPersonForm(w, r, status, &stored, f)
+	})
+}
+
+// personDelete removes a person with their appointments and goes back to the
+// list. It serves both DELETE (htmx, after hx-confirm) and POST …/delete
+// (forms without JavaScript).
+func (s *site) personDelete() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id, ok := parseID(chi.URLParam(r, "id"))
+		if !ok {
+			s.notFound(w, r)
+			return
+		}
+		if err := s.store.DeletePerson(r.Context(), id); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		redirectAfterWrite(w, r, "/persons", "person-deleted")
+	})
+}
+
+func newPersonForm(vals values, errs map[string]string, saved values) form {
+	return form{
+		ID: "person-form", Action: "/persons", What: "person",
+		Fields: fields(personSpecs, vals, errs, saved), Invalid: len(errs) > 0,
+		Submit: "Create person", Cancel: "/persons",
+	}
+}
+
+func editPersonForm(p db.Person, vals values, errs map[string]string, saved values) form {
+	to := "/persons/" + strconv.FormatInt(p.ID, 10)
+	return form{
+		ID: "person-form", Action: to, What: "person", Editing: true, Version: p.Version,
+		Fields: fields(personSpecs, vals, errs, saved), Invalid: len(errs) > 0, Conflict: saved != nil,
+		Submit: "Save changes", Cancel: to,
+	}
+}
+
+// renderPersonForm renders the new (p == nil) or edit form.
+func (s *site) renderPersonForm(w http.ResponseWriter, r *http.Request, status int, p *db.Person, f form) {
+	crumbs := []crumb{{"/persons", "Persons"}}
+	title := "New person"
+	if p != nil {
+		title = "Edit person"
+		if p.FirstName != "" {
+			crumbs = append(crumbs, crumb{"/persons/" + strconv.FormatInt(p.ID, 10), p.FirstName + " " + p.LastName})
+		}
+	}
+	s.renderForm(w, r, status, title, "persons", crumbs, f)
+}
+
+// personValues are the form values of a stored person.
+func personValues(p db.Person) values {
+	return values{
+		"firstName": p.FirstName, "lastName": p.LastName,
+		"employeeNo": strconv.FormatInt(int64(p.EmployeeNo), 10),
+		"email":      p.Email, "phone": p.Phone, "department": p.Department,
+		"status": string(p.Status), "hiredOn": p.HiredOn.String(),
+	}
+}
+
+// parsePerson reads the form into a PersonInput; errs holds the values that
+// could not even be read (the Store judges the rest).
+func parsePerson(v values) (db.PersonInput, map[string]string) {
+	errs := map[string]string{}
+	in := db.PersonInput{
+		EmployeeNo: parseInt32(v, "employeeNo", errs),
+		FirstName:  v["firstName"], LastName: v["lastName"],
+		Email: v["email"], Phone: v["phone"], Department: v["department"],
+		Status:  db.PersonStatus(v["status"]),
+		HiredOn: parseDate(v, "hiredOn", errs),
+	}
+	return in, errs
+}
+
+// personPatch sets every field: the edit form always sends them all.
+func personPatch(in db.PersonInput) db.PersonPatch {
+	return db.PersonPatch{
+		EmployeeNo: &in.EmployeeNo, FirstName: &in.FirstName, LastName: &in.LastName,
+		Email: &in.Email, Phone: &in.Phone, Department: &in.Department,
+		Status: &in.Status, HiredOn: &in.HiredOn,
+	}
+}
