@@ -1,0 +1,52 @@
+package main
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/go-chi/chi/v5"
+
+	"crudbench/db"
+)
+
+// pathID reads the {id} of a single-resource path: a positive whole number,
+// else 400.
+func pathID(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(chi.URLParam(r, "id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, badRequest("the id in the path must be a positive whole number", map[string]string{"id": "must be a positive whole number"})
+	}
+	return id, nil
+}
+
+// limitParam reads the page size: absent means the default, anything but
+// a whole number from 1 to db.MaxLimit is 400.
+func limitParam(r *http.Request) (int, error) {
+	s := r.URL.Query().Get("limit")
+	if s == "" {
+		return db.DefaultLimit, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > db.MaxLimit {
+		return 0, badRequest("invalid query parameter", map[string]string{"limit": "must be a whole number from 1 to 1000"})
+	}
+	return n, nil
+}
+
+// page is one page of a list. NextCursor is the "after" of the next page,
+// null on the last one.
+type page[T any] struct {
+	Items      []T     `json:"items"`
+	NextCursor *string `json:"nextCursor"`
+}
+
+func newPage[T any](items []T, next string) page[T] {
+	p := page[T]{Items: items}
+	if p.Items == nil {
+		p.Items = []T{}
+	}
+	if next != "" {
+		p.NextCursor = &next
+	}
+	return p
+}

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"log/slog"
+
+	"github.com/go-chi/chi/v5"
+
+	"crudbench/apps/internal/auth"
+	"crudbench/apps/internal/health"
+	"crudbench/db"
+)
+
+// addRoutes is the whole surface of the REST app. Health, readiness, the
+// OpenAPI document and login are open; every other route needs a bearer
+// token, and writes need the editor role.
+func addRoutes(r chi.Router, logger *slog.Logger, store *db.Store, tokens *auth.Tokens) {
+	r.Method("GET", "/healthz", health.Live())
+	r.Method("GET", "/readyz", health.Ready(store))
+	r.Method("GET", "/openapi.yaml", handleOpenAPI())
+
+	r.Route("/api", func(r chi.Router) {
+		r.Method("POST", "/login", handleLogin(logger, store, tokens))
+
+		r.Group(func(r chi.Router) {
+			r.Use(tokens.Bearer, requireUser)
+			r.Method("GET", "/persons", handlePersonList(logger, store))
+			r.Method("GET", "/persons/{id}", handlePersonGet(logger, store))
+			r.Method("GET", "/vacancies", handleVacancyList(logger, store))
+			r.Method("GET", "/vacancies/{id}", handleVacancyGet(logger, store))
+
+			r.Group(func(r chi.Router) {
+				r.Use(requireEditor)
+				r.Method("POST", "/persons", handlePersonCreate(logger, store))
+				r.Method("PATCH", "/persons/{id}", handlePersonUpdate(logger, store))
+				r.Method("DELETE", "/persons/{id}", handlePersonDelete(logger, store))
+				r.Method("POST", "/vacancies", handleVacancyCreate(logger, store))
+				r.Method("PATCH", "/vacancies/{id}", handleVacancyUpdate(logger, store))
+				r.Method("DELETE", "/vacancies/{id}", handleVacancyDelete(logger, store))
+			})
+		})
+	})
+}
