@@ -1,0 +1,271 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strings"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"crudbench/db"
+)
+
+// The extensions.code values this app answers with, beside gqlgen's own
+// GRAPHQL_PARSE_FAILED and GRAPHQL_VALIDATION_FAILED.
+const (
+	codeBadUserInput          = "BAD_USER_INPUT"            // db.EINVALID and unreadable arguments; extensions.fields names the fields
+	codeNotFound              = "NOT_FOUND"                 // db.ENOTFOUND
+	codeConflict              = "CONFLICT"                  // db.ECONFLICT: stale version or duplicate
+	codeUnauthenticated       = "UNAUTHENTICATED"           // no, expired or bad token; wrong credentials (db.EUNAUTHORIZED)
+	codeForbidden             = "FORBIDDEN"                 // signed in, but the role may not do this
+	codeUnavailable           = "UNAVAILABLE"               // db.EUNAVAILABLE: the database is away (HTTP 503)
+	codeInternal              = "INTERNAL"                  // anything else; details only in the log
+	codeBadRequest            = "BAD_REQUEST"               // the HTTP request is not a GraphQL request (HTTP 400)
+	codeRequestTooLarge       = "REQUEST_TOO_LARGE"         // body over maxBodyBytes (HTTP 413)
+	codeQueryTooLarge         = "QUERY_TOO_LARGE"           // query text over maxQueryBytes
+	codeDepthLimit            = "DEPTH_LIMIT_EXCEEDED"      // selections nested deeper than maxDepth
+	codeComplexityLimit       = "COMPLEXITY_LIMIT_EXCEEDED" // over maxComplexity; set by gqlgen's extension.ComplexityLimit
+	codeIntrospectionDisabled = "INTROSPECTION_DISABLED"    // __schema or __type with GRAPHQL_INTROSPECTION=false
+)
+
+// The refusals of the query limits (and of introspection, when it is off) are
+// request errors, like a parse error: with application/graphql-response+json
+// they are answered with 400, as the GraphQL-over-HTTP spec asks.
+func init() {
+	for _, code := range []string{codeQueryTooLarge, codeDepthLimit, codeComplexityLimit, codeIntrospectionDisabled} {
+		errcode.RegisterErrorType(code, errcode.KindProtocol)
+	}
+}
+
+// gqlError returns a new error with an extensions.code. It is made afresh
+// every time because gqlgen fills in the path of the error it is given.
+func gqlError(code, message string) *gqlerror.Error {
+	return &gqlerror.Error{Message: message, Extensions: map[string]any{"code": code}}
+}
+
+// dbCodes translates the data layer's codes; anything else is INTERNAL.
+var dbCodes = map[string]string{
+	db.EINVALID:      codeBadUserInput,
+	db.ENOTFOUND:     codeNotFound,
+	db.ECONFLICT:     codeConflict,
+	db.EUNAUTHORIZED: codeUnauthenticated,
+	db.EUNAVAILABLE:  codeUnavailable,
+}
+
+// presentError is the one translator from errors to GraphQL errors. Errors of
+// the data layer get their code and client-safe message (and, for bad input,
+// extensions.fields); errors that already carry a code (gqlgen's, the auth
+// directives', the limits') pass unchanged; everything else is INTERNAL with a
+// generic message, and its details go to the log only.
+func presentError(logger *slog.Logger) graphql.ErrorPresenterFunc {
+	return func(ctx context.Context, err error) *gqlerror.Error {
+		gqlErr := graphql.DefaultErrorPresenter(ctx, err)
+		if dbErr, ok := errors.AsType[*db.Error](err); ok {
+			return presentDBError(ctx, logger, gqlErr, dbErr)
+		}
+		if _, ok := gqlErr.Extensions["code"]; ok {
+			return gqlErr
+		}
+		if name := inputName(ctx, gqlErr.Path); name != "" {
+			// gqlgen could not read an argument (an Int out of range).
+			gqlErr.Extensions = map[string]any{"code": codeBadUserInput, "fields": map[string]string{name: gqlErr.Message}}
+			return gqlErr
+		}
+		if graphql.GetFieldContext(ctx) == nil && strings.HasPrefix(gqlErr.Message, "json request body could not be decoded") {
+			// gqlgen's message would echo the whole body back.
+			gqlErr.Message = `the body is not a GraphQL request: send a JSON object like {"query": "…", "variables": {…}}`
+			gqlErr.Extensions = map[string]any{"code": codeBadRequest}
+			return gqlErr
+		}
+		logger.LogAttrs(ctx, slog.LevelError, "graphql error",
+			slog.String("path", gqlErr.Path.String()), slog.String("error", err.Error()))
+		gqlErr.Message = "internal error"
+		gqlErr.Extensions = map[string]any{"code": codeInternal}
+		return gqlErr
+	}
+}
+
+func presentDBError(ctx context.Context, logger *slog.Logger, gqlErr *gqlerror.Error, dbErr *db.Error) *gqlerror.Error {
+	code, ok := dbCodes[dbErr.Code]
+	if !ok {
+		code = codeInternal
+		logger.LogAttrs(ctx, slog.LevelError, "graphql error",
+			slog.String("path", gqlErr.Path.String()), slog.String("error", dbErr.Error()),
+			slog.Any("cause", dbErr.Err))
+	}
+	gqlErr.Message = db.ErrorMessage(dbErr)
+	gqlErr.Extensions = map[string]any{"code": code}
+	if code != codeBadUserInput {
+		return gqlErr
+	}
+	fields := dbErr.Fields
+	if len(fields) == 0 {
+		// A custom scalar (ID, Date) refused an argument or input field:
+		// gqlgen's path then goes on past the field being resolved, to the
+		// argument and input field names.
+		if name := inputName(ctx, gqlErr.Path); name != "" {
+			fields = map[string]string{name: dbErr.Message}
+		}
+	}
+	if len(fields) > 0 {
+		gqlErr.Extensions["fields"] = fields
+	}
+	return gqlErr
+}
+
+// inputName returns the name of the input (argument or input object field)
+// that path points at beyond the field being resolved, or "".
+func inputName(ctx context.Context, path []ast.PathElement) string {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || len(path) <= len(fc.Path()) {
+		return ""
+	}
+	for i := len(path) - 1; i >= 0; i-- {
+		if name, ok := path[i].(ast.PathName); ok {
+			return string(name)
+		}
+	}
+	return ""
+}
+
+// recoverResolver logs a panic in a resolver with its stack and answers the
+// field with INTERNAL; the rest of the response goes on.
+func recoverResolver(logger *slog.Logger) graphql.RecoverFunc {
+	return func(ctx context.Context, v any) error {
+		logger.LogAttrs(ctx, slog.LevelError, "panic",
+			slog.String("path", graphql.GetPath(ctx).String()),
+			slog.String("panic", fmt.Sprint(v)),
+			slog.String("stack", string(debug.Stack())))
+		return gqlError(codeInternal, "internal error")
+	}
+}
+
+// writeError answers a request that never reached GraphQL execution (body
+// too large, a panic outside gqlgen) in the GraphQL response shape.
+func writeError(w http.ResponseWriter, status int, code, message string) {
+	body, _ := json.Marshal(graphql.Response{Errors: gqlerror.List{gqlError(code, message)}})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+// writePanic is serve.Recover's answer to a panic outside the resolvers.
+func writePanic(w http.ResponseWriter, _ *http.Request) {
+	writeError(w, http.StatusInternalServerError, codeInternal, "internal error")
+}
+
+// statusKey finds the request's *httpStatus in its context.
+type statusKey struct{}
+
+// httpStatus carries what execution learnt about the HTTP status to the
+// response writer, which gqlgen's transports do not expose.
+type httpStatus struct {
+	unavailable bool // every field failed because the database is away
+}
+
+// unavailableResponses is a gqlgen extension: when every field of a response
+// failed with UNAVAILABLE (the database is down), the data is null and the
+// HTTP status 503, as for the other apps, so that clients and load balancers
+// see the outage without reading the body. A response with any field answered,
+// or with any other error, keeps its status: partial data is still data.
+type unavailableResponses struct{}
+
+// ExtensionName implements graphql.HandlerExtension.
+func (unavailableResponses) ExtensionName() string { return "UnavailableResponses" }
+
+// Validate implements graphql.HandlerExtension.
+func (unavailableResponses) Validate(graphql.ExecutableSchema) error { return nil }
+
+// InterceptResponse implements graphql.ResponseInterceptor.
+func (unavailableResponses) InterceptResponse(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
+	resp := next(ctx)
+	if resp == nil || len(resp.Errors) == 0 {
+		return resp
+	}
+	for _, e := range resp.Errors {
+		if e.Extensions["code"] != codeUnavailable {
+			return resp
+		}
+	}
+	if len(resp.Data) > 0 && !allNull(resp.Data) {
+		return resp
+	}
+	resp.Data = nil
+	if s, ok := ctx.Value(statusKey{}).(*httpStatus); ok {
+		s.unavailable = true
+	}
+	return resp
+}
+
+// allNull reports whether data is null or an object whose every field is null.
+func allNull(data json.RawMessage) bool {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return string(data) == "null"
+	}
+	for _, v := range fields {
+		if string(v) != "null" {
+			return false
+		}
+	}
+	return true
+}
+
+// withHTTPStatus corrects the status gqlgen's transports write where they
+// depart from the GraphQL-over-HTTP spec or from crudbench's contract:
+//   - a mutation sent with GET: gqlgen answers 406; the spec asks for 405
+//     with Allow: POST;
+//   - a request error (parse, validation, variables, query limits) answered
+//     as application/json: gqlgen answers 422; the spec asks for 200, so that
+//     clients of that older media type read the errors (with
+//     application/graphql-response+json it stays 400, as the spec wants);
+//   - a response that failed as a whole because the database is down: 503,
+//     like the other apps.
+func withHTTPStatus(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s := &httpStatus{}
+		sw := &statusWriter{ResponseWriter: w, method: r.Method, status: s}
+		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), statusKey{}, s)))
+	})
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	method      string
+	status      *httpStatus
+	wroteHeader bool
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if !w.wroteHeader {
+		w.wroteHeader = true
+		switch {
+		case code == http.StatusNotAcceptable && w.method == http.MethodGet:
+			w.Header().Set("Allow", http.MethodPost)
+			code = http.StatusMethodNotAllowed
+		case code == http.StatusUnprocessableEntity && w.Header().Get("Content-Type") == "application/json":
+			code = http.StatusOK
+		case code == http.StatusOK && w.status.unavailable:
+			code = http.StatusServiceUnavailable
+		}
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if !w.wroteHeader {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the real writer.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -1,0 +1,226 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"crudbench/apps/graphql/graph/generated"
+	"crudbench/db"
+)
+
+// Limits on what one request may ask for, so that no single query can tie up
+// the server or the database. Each refusal is a GraphQL error with its own
+// extensions.code, answered before anything runs.
+const (
+	// maxBodyBytes caps the HTTP request body (413 beyond it).
+	maxBodyBytes = 1 << 20
+	// maxQueryBytes caps the query text; the bench's largest query has
+	// about 600 bytes and GraphiQL's introspection query about 1.6 KiB.
+	maxQueryBytes = 16 << 10
+	// maxQueryTokens stops the parser early on a query of many tiny tokens.
+	maxQueryTokens = 4000
+	// maxDepth caps how deeply selections nest. Without back references
+	// the deepest useful path has 7 levels
+	// (vacancies.nodes.filledByPerson.appointments.stipends.payer.kind);
+	// Appointment.person makes cycles, which this cuts.
+	maxDepth = 10
+	// maxComplexity caps the estimated work of a query: one point per
+	// field, list fields multiplied by their page size (persons, vacancies)
+	// or by the expected number of children (appointments, stipends,
+	// fundings). The bench's heaviest query, every person with every field
+	// (persons(first: 1000)), costs about 16,000.
+	maxComplexity = 25_000
+)
+
+// Expected list sizes for the complexity estimate: the seed gives a person
+// about 3 appointments (the showcase 12) and an appointment about 3 stipends
+// and 2 fundings; the weights err on the high side.
+const (
+	appointmentsPerPerson  = 10
+	stipendsPerAppointment = 5
+	fundingsPerAppointment = 5
+)
+
+// complexity returns the cost functions of the list fields; every other
+// field costs 1 plus its children.
+func complexity() generated.ComplexityRoot {
+	var c generated.ComplexityRoot
+	c.Query.Persons = func(child int, first *int32, _ *string, _ *string) int {
+		return list(pageSizeEstimate(first), child)
+	}
+	c.Query.Vacancies = func(child int, _ *db.VacancyStatus, first *int32, _ *string) int {
+		return list(pageSizeEstimate(first), child)
+	}
+	c.Person.Appointments = func(child int) int { return list(appointmentsPerPerson, child) }
+	c.Appointment.Stipends = func(child int) int { return list(stipendsPerAppointment, child) }
+	c.Appointment.Fundings = func(child int) int { return list(fundingsPerAppointment, child) }
+	return c
+}
+
+// pageSizeEstimate is the page size a list argument asks for, clamped to the
+// allowed range: an out-of-range value is refused by the resolver with a
+// clearer message than a complexity error would give.
+func pageSizeEstimate(first *int32) int {
+	switch {
+	case first == nil:
+		return db.DefaultLimit
+	case *first < 1:
+		return 1
+	case *first > db.MaxLimit:
+		return db.MaxLimit
+	}
+	return int(*first)
+}
+
+// list is the cost of a list of n elements each costing child, saturating
+// instead of overflowing.
+func list(n, child int) int {
+	if child > (math.MaxInt-1)/n {
+		return math.MaxInt
+	}
+	return 1 + n*child
+}
+
+// querySizeLimit refuses query texts longer than max bytes before parsing.
+type querySizeLimit struct{ max int }
+
+// ExtensionName implements graphql.HandlerExtension.
+func (querySizeLimit) ExtensionName() string { return "QuerySizeLimit" }
+
+// Validate implements graphql.HandlerExtension.
+func (querySizeLimit) Validate(graphql.ExecutableSchema) error { return nil }
+
+// MutateOperationParameters implements graphql.OperationParameterMutator.
+func (l querySizeLimit) MutateOperationParameters(_ context.Context, p *graphql.RawParams) *gqlerror.Error {
+	if len(p.Query) <= l.max {
+		return nil
+	}
+	return gqlError(codeQueryTooLarge, fmt.Sprintf("the query is too large: %d bytes, the limit is %d", len(p.Query), l.max))
+}
+
+// noIntrospection refuses operations that read the schema (__schema,
+// __type) when introspection is switched off, with a clear error before
+// anything runs; gqlgen itself would fail the field with an error that has
+// no code. __typename stays allowed.
+type noIntrospection struct{}
+
+// ExtensionName implements graphql.HandlerExtension.
+func (noIntrospection) ExtensionName() string { return "NoIntrospection" }
+
+// Validate implements graphql.HandlerExtension.
+func (noIntrospection) Validate(graphql.ExecutableSchema) error { return nil }
+
+// MutateOperationContext implements graphql.OperationContextMutator.
+func (noIntrospection) MutateOperationContext(_ context.Context, opCtx *graphql.OperationContext) *gqlerror.Error {
+	if introspects(opCtx.Operation.SelectionSet) {
+		return gqlError(codeIntrospectionDisabled, "introspection is switched off on this server")
+	}
+	return nil
+}
+
+// introspects reports whether a root selection set asks for __schema or
+// __type, directly or through fragments.
+func introspects(set ast.SelectionSet) bool {
+	for _, sel := range set {
+		switch s := sel.(type) {
+		case *ast.Field:
+			if s.Name == "__schema" || s.Name == "__type" {
+				return true
+			}
+		case *ast.InlineFragment:
+			if introspects(s.SelectionSet) {
+				return true
+			}
+		case *ast.FragmentSpread:
+			if s.Definition != nil && introspects(s.Definition.SelectionSet) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// depthLimit refuses operations whose selections nest deeper than max.
+// Introspection (__schema, __type) is left out: the GraphQL validator bounds
+// it already, and GraphiQL's introspection query nests deeply by design.
+type depthLimit struct{ max int }
+
+// ExtensionName implements graphql.HandlerExtension.
+func (depthLimit) ExtensionName() string { return "DepthLimit" }
+
+// Validate implements graphql.HandlerExtension.
+func (depthLimit) Validate(graphql.ExecutableSchema) error { return nil }
+
+// MutateOperationContext implements graphql.OperationContextMutator.
+func (l depthLimit) MutateOperationContext(_ context.Context, opCtx *graphql.OperationContext) *gqlerror.Error {
+	if d := depth(opCtx.Operation.SelectionSet, l.max+1); d > l.max {
+		return gqlError(codeDepthLimit, fmt.Sprintf("the query nests too deeply: more than %d levels", l.max))
+	}
+	return nil
+}
+
+// depth returns how deeply set nests, counting a field as one level and
+// fragments as none; it stops counting at stop. The validator has refused
+// fragment cycles already.
+func depth(set ast.SelectionSet, stop int) int {
+	if stop <= 0 {
+		return 0
+	}
+	deepest := 0
+	for _, sel := range set {
+		var d int
+		switch s := sel.(type) {
+		case *ast.Field:
+			if s.Name == "__schema" || s.Name == "__type" {
+				continue
+			}
+			d = 1 + depth(s.SelectionSet, stop-1)
+		case *ast.InlineFragment:
+			d = depth(s.SelectionSet, stop)
+		case *ast.FragmentSpread:
+			if s.Definition != nil {
+				d = depth(s.Definition.SelectionSet, stop)
+			}
+		}
+		deepest = max(deepest, d)
+		if deepest >= stop {
+			return deepest
+		}
+	}
+	return deepest
+}
+
+// limitBody reads the request body, up to max bytes, before gqlgen sees it:
+// a larger body is refused with 413 (gqlgen's transport would answer 200
+// with an error) and never held in memory whole.
+func limitBody(max int64, next http.Handler) http.Handler {
+	tooLarge := fmt.Sprintf("the request body is too large: the limit is %d bytes", max)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > max {
+			writeError(w, http.StatusRequestEntityTooLarge, codeRequestTooLarge, tooLarge)
+			return
+		}
+		if r.Body != nil && r.Body != http.NoBody {
+			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+			if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+				writeError(w, http.StatusRequestEntityTooLarge, codeRequestTooLarge, tooLarge)
+				return
+			}
+			if err != nil {
+				writeError(w, http.StatusBadRequest, codeBadRequest, "the request body could not be read")
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		next.ServeHTTP(w, r)
+	})
+}

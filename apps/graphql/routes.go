@@ -1,0 +1,28 @@
+package main
+
+import (
+	"net/http"
+
+	"crudbench/apps/graphql/loaders"
+	"crudbench/apps/internal/auth"
+	"crudbench/apps/internal/health"
+	"crudbench/db"
+)
+
+// addRoutes is the app's whole HTTP surface.
+func addRoutes(mux *http.ServeMux, store *db.Store, tokens *auth.Tokens, gql http.Handler) {
+	mux.Handle("GET /healthz", health.Live())
+	mux.Handle("GET /readyz", health.Ready(store))
+
+	// GraphiQL for people; its assets are embedded (no CDN).
+	mux.Handle("GET /{$}", graphiqlPage())
+	mux.Handle("GET /graphiql/{file}", graphiqlAssets())
+
+	// GraphQL over HTTP: POST for everything, GET for queries only.
+	// Authentication happens per field (@auth, @editor), so login needs no
+	// token; the loaders batch one request's nested reads.
+	api := limitBody(maxBodyBytes, tokens.Bearer(loaders.Middleware(store, withHTTPStatus(gql))))
+	mux.Handle("POST /graphql", api)
+	mux.Handle("GET /graphql", api)
+	mux.Handle("OPTIONS /graphql", api)
+}
