@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -72,6 +74,14 @@ func runHelper(mode string) int {
 			mem[i] = 1
 		}
 		fmt.Println("ready")
+		// "cpu" asks for the CPU time used so far: the ground truth the
+		// test compares the sampler with (on a busy machine the helper may
+		// get less than the half core it asks for).
+		go func() {
+			for range lines {
+				fmt.Println(int64(processCPU()))
+			}
+		}()
 		burnShare(0.5, stdinClosed)
 	case modeTree:
 		fmt.Println("ready")
@@ -189,6 +199,21 @@ func startHelper(t *testing.T, mode string) *helper {
 	t.Cleanup(func() { h.stop(t) })
 	h.expect(t, "ready")
 	return h
+}
+
+// cpu asks a half-core helper for its own CPU time so far.
+func (h *helper) cpu(t *testing.T) time.Duration {
+	t.Helper()
+	h.send(t, "cpu")
+	line, err := h.out.ReadString('\n')
+	if err != nil {
+		t.Fatalf("helper %d: %v", h.pid(), err)
+	}
+	ns, err := strconv.ParseInt(strings.TrimSpace(line), 10, 64)
+	if err != nil {
+		t.Fatalf("helper %d said %q, want its CPU time", h.pid(), line)
+	}
+	return time.Duration(ns)
 }
 
 // pid is the helper's process id.

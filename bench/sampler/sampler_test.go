@@ -1,6 +1,7 @@
 package sampler_test
 
 import (
+	"math"
 	"os"
 	"slices"
 	"testing"
@@ -29,9 +30,12 @@ func sample(t *testing.T, d time.Duration, targets ...sampler.Target) (map[strin
 
 func TestHalfCoreAndMemory(t *testing.T) {
 	h := startHelper(t, modeHalfCore)
+	cpu0, wall0 := h.cpu(t), time.Now()
 	series, _ := sample(t, 2500*time.Millisecond, sampler.Target{Name: "app", PID: h.pid()})
+	cpu1, wall1 := h.cpu(t), time.Now()
 	st := series["app"].Window(time.Time{}, time.Time{})
-	t.Logf("stats: %+v", st)
+	truth := float64(cpu1-cpu0) / float64(wall1.Sub(wall0))
+	t.Logf("stats: %+v; the helper's own account: %.3f of a core", st, truth)
 
 	if st.Missing {
 		t.Errorf("Missing = true for a running process")
@@ -39,10 +43,14 @@ func TestHalfCoreAndMemory(t *testing.T) {
 	if st.Samples < 20 || st.Samples > 30 {
 		t.Errorf("Samples = %d in 2.5 s at 10 Hz, want about 26", st.Samples)
 	}
-	// The helper holds its CPU time at half its wall time; the margin is
-	// for a shared machine that may starve it for a moment.
-	if st.CPUMean < 0.4 || st.CPUMean > 0.6 {
-		t.Errorf("CPUMean = %.3f, want 0.5 ± 0.1", st.CPUMean)
+	// The helper asks for half a core; a shared machine may give it less,
+	// so the sampler is held to the helper's own account of what it got
+	// (within a few points), and the helper must have got a real share.
+	if truth < 0.15 || truth > 0.6 {
+		t.Errorf("the helper used %.3f of a core, want about 0.5: it did not burn as asked", truth)
+	}
+	if math.Abs(st.CPUMean-truth) > 0.04 {
+		t.Errorf("CPUMean = %.3f, the helper used %.3f: want within 0.04", st.CPUMean, truth)
 	}
 	if st.CPUMax < st.CPUMean || st.CPUMax > 1.05 {
 		t.Errorf("CPUMax = %.3f, want between CPUMean %.3f and one core", st.CPUMax, st.CPUMean)
