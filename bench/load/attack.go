@@ -1,0 +1,231 @@
+// Package load drives one run of the benchmark with the vegeta library: a
+// constant request rate (open model: requests leave on schedule whatever the
+// server does), a warm-up that is discarded, and a measured window whose
+// numbers are aggregated and whose raw results are written in vegeta's own
+// encoding, so that `vegeta report` and `vegeta plot` read them.
+package load
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+// Options describe one attack.
+type Options struct {
+	// Name labels the results (vegeta's Attack field).
+	Name string
+	// Rate is the target in requests per second.
+	Rate float64
+	// Warmup is sent first and discarded; Duration follows and is measured.
+	Warmup, Duration time.Duration
+	// Timeout bounds each request, connecting and reading included.
+	Timeout time.Duration
+	// MaxConnections caps the open connections to the app: the only limit
+	// on the load. Workers are unlimited, so a slow server makes requests
+	// queue for a connection (and shows in the latency) rather than making
+	// the rate silently fall short.
+	MaxConnections int
+	// Observe, when set, sees every result before it is counted and may
+	// mark it as failed by setting its Error.
+	Observe func(*vegeta.Result)
+	// Raw, when set, receives the measured window's results in vegeta's
+	// binary encoding, without response bodies.
+	Raw io.Writer
+	// Progress, when set, is called about four times a second.
+	Progress func(Progress)
+}
+
+// Progress is the state of an attack under way.
+type Progress struct {
+	Elapsed, Total time.Duration
+	// Warmup is true while the warm-up is being sent.
+	Warmup bool
+	// Sent is how many answers (or failures) came back so far; Errors how
+	// many of them failed.
+	Sent, Errors uint64
+	// Rate is the answers per second over the last second.
+	Rate float64
+}
+
+// Outcome is what one attack measured.
+type Outcome struct {
+	// Began is when the first request was scheduled.
+	Began time.Time
+	// Window is the measured part; its Start and End bound the samples
+	// that belong to it.
+	Window *Window
+	// End is when the last answer of the whole attack arrived.
+	End time.Time
+	Summary
+	// Sent counts every request, warm-up included, and Succeeded those of
+	// them that succeeded.
+	Sent, Succeeded uint64
+	// Interrupted is true when ctx ended the attack early.
+	Interrupted bool
+}
+
+// Pacer paces an attack at a constant rate (fractional rates included) and
+// stops after exactly the hits that fit its duration. vegeta's constant
+// pacer sends hit k (from 1) at k intervals after the start, so the hits
+// of a duration d are those at (0, d]; the limit makes sure no hit beyond d
+// slips in, which would belong to no window yet could run SQL statements
+// counted in the last window's pg_stat_statements delta.
+type Pacer struct {
+	vegeta.ConstantPacer
+	// Hits is how many requests the attack sends in all.
+	Hits uint64
+}
+
+// NewPacer returns the pacer of rate requests per second for d.
+func NewPacer(rate float64, d time.Duration) Pacer {
+	cp := vegeta.ConstantPacer{Freq: int(rate), Per: time.Second}
+	if rate != math.Trunc(rate) {
+		cp = vegeta.ConstantPacer{Freq: int(math.Round(rate * 1000)), Per: 1000 * time.Second}
+	}
+	return Pacer{ConstantPacer: cp, Hits: uint64(math.Round(rate * d.Seconds()))}
+}
+
+// Pace implements vegeta.Pacer.
+func (p Pacer) Pace(elapsed time.Duration, hits uint64) (time.Duration, bool) {
+	if hits >= p.Hits {
+		return 0, true
+	}
+	return p.ConstantPacer.Pace(elapsed, hits)
+}
+
+// interval is the time between two requests.
+func (p Pacer) interval() time.Duration {
+	return time.Duration(float64(time.Second) / p.Rate(0))
+}
+
+// Attack runs one attack of tr at opts.Rate for opts.Warmup+opts.Duration
+// with a fresh vegeta Attacker (an Attacker is single-use) and returns the
+// measured window's numbers. It waits for every answer before returning.
+// When ctx ends the attack stops early and the outcome is Interrupted.
+func Attack(ctx context.Context, tr vegeta.Targeter, opts Options) (*Outcome, error) {
+	if opts.Rate <= 0 || opts.Duration <= 0 || opts.Warmup < 0 {
+		return nil, fmt.Errorf("attack %s: rate and duration must be above zero", opts.Name)
+	}
+	attacker := vegeta.NewAttacker(
+		vegeta.Timeout(opts.Timeout),
+		vegeta.MaxConnections(opts.MaxConnections),
+		vegeta.Connections(max(opts.MaxConnections, 1)),
+		vegeta.MaxWorkers(math.MaxUint64),
+		vegeta.Redirects(vegeta.NoFollow), // a site's 303 is the answer measured
+		vegeta.KeepAlive(true),
+	)
+	total := opts.Warmup + opts.Duration
+	pacer := NewPacer(opts.Rate, total)
+	warm := NewPacer(opts.Rate, opts.Warmup).Hits
+	began := time.Now()
+	// Hit k (from 1) is scheduled k intervals after the start: the window
+	// holds the hits after the warm-up's, and its time bounds lie half an
+	// interval after the warm-up's last hit and after its own last hit, so
+	// no bound falls on a scheduled request.
+	interval := pacer.interval()
+	out := &Outcome{Began: began, Window: NewWindow(
+		began.Add(time.Duration(warm)*interval+interval/2), time.Duration(pacer.Hits-warm)*interval,
+		warm, pacer.Hits-warm)}
+
+	var raw *bufio.Writer
+	var encode vegeta.Encoder
+	if opts.Raw != nil {
+		raw = bufio.NewWriterSize(opts.Raw, 64<<10)
+		encode = vegeta.NewEncoder(raw)
+	}
+
+	var sent, failed atomic.Uint64
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	if opts.Progress != nil {
+		wg.Go(func() { report(opts.Progress, began, opts.Warmup, total, &sent, &failed, stop) })
+	}
+	wg.Go(func() {
+		select {
+		case <-ctx.Done():
+			attacker.Stop()
+		case <-stop:
+		}
+	})
+
+	var encErr error
+	for r := range attacker.Attack(tr, pacer, total, opts.Name) {
+		if opts.Observe != nil {
+			opts.Observe(r)
+		}
+		sent.Add(1)
+		if !Succeeded(r) {
+			failed.Add(1)
+		}
+		if end := r.End(); end.After(out.End) {
+			out.End = end
+		}
+		if !out.Window.Add(r) || encode == nil || encErr != nil {
+			continue
+		}
+		r.Body, r.Headers = nil, nil // the raw file keeps timings, not payloads
+		encErr = encode(r)
+	}
+	close(stop)
+	wg.Wait()
+
+	if raw != nil && encErr == nil {
+		encErr = raw.Flush()
+	}
+	out.Sent = sent.Load()
+	out.Succeeded = out.Sent - failed.Load()
+	out.Interrupted = ctx.Err() != nil
+	out.Summary = out.Window.Summary()
+	if encErr != nil {
+		return out, fmt.Errorf("attack %s: write raw results: %w", opts.Name, encErr)
+	}
+	if out.Interrupted {
+		return out, errors.Join(fmt.Errorf("attack %s interrupted", opts.Name), ctx.Err())
+	}
+	return out, nil
+}
+
+// report calls progress four times a second until stop is closed.
+func report(progress func(Progress), began time.Time, warmup, total time.Duration, sent, failed *atomic.Uint64, stop <-chan struct{}) {
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	type point struct {
+		at   time.Time
+		sent uint64
+	}
+	var history []point
+	for {
+		select {
+		case <-stop:
+			return
+		case now := <-tick.C:
+			n := sent.Load()
+			history = append(history, point{now, n})
+			for len(history) > 1 && now.Sub(history[0].at) > time.Second {
+				history = history[1:]
+			}
+			var rate float64
+			if span := now.Sub(history[0].at); span > 0 {
+				rate = float64(n-history[0].sent) / span.Seconds()
+			}
+			elapsed := now.Sub(began)
+			progress(Progress{
+				Elapsed: min(elapsed, total),
+				Total:   total,
+				Warmup:  elapsed < warmup,
+				Sent:    n,
+				Errors:  failed.Load(),
+				Rate:    rate,
+			})
+		}
+	}
+}

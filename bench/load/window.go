@@ -1,0 +1,157 @@
+package load
+
+import (
+	"strconv"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+// MaxErrors is how many distinct error texts a Window keeps: the first
+// ones say what went wrong, the thousandth adds nothing.
+const MaxErrors = 10
+
+// Window aggregates the measured part of an attack: the requests with
+// sequence numbers First to First+Count-1, i.e. those the schedule places
+// after the warm-up. Membership goes by place in the schedule, not by send
+// time, so a request a busy machine sends a little late still belongs to
+// the part of the run it was scheduled in, and every window holds exactly
+// rate × duration requests. Answers that arrive after the window's end
+// still count for the requests sent inside it.
+//
+// A request succeeds when its status is 2xx or 3xx and nothing marked the
+// result as wrong (Result.Error empty): a GraphQL answer carrying errors, or
+// a page of the wrong kind, is a failure even with status 200.
+type Window struct {
+	// Start and End are the scheduled bounds of the window: the samples of
+	// CPU and memory taken between them belong to it.
+	Start, End time.Time
+	// First and Count select the requests by sequence number.
+	First, Count uint64
+
+	requests, successes uint64
+	codes               map[string]int
+	errors              []string
+	seen                map[string]bool
+	latency             vegeta.LatencyMetrics
+	bytesIn, bytesOut   uint64
+	// firstSent and lastSent bound the send times; lastEnd is when the
+	// last answer arrived.
+	firstSent, lastSent, lastEnd time.Time
+}
+
+// NewWindow returns an empty window of count requests from sequence number
+// first, scheduled from start for d.
+func NewWindow(start time.Time, d time.Duration, first, count uint64) *Window {
+	return &Window{
+		Start: start, End: start.Add(d), First: first, Count: count,
+		codes: map[string]int{}, seen: map[string]bool{},
+	}
+}
+
+// In reports whether the request with sequence number seq belongs to the
+// window.
+func (w *Window) In(seq uint64) bool {
+	return seq >= w.First && seq-w.First < w.Count
+}
+
+// Add counts r if its request belongs to the window and reports whether it
+// did.
+func (w *Window) Add(r *vegeta.Result) bool {
+	if !w.In(r.Seq) {
+		return false
+	}
+	w.requests++
+	w.codes[strconv.Itoa(int(r.Code))]++
+	w.bytesIn += r.BytesIn
+	w.bytesOut += r.BytesOut
+	w.latency.Add(r.Latency)
+	if w.firstSent.IsZero() || r.Timestamp.Before(w.firstSent) {
+		w.firstSent = r.Timestamp
+	}
+	if r.Timestamp.After(w.lastSent) {
+		w.lastSent = r.Timestamp
+	}
+	if end := r.End(); end.After(w.lastEnd) {
+		w.lastEnd = end
+	}
+	if Succeeded(r) {
+		w.successes++
+	}
+	if r.Error != "" && !w.seen[r.Error] && len(w.errors) < MaxErrors {
+		w.seen[r.Error] = true
+		w.errors = append(w.errors, r.Error)
+	}
+	return true
+}
+
+// Succeeded reports whether r counts as a success: status 2xx or 3xx and no
+// error recorded.
+func Succeeded(r *vegeta.Result) bool {
+	return r.Code >= 200 && r.Code < 400 && r.Error == ""
+}
+
+// Summary is what a Window measured.
+type Summary struct {
+	Requests  uint64
+	Successes uint64
+	// AchievedRate is the window's requests divided by the time it took to
+	// send them (from the first to the last, plus one scheduled interval,
+	// the last request's share): the target rate when the load generator
+	// kept its schedule, less when it fell behind.
+	AchievedRate float64
+	// Throughput is the successful answers per second, from the first
+	// request until the later of the sending time and the last answer: a
+	// server that falls behind answers late and gets a throughput under
+	// the rate.
+	Throughput   float64
+	SuccessRatio float64
+	// Wait is how much the last answer extended the window beyond the
+	// sending time.
+	Wait        time.Duration
+	StatusCodes map[string]int
+	// Errors are the first distinct error texts (at most MaxErrors).
+	Errors []string
+
+	LatencyMean, P50, P90, P95, P99, LatencyMax time.Duration
+
+	BytesInMean, BytesOutMean float64
+}
+
+// Summary computes the window's numbers. It may be called more than once.
+func (w *Window) Summary() Summary {
+	s := Summary{
+		Requests:    w.requests,
+		Successes:   w.successes,
+		StatusCodes: make(map[string]int, len(w.codes)),
+		Errors:      append([]string{}, w.errors...),
+	}
+	for k, v := range w.codes {
+		s.StatusCodes[k] = v
+	}
+	if w.requests == 0 {
+		return s
+	}
+	var interval time.Duration
+	if w.Count > 0 {
+		interval = w.End.Sub(w.Start) / time.Duration(w.Count)
+	}
+	sending := w.lastSent.Sub(w.firstSent) + interval
+	elapsed := max(sending, w.lastEnd.Sub(w.firstSent))
+	s.Wait = elapsed - sending
+	if sending > 0 {
+		s.AchievedRate = float64(w.requests) / sending.Seconds()
+		s.Throughput = float64(w.successes) / elapsed.Seconds()
+	}
+	n := float64(w.requests)
+	s.SuccessRatio = float64(w.successes) / n
+	s.BytesInMean = float64(w.bytesIn) / n
+	s.BytesOutMean = float64(w.bytesOut) / n
+	s.LatencyMean = time.Duration(float64(w.latency.Total) / n)
+	s.P50 = w.latency.Quantile(0.50)
+	s.P90 = w.latency.Quantile(0.90)
+	s.P95 = w.latency.Quantile(0.95)
+	s.P99 = w.latency.Quantile(0.99)
+	s.LatencyMax = w.latency.Max
+	return s
+}

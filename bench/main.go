@@ -1,0 +1,63 @@
+// Command bench measures the three crudbench apps at constant request rates
+// and writes a report a person can read and a program can parse:
+//
+//	go run ./bench                         # light profile, throwaway database, all apps
+//	go run ./bench -profiles all           # light, medium and high (~20 min)
+//	go run ./bench -attach rest=http://localhost:8081,graphql=http://localhost:8082,htmx=http://localhost:8083
+//
+// Run it with -h for every flag.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"crudbench/bench/report"
+	"crudbench/bench/runner"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		// After the first Ctrl-C the runner stops and cleans up; a second
+		// one ends the process at once (its children die with it).
+		<-ctx.Done()
+		stop()
+	}()
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+// run parses the flags, benchmarks, writes the reports into the results
+// folder and prints the summary. A run interrupted by ctx still writes the
+// reports of what it measured, then returns the interruption.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := runner.ParseFlags(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	res, dir, err := runner.Run(ctx, cfg, stdout)
+	if res == nil {
+		return err
+	}
+	if werr := report.Write(dir, res); werr != nil {
+		return errors.Join(err, werr)
+	}
+	report.Summary(stdout, res)
+	fmt.Fprintf(stdout, "\nReport: %s\n        %s\nResults: %s\n",
+		filepath.Join(dir, report.HTMLFile), filepath.Join(dir, report.MarkdownFile), filepath.Join(dir, report.JSONFile))
+	return err
+}

@@ -1,0 +1,67 @@
+package runner
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+)
+
+// console writes the runner's messages and, on a terminal, one progress
+// line rewritten in place with \r. Elsewhere (a pipe, a log file, a test)
+// the progress line is left out and every run ends with a line of its own.
+type console struct {
+	mu       sync.Mutex
+	w        io.Writer
+	tty      bool
+	progress int // length of the progress line on screen, 0 when none
+}
+
+func newConsole(w io.Writer) *console {
+	c := &console{w: w}
+	if f, ok := w.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			c.tty = true
+		}
+	}
+	return c
+}
+
+// printf writes a message on a line of its own, clearing the progress line.
+func (c *console) printf(format string, args ...any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.clear()
+	fmt.Fprintf(c.w, format, args...)
+}
+
+// status replaces the progress line (terminals only).
+func (c *console) status(line string) {
+	if !c.tty {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	fmt.Fprint(c.w, "\r"+line)
+	if pad := c.progress - len(line); pad > 0 {
+		fmt.Fprint(c.w, strings.Repeat(" ", pad))
+	}
+	c.progress = len(line)
+}
+
+func (c *console) clear() {
+	if c.progress > 0 {
+		fmt.Fprint(c.w, "\r"+strings.Repeat(" ", c.progress)+"\r")
+		c.progress = 0
+	}
+}
+
+// round formats a duration to whole seconds (tenths below ten seconds).
+func round(d time.Duration) string {
+	if d < 10*time.Second {
+		return d.Round(100 * time.Millisecond).String()
+	}
+	return d.Round(time.Second).String()
+}

@@ -1,0 +1,10 @@
+package runner
+
+// Plan exposes the run order to the external tests.
+func Plan(profiles, scenarios, apps []string, repeat int) [][4]any {
+	var out [][4]any
+	for _, j := range plan(profiles, scenarios, apps, repeat) {
+		out = append(out, [4]any{j.profile, j.scenario, j.app, j.repeat})
+	}
+	return out
+}

@@ -1,0 +1,450 @@
+package runner
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"crudbench/bench/dbprobe"
+	"crudbench/bench/results"
+	"crudbench/bench/scenario"
+	"crudbench/bench/stack"
+	"crudbench/db"
+	"crudbench/db/seed"
+)
+
+// ErrInterrupted is returned (wrapped) when the context ended the run
+// early; the Run returned beside it holds what was measured until then.
+var ErrInterrupted = errors.New("benchmark interrupted")
+
+// Folders inside a results folder.
+const (
+	RawDir     = "raw"
+	SamplesDir = "samples"
+	LogsDir    = "logs"
+)
+
+// editorUser writes as well as reads, so one login serves every scenario.
+const editorUser = "editor"
+
+// appUnderTest is one app as the runner reaches it.
+type appUnderTest struct {
+	app *scenario.App
+	// unusable says why the app cannot be driven at all (a bad -attach
+	// URL); every scenario then fails validation with it.
+	unusable error
+	// pid is the process sampled for CPU and RSS; 0 when not visible, and
+	// then pidProblem says why.
+	pid        int
+	pidProblem string
+}
+
+// runner holds the state of one Run.
+type runner struct {
+	cfg    Config
+	con    *console
+	dir    string
+	runID  string
+	client *http.Client
+
+	apps map[string]*appUnderTest
+
+	probe        *dbprobe.Probe
+	statementsOK bool
+	dbPID        int
+
+	validator *scenario.Validator
+	valid     map[[2]string]error // (scenario, app) → validation problem
+
+	overheadCPU, overheadWall float64     // sampler CPU fractions weighted by time
+	self                      []selfUsage // the runner's own cost per attack
+	sent                      uint64      // every request of every attack
+	notes                     []string
+}
+
+// Run benchmarks as cfg says and returns the run with the folder its files
+// went to (raw results, samples, app logs; the reports are written by the
+// caller). Progress and messages go to stdout. When ctx ends, the current
+// attack stops, the rest is marked skipped, everything is torn down, and
+// the partial Run is returned with an error wrapping ErrInterrupted.
+func Run(ctx context.Context, cfg Config, stdout io.Writer) (run *results.Run, dir string, err error) {
+	started := time.Now()
+	cpu0 := cpuTime()
+	r := &runner{
+		cfg:    cfg,
+		con:    newConsole(stdout),
+		runID:  started.Format("20060102-150405"),
+		client: scenario.NewClient(cfg.Timeout),
+		apps:   map[string]*appUnderTest{},
+		valid:  map[[2]string]error{},
+	}
+	r.dir = filepath.Join(cfg.Out, r.runID)
+	for _, sub := range []string{RawDir, SamplesDir, LogsDir} {
+		if err := os.MkdirAll(filepath.Join(r.dir, sub), 0o755); err != nil {
+			return nil, "", fmt.Errorf("results folder: %w", err)
+		}
+	}
+
+	run = &results.Run{
+		SchemaVersion: results.SchemaVersion,
+		StartedAt:     started.UTC(),
+		Settings: results.Settings{
+			Profiles: cfg.Profiles, Scenarios: cfg.Scenarios, Apps: cfg.Apps,
+			Warmup: results.Duration(cfg.Warmup), Duration: results.Duration(cfg.Duration),
+			Cooldown: results.Duration(cfg.Cooldown), Timeout: results.Duration(cfg.Timeout),
+			MaxConnections: cfg.MaxConnections, Repeat: cfg.Repeat,
+			SampleInterval: results.Duration(cfg.SampleInterval), DBMaxConns: cfg.DBMaxConns,
+			Rates: cfg.Rates,
+		},
+		Environment: results.Environment{
+			CPUModel: cpuModel(), CPUCount: runtime.NumCPU(), Kernel: kernel(),
+			GoVersion: runtime.Version(), Mode: cfg.Mode(),
+		},
+		Validations: []results.Validation{},
+		Results:     []results.Result{},
+	}
+
+	var teardown []func() error
+	defer func() {
+		for i := len(teardown) - 1; i >= 0; i-- {
+			if terr := teardown[i](); terr != nil {
+				r.con.printf("cleanup: %v\n", terr)
+			}
+		}
+	}()
+	run.Environment.GitCommit = "unknown (not run from the repository)"
+	if root, err := stack.ModuleRoot(ctx); err == nil {
+		run.Environment.GitCommit = gitCommit(ctx, root)
+	}
+	if err := r.setup(ctx, run, &teardown); err != nil {
+		return nil, r.dir, err
+	}
+
+	r.validate(ctx, run)
+	r.measureAll(ctx, run)
+
+	if r.probe != nil {
+		if after, err := r.probe.CountVacancies(context.WithoutCancel(ctx)); err == nil {
+			if before := run.Environment.Dataset["vacancy"]; after != before {
+				r.note(fmt.Sprintf("The database held %d vacancies before the run and %d after: write cleanup left rows behind.", before, after))
+			}
+		}
+	}
+
+	wall := time.Since(started)
+	cpu := cpuTime() - cpu0
+	run.Runner = r.runnerCost(cpu, wall)
+	if r.overheadWall > 0 {
+		run.SamplerOverhead = r.overheadCPU / r.overheadWall
+	}
+	run.Notes = append(r.standardNotes(), r.notes...)
+	run.FinishedAt = time.Now().UTC()
+	if ctx.Err() != nil {
+		return run, r.dir, fmt.Errorf("%w: %v", ErrInterrupted, context.Cause(ctx))
+	}
+	return run, r.dir, nil
+}
+
+// setup reaches the database and the apps for the mode of the run,
+// registering what must be undone in teardown.
+func (r *runner) setup(ctx context.Context, run *results.Run, teardown *[]func() error) error {
+	cfg := r.cfg
+	dbURL := cfg.DatabaseURL
+	switch cfg.Mode() {
+	case "embedded":
+		r.con.printf("Starting a throwaway PostgreSQL cluster and loading the dataset…\n")
+		pgLog, err := os.Create(filepath.Join(r.dir, LogsDir, "postgres.log"))
+		if err != nil {
+			return err
+		}
+		*teardown = append(*teardown, pgLog.Close)
+		d, err := stack.StartDatabase(ctx, r.cfg.Seed, pgLog)
+		if err != nil {
+			return fmt.Errorf("embedded database: %w", err)
+		}
+		*teardown = append(*teardown, d.Stop)
+		dbURL, r.dbPID = d.URL, d.PID
+	case "database":
+		if err := r.prepareDatabase(ctx, dbURL); err != nil {
+			return err
+		}
+	}
+
+	if dbURL != "" {
+		if err := r.openProbe(ctx, dbURL, run); err != nil {
+			return err
+		}
+		*teardown = append(*teardown, func() error { r.probe.Close(); return nil })
+	} else {
+		r.note("No DATABASE_URL was given in attach mode: SQL statements per request, PostgreSQL CPU and the database checks of validation are unavailable.")
+		run.Environment.PostgresVersion = "unknown (no DATABASE_URL)"
+		run.Environment.Dataset = map[string]int64{}
+	}
+
+	if cfg.Mode() == "attach" {
+		r.attach()
+		run.Settings.DBMaxConns = 0
+		r.note("Attach mode: the apps were started elsewhere, so their DB_MAX_CONNS and other settings are theirs (settings.dbMaxConns is 0: unknown).")
+		return nil
+	}
+	return r.startApps(ctx, dbURL, teardown)
+}
+
+// prepareDatabase makes sure the database at url holds the dataset: it
+// migrates and seeds an empty one, resets one only with -reset-db, and
+// otherwise leaves it exactly as it is.
+func (r *runner) prepareDatabase(ctx context.Context, url string) error {
+	p, err := dbprobe.Open(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	hasSchema, err := p.HasSchema(ctx)
+	if err != nil {
+		return fmt.Errorf("inspect the database: %w", err)
+	}
+	persons := int64(0)
+	if hasSchema {
+		counts, err := p.Dataset(ctx)
+		if err != nil {
+			return fmt.Errorf("inspect the database: %w", err)
+		}
+		persons = counts["person"]
+	}
+	switch {
+	case r.cfg.ResetDB:
+		r.con.printf("-reset-db: migrating, emptying and reseeding the database at DATABASE_URL…\n")
+		if err := db.Migrate(ctx, url); err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		if err := seed.Reset(ctx, url); err != nil {
+			return fmt.Errorf("reset: %w", err)
+		}
+	case !hasSchema:
+		r.con.printf("The database at DATABASE_URL is empty: migrating it…\n")
+		if err := db.Migrate(ctx, url); err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+	case persons > 0:
+		r.con.printf("Using the dataset already in the database at DATABASE_URL (not migrated, not reseeded; -reset-db would reseed it).\n")
+		return nil
+	}
+	r.con.printf("Loading the dataset…\n")
+	if _, err := seed.Load(ctx, url, r.cfg.Seed); err != nil {
+		return fmt.Errorf("seed: %w", err)
+	}
+	return nil
+}
+
+// openProbe connects the statement counter and records what the database
+// says about itself.
+func (r *runner) openProbe(ctx context.Context, url string, run *results.Run) error {
+	p, err := dbprobe.Open(ctx, url)
+	if err != nil {
+		return err
+	}
+	r.probe = p
+	if err := p.EnableStatements(ctx); err != nil {
+		r.note(fmt.Sprintf("SQL statements per request are unavailable: %v (preload it with shared_preload_libraries=pg_stat_statements).", err))
+	} else {
+		r.statementsOK = true
+	}
+	if v, err := p.ServerVersion(ctx); err == nil {
+		run.Environment.PostgresVersion = v
+	}
+	if run.Environment.Dataset, err = p.Dataset(ctx); err != nil {
+		return fmt.Errorf("the database at DATABASE_URL does not hold the crudbench schema: %w", err)
+	}
+	if r.dbPID == 0 {
+		if pid, err := p.ServerPID(ctx); err == nil {
+			r.dbPID = pid
+		} else {
+			r.note(fmt.Sprintf("PostgreSQL CPU and memory are unavailable: %v.", err))
+		}
+	}
+
+	store, err := db.Open(ctx, url, db.Options{MaxConns: 2})
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	ref, err := scenario.ReferenceFromStore(ctx, store)
+	if err != nil {
+		// Validation then compares the apps with the REST app, and the
+		// read-one check names what is missing.
+		r.note(fmt.Sprintf("The reference data could not be read from the database (%v); apps are compared with the REST app instead.", err))
+		ref = nil
+	}
+	r.validator = &scenario.Validator{
+		Client:         r.client,
+		Ref:            ref,
+		CountVacancies: p.CountVacancies,
+	}
+	return nil
+}
+
+// attach reaches apps that are already running and finds their processes.
+func (r *runner) attach() {
+	for _, name := range r.cfg.Apps {
+		app, err := scenario.NewApp(name, r.cfg.Attach[name])
+		u := &appUnderTest{app: app, unusable: err}
+		switch pid, ok := r.cfg.PIDs[name]; {
+		case ok && stack.Alive(pid):
+			u.pid = pid
+		case ok:
+			u.pidProblem = fmt.Sprintf("process %d (given with -pid) is not visible", pid)
+		default:
+			if pid, err := stack.FindProcess(name); err == nil {
+				u.pid = pid
+			} else {
+				u.pidProblem = err.Error()
+			}
+		}
+		if u.pidProblem != "" {
+			r.note(fmt.Sprintf("%s: CPU and RSS are unavailable: %s.", name, u.pidProblem))
+		}
+		r.apps[name] = u
+	}
+}
+
+// startApps builds the apps and starts each as its own process with the
+// same settings.
+func (r *runner) startApps(ctx context.Context, dbURL string, teardown *[]func() error) error {
+	root, err := stack.ModuleRoot(ctx)
+	if err != nil {
+		return err
+	}
+	bin, err := os.MkdirTemp("", "crudbench-apps-")
+	if err != nil {
+		return err
+	}
+	*teardown = append(*teardown, func() error { return os.RemoveAll(bin) })
+	r.con.printf("Building %s…\n", strings.Join(r.cfg.Apps, ", "))
+	if err := stack.Build(ctx, root, bin, r.cfg.Apps, io.Discard); err != nil {
+		return err
+	}
+	secret := make([]byte, 32)
+	_, _ = rand.Read(secret)
+	for _, name := range r.cfg.Apps {
+		logFile, err := os.Create(filepath.Join(r.dir, LogsDir, name+".log"))
+		if err != nil {
+			return err
+		}
+		*teardown = append(*teardown, logFile.Close)
+		p, err := stack.StartApp(ctx, name, filepath.Join(bin, name), stack.AppConfig{
+			DatabaseURL: dbURL,
+			DBMaxConns:  r.cfg.DBMaxConns,
+			AuthSecret:  hex.EncodeToString(secret),
+			Log:         logFile,
+		})
+		if err != nil {
+			return fmt.Errorf("%w (log: %s)", err, filepath.Join(r.dir, LogsDir, name+".log"))
+		}
+		*teardown = append(*teardown, p.Stop)
+		app, err := scenario.NewApp(name, p.URL)
+		if err != nil {
+			return err
+		}
+		r.apps[name] = &appUnderTest{app: app, pid: p.PID}
+		r.con.printf("Started %s at %s (pid %d).\n", name, p.URL, p.PID)
+	}
+	return nil
+}
+
+// validate checks every scenario on every app before any load, REST first
+// so that its answers can serve as the reference when the database is not
+// reachable.
+func (r *runner) validate(ctx context.Context, run *results.Run) {
+	if r.validator == nil {
+		r.validator = &scenario.Validator{Client: r.client}
+	}
+	r.validator.Tag = fmt.Sprintf("crudbench %s validation", r.runID)
+	r.con.printf("Validating %d scenario(s) on %d app(s)…\n", len(r.cfg.Scenarios), len(r.cfg.Apps))
+	order := slices.Clone(r.cfg.Apps)
+	slices.SortStableFunc(order, func(a, b string) int {
+		if a == "rest" && b != "rest" {
+			return -1
+		}
+		return 0
+	})
+	for _, name := range order {
+		u := r.apps[name]
+		var session *scenario.Session
+		loginErr := u.unusable
+		if loginErr == nil {
+			session, loginErr = r.login(ctx, u)
+		}
+		for _, sc := range r.cfg.Scenarios {
+			err := loginErr
+			if err == nil {
+				err = r.validator.Validate(ctx, session, sc)
+			}
+			r.valid[[2]string{sc, name}] = err
+		}
+	}
+	for _, sc := range r.cfg.Scenarios {
+		for _, name := range r.cfg.Apps {
+			err := r.valid[[2]string{sc, name}]
+			v := results.Validation{Scenario: sc, App: name, OK: err == nil}
+			if err != nil {
+				v.Problem = err.Error()
+				r.con.printf("  %-10s %-8s FAILED: %v\n", sc, name, err)
+			}
+			run.Validations = append(run.Validations, v)
+		}
+	}
+}
+
+func (r *runner) login(ctx context.Context, u *appUnderTest) (*scenario.Session, error) {
+	pw := r.cfg.Seed.EditorPassword
+	if pw == "" {
+		pw = seed.DefaultEditorPassword
+	}
+	return u.app.Login(ctx, r.client, editorUser, pw)
+}
+
+func (r *runner) note(s string) {
+	if !slices.Contains(r.notes, s) {
+		r.notes = append(r.notes, s)
+	}
+}
+
+// standardNotes state the method, so a reader of the report knows what the
+// numbers mean without reading the code.
+func (r *runner) standardNotes() []string {
+	notes := []string{
+		fmt.Sprintf("Open model: vegeta sends on schedule whatever the app answers, with unlimited workers and at most %d connections per app; requests waiting for a connection count in the latency. Each run is %s of warm-up (discarded) then %s measured; apps are measured one at a time in rotating order with %s of cool-down.",
+			r.cfg.MaxConnections, r.cfg.Warmup, r.cfg.Duration, r.cfg.Cooldown),
+		"The measured window is the requests scheduled after the warm-up (exactly rate × duration of them). Achieved rate = those requests / the time taken to send them (below the target when the load generator fell behind). Throughput = their successful answers / the time from the first request to the later of the last send and the last answer. A request succeeds with status 2xx/3xx and the right kind of answer (a GraphQL errors payload or an unexpected status is a failure). Verdict: saturated when throughput < 95% of the target or success < 99%.",
+		fmt.Sprintf("read-small asks every app for %d open vacancies (limit/first %d), above the default page of %d, so each app returns the complete open list of the default dataset.", scenario.ReadSmallLimit, scenario.ReadSmallLimit, db.DefaultLimit),
+		"write: vegeta measures single requests, so a write run is a rotation of single steps — create a vacancy, update a row an earlier create made, delete a row an earlier update changed — each step one request at the target rate (about a third each). Every create has a title of its own; rows still alive when the attack ends are deleted after the window, and the vacancy count is checked to be unchanged.",
+		fmt.Sprintf("mixed: %s, interleaved evenly; its write share follows the write rotation.", mixDescription()),
+		fmt.Sprintf("CPU is a fraction of one core (1.0 = one core), measured from /proc over windows of at least 1 s; CPU-ms per request divides the window's CPU time by its successful requests. Apps are sampled every %s; PostgreSQL, a tree of some sixty processes whose full reading costs far more, every %s. App RSS is VmRSS; PostgreSQL memory is the Pss sum of the server's processes; PostgreSQL CPU includes its background processes.",
+			r.cfg.SampleInterval, max(r.cfg.SampleInterval, DBSampleInterval)),
+		"SQL statements per request: pg_stat_statements calls in the apps' database over the whole attack, warm-up included (BEGIN and COMMIT count), divided by all its successful requests — a per-request cost, counted with no request straddling the bounds.",
+		"Raw vegeta results (raw/*.bin) hold the measured window only, without response bodies: vegeta report and vegeta plot read them. Samples CSVs: samples/<run>.csv for the app, samples/<run>.postgres.csv for PostgreSQL.",
+		"The runner's own cost (runner): CPU mean is getrusage over the whole invocation (start-up, seeding and validation included), CPU max the busiest attack's average; its CPU-ms per request is its CPU during the attacks divided by every request sent, warm-up included. The sampler's overhead is its own thread's CPU while sampling.",
+	}
+	if r.validator != nil && r.validator.Ref != nil && r.validator.Ref.Source != "" {
+		notes = append(notes, fmt.Sprintf("Field parity was checked against the %s: JSON values compared after lower-casing GraphQL enums and reading GraphQL IDs as numbers; the site's pages were checked to show the same names, e-mail addresses, titles and payers.", r.validator.Ref.Source))
+	}
+	return notes
+}
+
+func mixDescription() string {
+	parts := make([]string, len(scenario.MixWeights))
+	for i, w := range scenario.MixWeights {
+		parts[i] = fmt.Sprintf("%d%% %s", w.Percent, w.Scenario)
+	}
+	return strings.Join(parts, ", ")
+}

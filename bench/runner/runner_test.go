@@ -1,0 +1,187 @@
+package runner_test
+
+import (
+	"errors"
+	"flag"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"crudbench/bench/results"
+	"crudbench/bench/runner"
+)
+
+func TestVerdict(t *testing.T) {
+	tests := []struct {
+		target, throughput, success float64
+		verdict, reason             string
+	}{
+		{100, 100, 1, results.VerdictOK, ""},
+		{100, 95, 0.99, results.VerdictOK, ""},
+		{100, 94.9, 1, results.VerdictSaturated, "throughput 94.9/s is under 95% of the 100/s target"},
+		{100, 100, 0.989, results.VerdictSaturated, "success 98.90% is under 99%"},
+		{1200, 600, 0.5, results.VerdictSaturated, "throughput 600.0/s is under 95% of the 1200/s target; success 50.00% is under 99%"},
+	}
+	for _, tt := range tests {
+		v, reason := runner.Verdict(tt.target, tt.throughput, tt.success)
+		if v != tt.verdict || reason != tt.reason {
+			t.Errorf("Verdict(%v, %v, %v) = %q, %q; want %q, %q", tt.target, tt.throughput, tt.success, v, reason, tt.verdict, tt.reason)
+		}
+	}
+}
+
+func TestMedian(t *testing.T) {
+	tests := []struct {
+		xs   []float64
+		want float64
+	}{
+		{nil, 0},
+		{[]float64{3}, 3},
+		{[]float64{5, 1, 3}, 3},
+		{[]float64{4, 1, 3, 2}, 2.5},
+	}
+	for _, tt := range tests {
+		if got := runner.Median(tt.xs); got != tt.want {
+			t.Errorf("Median(%v) = %v, want %v", tt.xs, got, tt.want)
+		}
+	}
+}
+
+func rep(throughput, p99, cpu float64, verdict string, errs ...string) results.Result {
+	return results.Result{
+		Profile: "light", Scenario: "read-one", App: "rest", Verdict: verdict, TargetRate: 100,
+		AchievedRate: 100, Throughput: throughput, Requests: uint64(throughput * 15), SuccessRatio: 1,
+		StatusCodes: map[string]int{"200": int(throughput * 15)}, Errors: errs,
+		Latency: results.Latency{P50: p99 / 2, P99: p99},
+		AppCost: results.ProcessCost{Available: true, CPUMean: cpu, RSSMaxMB: 20},
+		DB:      results.DBCost{Available: true, StatementsPerRequest: 4},
+		RawFile: "raw/t" + string(rune('0'+int(throughput)%10)) + ".bin",
+	}
+}
+
+func TestFold(t *testing.T) {
+	t.Run("one repeat", func(t *testing.T) {
+		r := rep(99, 10, 0.2, results.VerdictOK)
+		if d := cmp.Diff(r, runner.Fold([]results.Result{r})); d != "" {
+			t.Errorf("one repeat changed (-want +got):\n%s", d)
+		}
+	})
+	t.Run("medians and spread", func(t *testing.T) {
+		got := runner.Fold([]results.Result{
+			rep(99, 30, 0.3, results.VerdictOK, "a"),
+			rep(90, 10, 0.1, results.VerdictSaturated, "b"),
+			rep(97, 20, 0.2, results.VerdictOK, "a"),
+		})
+		if got.Throughput != 97 || got.Latency.P99 != 20 || got.AppCost.CPUMean != 0.2 {
+			t.Errorf("medians: throughput %v, p99 %v, cpu %v; want 97, 20, 0.2", got.Throughput, got.Latency.P99, got.AppCost.CPUMean)
+		}
+		if got.Spread == nil || got.Spread.Throughput != 9 || got.Spread.P99 != 20 {
+			t.Errorf("spread %+v, want throughput 9 and p99 20", got.Spread)
+		}
+		if len(got.Repeats) != 3 {
+			t.Errorf("%d repeats listed, want 3", len(got.Repeats))
+		}
+		if got.RawFile != "raw/t7.bin" {
+			t.Errorf("files from %s, want the median repeat's", got.RawFile)
+		}
+		if d := cmp.Diff([]string{"a", "b"}, got.Errors); d != "" {
+			t.Errorf("errors (-want +got):\n%s", d)
+		}
+		if got.Verdict != results.VerdictOK || got.Reason != "1 of 3 repeats saturated" {
+			t.Errorf("verdict %q (%q), want ok with a note on the saturated repeat", got.Verdict, got.Reason)
+		}
+	})
+	t.Run("nothing measured", func(t *testing.T) {
+		failed := results.Result{Verdict: results.VerdictFailed, Reason: "validation failed: x"}
+		if got := runner.Fold([]results.Result{failed, failed}); got.Verdict != results.VerdictFailed || got.Reason != failed.Reason {
+			t.Errorf("Fold of failed repeats = %q %q", got.Verdict, got.Reason)
+		}
+	})
+}
+
+func TestPlanRotatesApps(t *testing.T) {
+	got := runner.Plan([]string{"light"}, []string{"read-one", "read-small"}, []string{"rest", "graphql", "htmx"}, 2)
+	want := [][4]any{
+		{"light", "read-one", "rest", 1}, {"light", "read-one", "graphql", 1}, {"light", "read-one", "htmx", 1},
+		{"light", "read-one", "graphql", 2}, {"light", "read-one", "htmx", 2}, {"light", "read-one", "rest", 2},
+		{"light", "read-small", "htmx", 1}, {"light", "read-small", "rest", 1}, {"light", "read-small", "graphql", 1},
+		{"light", "read-small", "rest", 2}, {"light", "read-small", "graphql", 2}, {"light", "read-small", "htmx", 2},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("plan (-want +got):\n%s", d)
+	}
+}
+
+func env(vars map[string]string) func(string) string {
+	return func(k string) string { return vars[k] }
+}
+
+func TestParseFlags(t *testing.T) {
+	cfg, err := runner.ParseFlags(nil, env(nil), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"light"}, cfg.Profiles); d != "" {
+		t.Errorf("default profiles (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]string{"read-one", "read-small", "read-many"}, cfg.Scenarios); d != "" {
+		t.Errorf("default scenarios (-want +got):\n%s", d)
+	}
+	if cfg.Warmup != 3*time.Second || cfg.Duration != 15*time.Second || cfg.Cooldown != 2*time.Second ||
+		cfg.Timeout != 30*time.Second || cfg.MaxConnections != 100 || cfg.Repeat != 1 || cfg.Out != "results" ||
+		cfg.SampleInterval != 100*time.Millisecond || cfg.Mode() != "embedded" {
+		t.Errorf("defaults %+v", cfg)
+	}
+	if cfg.Rates["light"]["read-many"] != 20 {
+		t.Errorf("light read-many rate %v, want 20", cfg.Rates["light"]["read-many"])
+	}
+
+	cfg, err = runner.ParseFlags([]string{"-profiles", "all", "-scenarios", "all", "-rate", "high.read-one=900", "-repeat", "3"},
+		env(map[string]string{"DATABASE_URL": "postgres://x/y"}), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Scenarios) != 6 || len(cfg.Profiles) != 3 || cfg.Rates["high"]["read-one"] != 900 ||
+		cfg.Rates["medium"]["read-one"] != 400 || cfg.Repeat != 3 || cfg.Mode() != "database" {
+		t.Errorf("parsed %+v", cfg)
+	}
+
+	cfg, err = runner.ParseFlags([]string{"-attach", "htmx=http://localhost:8083/,rest=http://localhost:8081", "-pid", "rest=12"}, env(nil), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"rest", "htmx"}, cfg.Apps); d != "" {
+		t.Errorf("attached apps (-want +got):\n%s", d)
+	}
+	if cfg.Attach["htmx"] != "http://localhost:8083" || cfg.PIDs["rest"] != 12 || cfg.Mode() != "attach" {
+		t.Errorf("attach %v, pids %v, mode %s", cfg.Attach, cfg.PIDs, cfg.Mode())
+	}
+
+	for _, tt := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"-profiles", "extreme"}, `unknown profile "extreme"`},
+		{[]string{"-apps", "soap"}, `unknown app "soap"`},
+		{[]string{"-rate", "read-one"}, "want scenario=N"},
+		{[]string{"-duration", "0s"}, "-duration"},
+		{[]string{"-repeat", "0"}, "-repeat"},
+		{[]string{"-reset-db"}, "-reset-db needs DATABASE_URL"},
+		{[]string{"-pid", "rest=1"}, "-pid only applies with -attach"},
+		{[]string{"-attach", "rest=http://x", "-apps", "rest,graphql"}, "no URL for app graphql"},
+		{[]string{"stray"}, "unexpected arguments"},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			_, err := runner.ParseFlags(tt.args, env(nil), io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("error %v, want one containing %q", err, tt.err)
+			}
+		})
+	}
+	if _, err := runner.ParseFlags([]string{"-h"}, env(nil), io.Discard); !errors.Is(err, flag.ErrHelp) {
+		t.Errorf("-h: %v, want flag.ErrHelp", err)
+	}
+}

@@ -1,0 +1,251 @@
+package scenario
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+// Op is one kind of request the bench sends. Reads are named after their
+// scenario; a write scenario is made of the three vacancy operations.
+type Op string
+
+// The operations. OpReadOne, OpReadSmall, OpReadMany and OpControl carry the
+// names of their scenarios.
+const (
+	OpReadOne   Op = ReadOne
+	OpReadSmall Op = ReadSmall
+	OpReadMany  Op = ReadMany
+	OpControl   Op = Control
+	OpCreate    Op = "create"
+	OpUpdate    Op = "update"
+	OpDelete    Op = "delete"
+)
+
+// VacancyData is what a write request sets on a vacancy. Every request of a
+// run gets its own title, so no two requests write the same data.
+type VacancyData struct {
+	Title          string
+	Department     string
+	Location       string
+	SalaryMinCents int64
+	SalaryMaxCents int64
+	Description    string
+}
+
+// dialect is one app's way of saying the bench's operations: its addresses,
+// bodies and answers.
+type dialect interface {
+	// login returns the header that authenticates later requests.
+	login(ctx context.Context, c *http.Client, base, user, password string) (http.Header, error)
+	read(base string, op Op) vegeta.Target
+	create(base string, v VacancyData) vegeta.Target
+	update(base string, id int64, version int32, v VacancyData) vegeta.Target
+	delete(base string, id int64) vegeta.Target
+	// check says whether a response is the right kind of answer to op:
+	// status and media type, and for GraphQL no errors. It is cheap enough
+	// to run on every response of a load.
+	check(op Op, r *vegeta.Result) error
+	// created reads the new row's id and version from a create's answer.
+	created(r *vegeta.Result) (id int64, version int32, err error)
+	// readVacancy reads one vacancy back (validation only).
+	readVacancy(base string, id int64) vegeta.Target
+}
+
+// App is one app under test, reached at BaseURL.
+type App struct {
+	Name    string // rest, graphql or htmx
+	BaseURL string // scheme and host, no trailing slash
+	d       dialect
+}
+
+// NewApp returns the app called name (one of Apps) at baseURL.
+func NewApp(name, baseURL string) (*App, error) {
+	u, err := url.Parse(baseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("app %s: base URL %q is not an http(s) URL", name, baseURL)
+	}
+	var d dialect
+	switch name {
+	case "rest":
+		d = restDialect{}
+	case "graphql":
+		d = graphqlDialect{}
+	case "htmx":
+		d = siteDialect{}
+	default:
+		return nil, fmt.Errorf("unknown app %q (known: %s)", name, strings.Join(Apps, ", "))
+	}
+	return &App{Name: name, BaseURL: strings.TrimRight(baseURL, "/"), d: d}, nil
+}
+
+// Session is an App logged in as one user: Header goes on every request.
+type Session struct {
+	App    *App
+	Header http.Header
+}
+
+// Login logs in to the app in its own idiom (REST token, GraphQL login
+// mutation, the site's cookie) and returns the session.
+func (a *App) Login(ctx context.Context, c *http.Client, user, password string) (*Session, error) {
+	h, err := a.d.login(ctx, c, a.BaseURL, user, password)
+	if err != nil {
+		return nil, fmt.Errorf("%s: log in as %s: %w", a.Name, user, err)
+	}
+	return &Session{App: a, Header: h}, nil
+}
+
+// Target returns the request of a read operation (or control).
+func (s *Session) Target(op Op) vegeta.Target {
+	return s.withAuth(s.App.d.read(s.App.BaseURL, op), op, 0)
+}
+
+// Create returns the request that creates a vacancy.
+func (s *Session) Create(v VacancyData) vegeta.Target {
+	return s.withAuth(s.App.d.create(s.App.BaseURL, v), OpCreate, 0)
+}
+
+// Update returns the request that changes vacancy id, read at version.
+func (s *Session) Update(id int64, version int32, v VacancyData) vegeta.Target {
+	return s.withAuth(s.App.d.update(s.App.BaseURL, id, version, v), OpUpdate, id)
+}
+
+// Delete returns the request that removes vacancy id.
+func (s *Session) Delete(id int64) vegeta.Target {
+	return s.withAuth(s.App.d.delete(s.App.BaseURL, id), OpDelete, id)
+}
+
+// withAuth adds the session header and labels the target's URL with its
+// operation in the fragment. A fragment never leaves the client, but vegeta
+// copies the URL into each Result: that is how a response is matched to
+// the operation (and row) it answers, even for GraphQL where every request
+// goes to the same address.
+func (s *Session) withAuth(t vegeta.Target, op Op, id int64) vegeta.Target {
+	h := t.Header.Clone()
+	if h == nil {
+		h = http.Header{}
+	}
+	for k, v := range s.Header {
+		h[k] = v
+	}
+	t.Header = h
+	t.URL += "#" + string(op)
+	if id != 0 {
+		t.URL += "-" + strconv.FormatInt(id, 10)
+	}
+	return t
+}
+
+// OpOf returns the operation and row id a result answers, from the label
+// withAuth put in its URL.
+func OpOf(r *vegeta.Result) (Op, int64) {
+	_, frag, ok := strings.Cut(r.URL, "#")
+	if !ok {
+		return "", 0
+	}
+	name, num, _ := strings.Cut(frag, "-")
+	switch Op(name) {
+	case OpCreate, OpUpdate, OpDelete:
+		id, _ := strconv.ParseInt(num, 10, 64)
+		return Op(name), id
+	}
+	return Op(frag), 0
+}
+
+// Check says whether r is the right kind of answer to its operation: the
+// expected status and media type, and no GraphQL errors. Under load it is
+// the only check a response gets.
+func (a *App) Check(r *vegeta.Result) error {
+	op, _ := OpOf(r)
+	if op == "" {
+		return fmt.Errorf("result of %s has no operation label", r.URL)
+	}
+	if r.Error != "" && r.Code == 0 {
+		return fmt.Errorf("%s", r.Error)
+	}
+	return a.d.check(op, r)
+}
+
+// Do sends t outside an attack and returns what vegeta would have
+// recorded: status, headers and body. Redirects are not followed, as under
+// load.
+func Do(ctx context.Context, c *http.Client, t vegeta.Target) (*vegeta.Result, error) {
+	req, err := t.Request()
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	start := time.Now()
+	resp, err := c.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	return &vegeta.Result{
+		Code:      uint16(resp.StatusCode),
+		Timestamp: start,
+		Latency:   time.Since(start),
+		BytesIn:   uint64(len(body)),
+		Body:      body,
+		Method:    t.Method,
+		URL:       t.URL,
+		Headers:   resp.Header,
+	}, nil
+}
+
+// NewClient returns the HTTP client the bench uses outside attacks: it
+// does not follow redirects (a site's 303 is the answer being checked).
+func NewClient(timeout time.Duration) *http.Client {
+	return &http.Client{
+		Timeout: timeout,
+		CheckRedirect: func(*http.Request, []*http.Request) error {
+			return http.ErrUseLastResponse
+		},
+	}
+}
+
+// expect checks the status and media type of a response.
+func expect(r *vegeta.Result, status int, mediaType string) error {
+	if int(r.Code) != status {
+		return fmt.Errorf("status %d, want %d%s", r.Code, status, snippet(r.Body))
+	}
+	if mediaType == "" {
+		return nil
+	}
+	got, _, _ := mime.ParseMediaType(r.Headers.Get("Content-Type"))
+	if got != mediaType {
+		return fmt.Errorf("content type %q, want %s", got, mediaType)
+	}
+	return nil
+}
+
+// snippet quotes the start of a body for an error message.
+func snippet(body []byte) string {
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 {
+		return ""
+	}
+	const max = 120
+	if len(body) > max {
+		body = append(body[:max:max], "…"...)
+	}
+	return fmt.Sprintf(": %q", body)
+}
+
+// jsonHeader is the header of a request with a JSON body.
+func jsonHeader() http.Header {
+	return http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json"}}
+}

@@ -1,0 +1,294 @@
+package scenario
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"crudbench/db/seed"
+)
+
+// Validator checks, before any load, that an app answers a scenario
+// correctly: status, media type, content, parity with the reference data,
+// and for writes that a whole cycle really persists and removes its row.
+// A scenario that fails is not measured.
+type Validator struct {
+	Client *http.Client
+	// Ref is what the reads must return. When an entry is missing, the
+	// first valid REST answer fills it, so the other apps are at least
+	// compared with the REST app.
+	Ref *Reference
+	// CountVacancies, when set, counts the vacancy rows in the database:
+	// a write cycle must leave the count as it found it.
+	CountVacancies func(ctx context.Context) (int64, error)
+	// Tag starts the title of the vacancies validation writes.
+	Tag string
+}
+
+// Validate checks scenario on the app of session s.
+func (v *Validator) Validate(ctx context.Context, s *Session, scenario string) error {
+	switch scenario {
+	case Write:
+		return v.write(ctx, s)
+	case Mixed:
+		var errs []error
+		for _, wt := range MixWeights {
+			if err := v.Validate(ctx, s, wt.Scenario); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", wt.Scenario, err))
+			}
+		}
+		return errors.Join(errs...)
+	case ReadOne, ReadSmall, ReadMany, Control:
+		return v.read(ctx, s, Op(scenario))
+	}
+	return fmt.Errorf("unknown scenario %q", scenario)
+}
+
+func (v *Validator) read(ctx context.Context, s *Session, op Op) error {
+	r, err := Do(ctx, v.Client, s.Target(op))
+	if err != nil {
+		return err
+	}
+	if err := s.App.Check(r); err != nil {
+		return err
+	}
+	if op == OpControl {
+		return nil
+	}
+	if s.App.Name == "htmx" {
+		return v.page(op, r.Body)
+	}
+	data, err := jsonContent(s.App.Name, op, r)
+	if err != nil {
+		return err
+	}
+	if err := checkContent(op, data); err != nil {
+		return err
+	}
+	if v.Ref == nil {
+		v.Ref = &Reference{}
+	}
+	if v.Ref.Data == nil {
+		v.Ref.Data = map[Op]any{}
+	}
+	want, known := v.Ref.Data[op]
+	if !known {
+		if s.App.Name == "rest" {
+			v.Ref.Data[op] = data
+			if v.Ref.Source == "" {
+				v.Ref.Source = "rest app"
+			}
+		}
+		return nil
+	}
+	if d := firstDifference(string(op), want, data); d != "" {
+		return fmt.Errorf("field parity: differs from the %s: %s", v.Ref.Source, d)
+	}
+	return nil
+}
+
+// jsonContent returns the payload of a JSON app's read, normalised, in the
+// REST app's shape: the person object, or the list of items.
+func jsonContent(app string, op Op, r *vegeta.Result) (any, error) {
+	var body any
+	if app == "graphql" {
+		var data map[string]any
+		if err := decodeGraphQL(r, &data); err != nil {
+			return nil, err
+		}
+		switch op {
+		case OpReadOne:
+			body = data["person"]
+		case OpReadSmall:
+			body = member(data["vacancies"], "nodes")
+		case OpReadMany:
+			body = member(data["persons"], "nodes")
+		}
+	} else {
+		if err := json.Unmarshal(r.Body, &body); err != nil {
+			return nil, fmt.Errorf("not JSON: %v%s", err, snippet(r.Body))
+		}
+		if op != OpReadOne {
+			body = member(body, "items")
+		}
+	}
+	if body == nil {
+		return nil, fmt.Errorf("no data in the answer%s", snippet(r.Body))
+	}
+	return normalize(body, ""), nil
+}
+
+func member(v any, name string) any {
+	m, _ := v.(map[string]any)
+	return m[name]
+}
+
+// checkContent checks what a read must contain whatever the reference:
+// the showcase person's name and nested row counts, open vacancies only,
+// the showcase person among all persons.
+func checkContent(op Op, data any) error {
+	switch op {
+	case OpReadOne:
+		p, ok := data.(map[string]any)
+		if !ok {
+			return fmt.Errorf("person: got %s, want an object", describe(data))
+		}
+		if p["firstName"] != seed.ShowcaseFirstName || p["lastName"] != seed.ShowcaseLastName {
+			return fmt.Errorf("showcase person is %v %v, want %s %s", p["firstName"], p["lastName"], seed.ShowcaseFirstName, seed.ShowcaseLastName)
+		}
+		apps, stipends, fundings := nestedCounts(p)
+		want := [3]int{seed.ShowcaseAppointments, seed.ShowcaseAppointments * seed.ShowcaseStipends, seed.ShowcaseAppointments * seed.ShowcaseFundings}
+		if got := [3]int{apps, stipends, fundings}; got != want {
+			return fmt.Errorf("showcase person has %d appointments, %d stipends, %d fundings; want %d, %d, %d",
+				got[0], got[1], got[2], want[0], want[1], want[2])
+		}
+	case OpReadSmall, OpReadMany:
+		items, ok := data.([]any)
+		if !ok {
+			return fmt.Errorf("got %s, want a list", describe(data))
+		}
+		if len(items) == 0 {
+			return errors.New("the list is empty")
+		}
+		for i, it := range items {
+			m, _ := it.(map[string]any)
+			if op == OpReadSmall && m["status"] != "open" {
+				return fmt.Errorf("item %d has status %v, want open", i, m["status"])
+			}
+		}
+	}
+	return nil
+}
+
+// nestedCounts counts a person detail's appointments, stipends and fundings.
+func nestedCounts(p map[string]any) (apps, stipends, fundings int) {
+	list, _ := p["appointments"].([]any)
+	for _, a := range list {
+		m, _ := a.(map[string]any)
+		s, _ := m["stipends"].([]any)
+		f, _ := m["fundings"].([]any)
+		apps, stipends, fundings = apps+1, stipends+len(s), fundings+len(f)
+	}
+	return apps, stipends, fundings
+}
+
+// write runs one create → update → delete cycle and checks after each
+// step, by reading the vacancy back, that the step really happened.
+func (v *Validator) write(ctx context.Context, s *Session) error {
+	var before int64
+	if v.CountVacancies != nil {
+		n, err := v.CountVacancies(ctx)
+		if err != nil {
+			return fmt.Errorf("count vacancies: %w", err)
+		}
+		before = n
+	}
+	w, _ := NewWorkload(s, Write, v.Tag+" "+s.App.Name)
+	step := func(t vegeta.Target) (*vegeta.Result, error) {
+		op, _ := OpOf(&vegeta.Result{URL: t.URL})
+		r, err := Do(ctx, v.Client, t)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", op, err)
+		}
+		if err := s.App.Check(r); err != nil {
+			return nil, fmt.Errorf("%s: %w", op, err)
+		}
+		return r, nil
+	}
+
+	created := w.data(1, false)
+	r, err := step(s.Create(created))
+	if err != nil {
+		return err
+	}
+	id, version, err := s.App.d.created(r)
+	if err != nil {
+		return fmt.Errorf("create: %w", err)
+	}
+	cleanup := func(err error) error {
+		if _, cerr := w.Cleanup(ctx, v.Client, id); cerr != nil {
+			return errors.Join(err, cerr)
+		}
+		return err
+	}
+	if err := v.vacancyHas(ctx, s, id, created.Title); err != nil {
+		return cleanup(fmt.Errorf("after create: %w", err))
+	}
+	edited := w.data(1, true)
+	if _, err := step(s.Update(id, version, edited)); err != nil {
+		return cleanup(err)
+	}
+	if err := v.vacancyHas(ctx, s, id, edited.Title); err != nil {
+		return cleanup(fmt.Errorf("after update: %w", err))
+	}
+	if _, err := step(s.Delete(id)); err != nil {
+		return cleanup(err)
+	}
+	if err := v.vacancyGone(ctx, s, id); err != nil {
+		return fmt.Errorf("after delete: %w", err)
+	}
+	if v.CountVacancies != nil {
+		after, err := v.CountVacancies(ctx)
+		if err != nil {
+			return fmt.Errorf("count vacancies: %w", err)
+		}
+		if after != before {
+			return fmt.Errorf("a write cycle changed the number of vacancies from %d to %d", before, after)
+		}
+	}
+	return nil
+}
+
+// vacancyHas reads vacancy id back and looks for its title.
+func (v *Validator) vacancyHas(ctx context.Context, s *Session, id int64, title string) error {
+	t := s.withAuth(s.App.d.readVacancy(s.App.BaseURL, id), OpReadOne, 0)
+	r, err := Do(ctx, v.Client, t)
+	if err != nil {
+		return err
+	}
+	if r.Code != http.StatusOK {
+		return fmt.Errorf("reading vacancy %d: status %d%s", id, r.Code, snippet(r.Body))
+	}
+	if s.App.Name == "graphql" {
+		if err := decodeGraphQL(r, nil); err != nil {
+			return fmt.Errorf("reading vacancy %d: %w", id, err)
+		}
+	}
+	if !bytes.Contains(r.Body, []byte(title)) {
+		return fmt.Errorf("vacancy %d does not show the title %q that was written", id, title)
+	}
+	return nil
+}
+
+// vacancyGone checks that vacancy id no longer exists: 404, or for GraphQL
+// a null vacancy or a NOT_FOUND error.
+func (v *Validator) vacancyGone(ctx context.Context, s *Session, id int64) error {
+	t := s.withAuth(s.App.d.readVacancy(s.App.BaseURL, id), OpReadOne, 0)
+	r, err := Do(ctx, v.Client, t)
+	if err != nil {
+		return err
+	}
+	if r.Code == http.StatusNotFound {
+		return nil
+	}
+	if s.App.Name == "graphql" && r.Code == http.StatusOK {
+		var env graphqlResponse
+		if err := json.Unmarshal(r.Body, &env); err == nil {
+			if len(env.Errors) > 0 && env.Errors[0].Extensions.Code == "NOT_FOUND" {
+				return nil
+			}
+			var data struct {
+				Vacancy json.RawMessage `json:"vacancy"`
+			}
+			if json.Unmarshal(env.Data, &data) == nil && (len(data.Vacancy) == 0 || string(data.Vacancy) == "null") && len(env.Errors) == 0 {
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("vacancy %d still readable after delete: status %d%s", id, r.Code, snippet(r.Body))
+}

@@ -1,0 +1,209 @@
+// Package stack brings up what a benchmark measures and tears it down
+// again: a throwaway PostgreSQL cluster with the dataset, and the three
+// apps built from source and started as processes of their own — or, in
+// attach mode, finds apps that are already running.
+package stack
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+const (
+	// readyTimeout bounds an app's start until /healthz and /readyz answer.
+	readyTimeout = 30 * time.Second
+	// stopTimeout bounds a graceful shutdown before the app is killed.
+	stopTimeout = 10 * time.Second
+)
+
+// ModuleRoot returns the folder of the go.mod the working directory
+// belongs to: the apps are built from there.
+func ModuleRoot(ctx context.Context) (string, error) {
+	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("find the crudbench module (is Go installed?): %w", err)
+	}
+	gomod := strings.TrimSpace(string(out))
+	if gomod == "" || gomod == os.DevNull {
+		return "", errors.New("not inside the crudbench module: run the bench from the repository (go run ./bench)")
+	}
+	return filepath.Dir(gomod), nil
+}
+
+// Build compiles the named apps (./apps/<name>) of the module at root into
+// dir, one binary per app named after it. Compiler output goes to log.
+func Build(ctx context.Context, root, dir string, names []string, log io.Writer) error {
+	args := []string{"build", "-o", dir + string(filepath.Separator)}
+	for _, n := range names {
+		args = append(args, "./apps/"+n)
+	}
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = root
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = io.MultiWriter(&out, log), io.MultiWriter(&out, log)
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go build %s: %w\n%s", strings.Join(args[3:], " "), err, out.String())
+	}
+	return nil
+}
+
+// AppConfig is the environment every app is started with: the same for
+// all three, so that none is favoured.
+type AppConfig struct {
+	DatabaseURL string
+	DBMaxConns  int
+	AuthSecret  string
+	// Log receives the app's stdout and stderr.
+	Log io.Writer
+}
+
+// Process is an app the bench started.
+type Process struct {
+	Name string
+	// URL is where it listens, e.g. http://127.0.0.1:40123.
+	URL string
+	PID int
+
+	cmd      *exec.Cmd
+	done     chan struct{}
+	waitErr  error
+	stopOnce sync.Once
+	stopErr  error
+}
+
+// StartApp starts the binary bin as app name on a free local port and waits
+// until it is live (/healthz) and ready (/readyz).
+func StartApp(ctx context.Context, name, bin string, cfg AppConfig) (*Process, error) {
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(),
+		"DATABASE_URL="+cfg.DatabaseURL,
+		"ADDR="+addr,
+		"DB_MAX_CONNS="+strconv.Itoa(cfg.DBMaxConns),
+		"AUTH_SECRET="+cfg.AuthSecret,
+		"LOG_LEVEL=info", // request logging (debug) would dominate the measurement
+	)
+	out := cfg.Log
+	if out == nil {
+		out = io.Discard
+	}
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = &syscall.SysProcAttr{
+		// Its own process group: a Ctrl-C in the terminal reaches the
+		// runner only, which then stops the apps in order.
+		Setpgid: true,
+		// No orphaned app if the runner dies.
+		Pdeathsig: syscall.SIGKILL,
+	}
+	p := &Process{Name: name, URL: "http://" + addr, cmd: cmd, done: make(chan struct{})}
+	if err := p.start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", name, err)
+	}
+	if err := p.waitReady(ctx); err != nil {
+		p.Stop()
+		return nil, fmt.Errorf("start %s: %w", name, err)
+	}
+	return p, nil
+}
+
+// start starts the process and reaps it in the background. The
+// parent-death signal fires when the forking thread exits, not the process,
+// so that thread is kept for as long as the app runs.
+func (p *Process) start() error {
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := p.cmd.Start(); err != nil {
+			started <- err
+			close(p.done)
+			return
+		}
+		p.PID = p.cmd.Process.Pid
+		started <- nil
+		p.waitErr = p.cmd.Wait()
+		close(p.done)
+	}()
+	return <-started
+}
+
+func (p *Process) waitReady(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
+	defer cancel()
+	client := &http.Client{Timeout: time.Second}
+	for _, path := range []string{"/healthz", "/readyz"} {
+		for {
+			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.URL+path, nil)
+			resp, err := client.Do(req)
+			if err == nil {
+				resp.Body.Close()
+				if resp.StatusCode == http.StatusOK {
+					break
+				}
+			}
+			select {
+			case <-p.done:
+				return fmt.Errorf("exited before it was ready: %v", p.waitErr)
+			case <-ctx.Done():
+				return fmt.Errorf("%s did not answer 200 within %s", path, readyTimeout)
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}
+	return nil
+}
+
+// Stop shuts the app down gracefully (SIGTERM), kills it after
+// stopTimeout, and waits for it to exit. Calling it again returns the first
+// call's result.
+func (p *Process) Stop() error {
+	p.stopOnce.Do(func() {
+		select {
+		case <-p.done:
+			return
+		default:
+		}
+		_ = p.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-p.done:
+			var exit *exec.ExitError
+			if p.waitErr != nil && !errors.As(p.waitErr, &exit) {
+				p.stopErr = p.waitErr
+			} else if exit != nil && exit.ExitCode() != 0 {
+				p.stopErr = fmt.Errorf("%s exited with %v after SIGTERM", p.Name, p.waitErr)
+			}
+		case <-time.After(stopTimeout):
+			_ = p.cmd.Process.Kill()
+			<-p.done
+			p.stopErr = fmt.Errorf("%s did not stop within %s of SIGTERM and was killed", p.Name, stopTimeout)
+		}
+	})
+	return p.stopErr
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("find a free port: %w", err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
