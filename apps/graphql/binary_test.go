@@ -1,19 +1,15 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"net/http"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
+	"crudbench/apps/internal/apptest"
 	"crudbench/db/dbtest"
 )
 
@@ -21,67 +17,22 @@ import (
 // listens, answers, and on SIGTERM shuts down gracefully with exit code 0.
 func TestBinaryStartToStop(t *testing.T) {
 	t.Parallel()
-	bin := filepath.Join(t.TempDir(), "graphql")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-
-	cmd := exec.Command(bin)
-	cmd.Env = []string{
-		"DATABASE_URL=" + dbtest.Seeded(t),
+	bin := apptest.Build(t, "graphql")
+	app := apptest.Start(t, bin, apptest.Env(
+		"DATABASE_URL="+dbtest.Seeded(t),
 		"ADDR=127.0.0.1:0",
 		"AUTH_SECRET=binary-test-secret-0123456789",
 		"LOG_LEVEL=info",
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	logs := make(chan map[string]any, 100)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			var line map[string]any
-			if json.Unmarshal(sc.Bytes(), &line) == nil {
-				logs <- line
-			}
-		}
-		close(logs)
-		exited <- cmd.Wait()
-	}()
-	t.Cleanup(func() { cmd.Process.Kill() })
+	))
 
-	addr := ""
-	for addr == "" {
-		select {
-		case line, ok := <-logs:
-			if !ok {
-				t.Fatalf("exited before listening; stderr:\n%s", stderr.String())
-			}
-			if line["msg"] == "listening" {
-				addr, _ = line["addr"].(string)
-			}
-		case <-time.After(20 * time.Second):
-			t.Fatal("no \"listening\" log within 20 s")
-		}
-	}
-	base := "http://" + addr
-
-	resp, err := http.Get(base + "/healthz")
+	resp, err := http.Get(app.URL + "/healthz")
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("/healthz: %v %v", resp, err)
 	}
 	resp.Body.Close()
 	post := func(token, query string, vars map[string]any) *gqlResponse {
 		body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
-		req, _ := http.NewRequest(http.MethodPost, base+"/graphql", bytes.NewReader(body))
+		req, _ := http.NewRequest(http.MethodPost, app.URL+"/graphql", bytes.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		if token != "" {
 			req.Header.Set("Authorization", "Bearer "+token)
@@ -96,23 +47,7 @@ func TestBinaryStartToStop(t *testing.T) {
 		t.Errorf("showcase = %+v", showcase)
 	}
 
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	var msgs []string
-	for line := range logs {
-		msg, _ := line["msg"].(string)
-		msgs = append(msgs, msg)
-	}
-	select {
-	case err := <-exited:
-		if err != nil {
-			t.Fatalf("exit after SIGTERM: %v; stderr:\n%s", err, stderr.String())
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("still running 15 s after SIGTERM")
-	}
-	if got := strings.Join(msgs, ","); !strings.Contains(got, "shutting down,stopped") {
+	if got := strings.Join(app.Stop(t), ","); !strings.Contains(got, "shutting down,stopped") {
 		t.Errorf("logs after SIGTERM: %s", got)
 	}
 }

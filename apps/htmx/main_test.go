@@ -7,14 +7,11 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
-	"syscall"
+	"slices"
 	"testing"
 	"time"
 
+	"crudbench/apps/internal/apptest"
 	"crudbench/db/dbtest"
 )
 
@@ -23,62 +20,20 @@ import (
 // it with SIGTERM and expects a clean, graceful exit.
 func TestBinary(t *testing.T) {
 	t.Parallel()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("the go command is needed to build the binary: %v", err)
-	}
-	bin := filepath.Join(t.TempDir(), "htmx")
-	build := exec.Command(goTool, "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-
-	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(),
+	bin := apptest.Build(t, "htmx")
+	app := apptest.Start(t, bin, apptest.Env(
 		"DATABASE_URL="+dbtest.Seeded(t),
 		"ADDR=127.0.0.1:0",
 		"AUTH_SECRET="+string(testSecret),
 		"LOG_LEVEL=info",
-	)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	logs := make(chan string, 100)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			logs <- sc.Text()
-		}
-		close(logs)
-		exited <- cmd.Wait()
-	}()
-	t.Cleanup(func() { cmd.Process.Kill() })
-
-	addr := waitForLog(t, logs, "listening", 15*time.Second)["addr"].(string)
-	base := "http://" + addr
-	c := &client{t: t, base: base, http: newHTTPClient(t)}
+	))
+	c := &client{t: t, base: app.URL, http: newHTTPClient(t)}
 	wantStatus(t, "healthz", c.get("/healthz"), http.StatusOK)
 	wantStatus(t, "login", c.post("/login", url.Values{"username": {"viewer"}, "password": {"viewer"}}), http.StatusSeeOther)
 	wantBody(t, "showcase", c.get("/persons/1"), "Lovelace", `class="stipend"`)
 
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	waitForLog(t, logs, "stopped", 15*time.Second)
-	select {
-	case err := <-exited:
-		if err != nil {
-			t.Fatalf("exit after SIGTERM: %v\nstderr: %s", err, stderr.String())
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("still running 15 s after SIGTERM")
+	if msgs := app.Stop(t); !slices.Contains(msgs, "stopped") {
+		t.Errorf("log after SIGTERM: %q, want a \"stopped\" line", msgs)
 	}
 }
 
