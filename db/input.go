@@ -3,6 +3,7 @@ package db
 import (
 	"fmt"
 	"net/mail"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -219,7 +220,7 @@ func (in PersonInput) validate() error {
 		p.add("phone", "may contain only digits, spaces and + - ( ) .")
 	}
 	p.text("department", in.Department, 1, maxNameLen)
-	if !oneOf(in.Status, PersonStatuses) {
+	if !slices.Contains(PersonStatuses, in.Status) {
 		p.add("status", "must be one of %s", list(PersonStatuses))
 	}
 	p.date("hiredOn", in.HiredOn, true)
@@ -231,7 +232,7 @@ func (in VacancyInput) validate() error {
 	p.text("title", in.Title, 1, maxTitleLen)
 	p.text("department", in.Department, 1, maxNameLen)
 	p.text("location", in.Location, 1, maxNameLen)
-	if !oneOf(in.EmploymentType, EmploymentTypes) {
+	if !slices.Contains(EmploymentTypes, in.EmploymentType) {
 		p.add("employmentType", "must be one of %s", list(EmploymentTypes))
 	}
 	if in.SalaryMinCents < 0 || in.SalaryMinCents > maxSalaryCents {
@@ -242,7 +243,7 @@ func (in VacancyInput) validate() error {
 	} else if in.SalaryMaxCents < in.SalaryMinCents {
 		p.add("salaryMaxCents", "must not be less than salaryMinCents")
 	}
-	if !oneOf(in.Status, VacancyStatuses) {
+	if !slices.Contains(VacancyStatuses, in.Status) {
 		p.add("status", "must be one of %s", list(VacancyStatuses))
 	}
 	p.date("opensOn", in.OpensOn, true)
@@ -310,15 +311,6 @@ func (in FundingInput) validate() error {
 		p.add("percent", "must be greater than 0 and at most 100")
 	}
 	return p.err()
-}
-
-func oneOf[T comparable](v T, all []T) bool {
-	for _, a := range all {
-		if v == a {
-			return true
-		}
-	}
-	return false
 }
 
 func list[T ~string](all []T) string {

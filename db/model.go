@@ -61,6 +61,13 @@ const (
 	RoleEditor Role = "editor"
 )
 
+// CanWrite reports whether the role may create, update and delete.
+func (r Role) CanWrite() bool { return r == RoleEditor }
+
+// Valid reports whether r is one of the known roles; tokens carrying any
+// other role are rejected.
+func (r Role) Valid() bool { return r == RoleViewer || r == RoleEditor }
+
 // Payer is a source of money: a grant, a department or an outside body.
 type Payer struct {
 	ID   int64     `json:"id"`

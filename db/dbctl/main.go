@@ -102,7 +102,7 @@ func prepare(ctx context.Context, url, cmd string, cfg seed.Config, stdout io.Wr
 		return err
 	}
 	if st.Skipped {
-		fmt.Fprintln(stdout, "already seeded: rows left as they are (users' passwords set); use reset to reseed")
+		fmt.Fprintf(stdout, "already seeded: rows left as they are (%d users' password or role updated); use reset to reseed\n", st.Users)
 		return nil
 	}
 	fmt.Fprintf(stdout, "seeded in %v: %d payers, %d persons, %d appointments, %d stipends, %d fundings, %d vacancies, %d users\n",

@@ -2,6 +2,7 @@ package seed
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -63,7 +64,8 @@ const tables = "funding, stipend, appointment, vacancy, person, payer, app_user"
 
 // Load writes the dataset into a migrated database in one transaction. It
 // is idempotent: when persons exist already it only makes sure the two users
-// have the configured passwords, and reports Skipped.
+// have the configured passwords (writing nothing when they do), and reports
+// Skipped.
 func Load(ctx context.Context, url string, cfg Config) (Stats, error) {
 	if cfg.Persons <= 0 {
 		cfg.Persons = DefaultPersons
@@ -96,6 +98,15 @@ func Load(ctx context.Context, url string, cfg Config) (Stats, error) {
 		role           db.Role
 	}{{"viewer", cfg.ViewerPassword, db.RoleViewer}, {"editor", cfg.EditorPassword, db.RoleEditor}}
 	for _, u := range users {
+		// A user who already has this role and password is left alone, so
+		// a second Load writes nothing at all.
+		cur, err := q.GetUserByUsername(ctx, u.name)
+		if err == nil && cur.Role == string(u.role) && bcrypt.CompareHashAndPassword([]byte(cur.PasswordHash), []byte(u.password)) == nil {
+			continue
+		}
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return st, fmt.Errorf("seed: user %s: %w", u.name, err)
+		}
 		hash, err := bcrypt.GenerateFromPassword([]byte(u.password), bcrypt.DefaultCost)
 		if err != nil {
 			return st, fmt.Errorf("seed: password of %s: %w", u.name, err)

@@ -86,8 +86,8 @@ func TestLoadIsDeterministic(t *testing.T) {
 
 	// A second load changes no row and says so.
 	again, err := seed.Load(ctx, a, cfg)
-	if err != nil || !again.Skipped {
-		t.Fatalf("second load: %+v, %v; want skipped", again, err)
+	if err != nil || !again.Skipped || again.Users != 0 {
+		t.Fatalf("second load: %+v, %v; want skipped, no user written", again, err)
 	}
 	if after := checksum(t, a); after["person"] != sa["person"] || after["vacancy"] != sa["vacancy"] {
 		t.Error("a second load changed rows")

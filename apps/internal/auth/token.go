@@ -15,23 +15,19 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+
+	"crudbench/db"
 )
 
-// Role is what a user may do. Every signed-in user may read.
-type Role string
+// Role is the Store's role vocabulary: a token carries the role of the user
+// it was issued to.
+type Role = db.Role
 
 // The roles, as stored in app_user.role.
 const (
-	RoleViewer Role = "viewer"
-	RoleEditor Role = "editor"
+	RoleViewer = db.RoleViewer
+	RoleEditor = db.RoleEditor
 )
-
-// CanWrite reports whether the role may create, update and delete.
-func (r Role) CanWrite() bool { return r == RoleEditor }
-
-// Valid reports whether r is one of the known roles; tokens carrying any
-// other role are rejected.
-func (r Role) Valid() bool { return r == RoleViewer || r == RoleEditor }
 
 // Claims is who a request acts for.
 type Claims struct {
