@@ -21,8 +21,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"crudbench/db"
 	"crudbench/db/pgtemp"
 	"crudbench/db/seed"
@@ -110,8 +108,8 @@ func prepare(ctx context.Context, url, cmd string, cfg seed.Config, stdout io.Wr
 	return nil
 }
 
-// temp starts a throwaway cluster from the local server binaries, seeds a
-// crudbench database in it, prints its URL and keeps it until ctx ends
+// temp starts a throwaway cluster from the local server binaries, seeds its
+// postgres database, prints its URL and keeps it until ctx ends
 // (Ctrl-C); then everything is removed.
 func temp(ctx context.Context, cfg seed.Config, stdout, stderr io.Writer) error {
 	c, err := pgtemp.Start(ctx, pgtemp.Options{})
@@ -119,16 +117,7 @@ func temp(ctx context.Context, cfg seed.Config, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer c.Stop()
-	conn, err := pgx.Connect(ctx, c.URL("postgres"))
-	if err != nil {
-		return err
-	}
-	_, err = conn.Exec(ctx, "CREATE DATABASE crudbench")
-	conn.Close(ctx)
-	if err != nil {
-		return err
-	}
-	url := c.URL("crudbench")
+	url := c.URL("postgres")
 	if err := prepare(ctx, url, "seed", cfg, stdout); err != nil {
 		return err
 	}
