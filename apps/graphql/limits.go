@@ -199,9 +199,12 @@ func depth(set ast.SelectionSet, stop int) int {
 	return deepest
 }
 
-// limitBody reads the request body, up to max bytes, before gqlgen sees it:
-// a larger body is refused with 413 (gqlgen's transport would answer 200
-// with an error) and never held in memory whole.
+// limitBody refuses a request body over max bytes with 413 (gqlgen's
+// transport would answer 200 with an error), never holding it in memory
+// whole. A body of announced length is checked by its Content-Length
+// alone: net/http never reads past it, and gqlgen reads the body itself.
+// Only a body of unknown length (chunked) is read here, up to max bytes,
+// before gqlgen sees it.
 func limitBody(max int64, next http.Handler) http.Handler {
 	tooLarge := fmt.Sprintf("the request body is too large: the limit is %d bytes", max)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -209,7 +212,7 @@ func limitBody(max int64, next http.Handler) http.Handler {
 			writeError(w, http.StatusRequestEntityTooLarge, codeRequestTooLarge, tooLarge)
 			return
 		}
-		if r.Body != nil && r.Body != http.NoBody {
+		if r.ContentLength < 0 && r.Body != nil && r.Body != http.NoBody {
 			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
 			if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 				writeError(w, http.StatusRequestEntityTooLarge, codeRequestTooLarge, tooLarge)

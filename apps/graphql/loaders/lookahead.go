@@ -6,6 +6,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vikstrous/dataloadgen"
 
 	"crudbench/db"
 )
@@ -35,17 +36,7 @@ func (l *Loaders) ExpectPersons(ctx context.Context, persons []db.Person, sel as
 		return
 	}
 	ids := claim(l, "appointments", persons, func(p db.Person) int64 { return p.ID })
-	if len(ids) == 0 {
-		return
-	}
-	rows, err := l.store.FindAppointments(ctx, ids)
-	if err != nil {
-		l.unclaim("appointments", ids)
-		return
-	}
-	for i, list := range group(ids, rows, appointmentParent) {
-		l.AppointmentsByPerson.Prime(ids[i], list)
-	}
+	rows := prime(ctx, l, "appointments", ids, l.store.FindAppointments, appointmentParent, l.AppointmentsByPerson)
 	l.expectAppointments(ctx, rows, appointmentsSel)
 }
 
@@ -75,34 +66,14 @@ func (l *Loaders) expectAppointments(ctx context.Context, appointments []db.Appo
 	var wg sync.WaitGroup
 	if _, ok := below["stipends"]; ok {
 		wg.Go(func() {
-			ids := claim(l, "stipends", appointments, func(a db.Appointment) int64 { return a.ID })
-			if len(ids) == 0 {
-				return
-			}
-			rows, err := l.store.FindStipends(ctx, ids)
-			if err != nil {
-				l.unclaim("stipends", ids)
-				return
-			}
-			for i, list := range group(ids, rows, stipendParent) {
-				l.StipendsByAppointment.Prime(ids[i], list)
-			}
+			ids := claim(l, "stipends", appointments, appointmentID)
+			prime(ctx, l, "stipends", ids, l.store.FindStipends, stipendParent, l.StipendsByAppointment)
 		})
 	}
 	if _, ok := below["fundings"]; ok {
 		wg.Go(func() {
-			ids := claim(l, "fundings", appointments, func(a db.Appointment) int64 { return a.ID })
-			if len(ids) == 0 {
-				return
-			}
-			rows, err := l.store.FindFundings(ctx, ids)
-			if err != nil {
-				l.unclaim("fundings", ids)
-				return
-			}
-			for i, list := range group(ids, rows, fundingParent) {
-				l.FundingsByAppointment.Prime(ids[i], list)
-			}
+			ids := claim(l, "fundings", appointments, appointmentID)
+			prime(ctx, l, "fundings", ids, l.store.FindFundings, fundingParent, l.FundingsByAppointment)
 		})
 	}
 	if personSel, ok := below["person"]; ok {
@@ -133,6 +104,30 @@ func (l *Loaders) expectPersonIDs(ctx context.Context, ids []int64, sel ast.Sele
 		l.PersonByID.Prime(p.ID, p)
 	}
 	l.ExpectPersons(ctx, persons, sel)
+}
+
+func appointmentID(a db.Appointment) int64 { return a.ID }
+
+// prime loads the children of the claimed ids in one statement, grouped by
+// parent as the loader's own fetch groups them, and primes loader with them.
+// It returns the rows; after an error none, and the ids are left to the
+// loader.
+func prime[T any](ctx context.Context, l *Loaders, list string, ids []int64,
+	find func(context.Context, []int64) ([]T, error), parent func(T) int64,
+	loader *dataloadgen.Loader[int64, []T],
+) []T {
+	if len(ids) == 0 {
+		return nil
+	}
+	rows, err := find(ctx, ids)
+	if err != nil {
+		l.unclaim(list, ids)
+		return nil
+	}
+	for i, children := range group(ids, rows, parent) {
+		loader.Prime(ids[i], children)
+	}
+	return rows
 }
 
 // claim returns the distinct ids of items that the look-ahead has not

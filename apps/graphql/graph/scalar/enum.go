@@ -75,10 +75,36 @@ func EnumValues() map[string][]string {
 	}
 }
 
+// enumMarshalers holds a ready marshaler for every value of every enum, keyed
+// by the data layer's value: enums are on every row of a response, and this
+// way writing one neither upper-cases, quotes nor allocates.
+var enumMarshalers = map[string]graphql.Marshaler{}
+
+func init() {
+	addEnum(db.PersonStatuses)
+	addEnum(db.VacancyStatuses)
+	addEnum(db.EmploymentTypes)
+	addEnum(payerKinds)
+	addEnum(roles)
+}
+
+func addEnum[T ~string](values []T) {
+	for _, v := range values {
+		enumMarshalers[string(v)] = quotedUpper(string(v))
+	}
+}
+
 func marshalEnum[T ~string](v T) graphql.Marshaler {
-	return graphql.WriterFunc(func(w io.Writer) {
-		_, _ = io.WriteString(w, strconv.Quote(strings.ToUpper(string(v))))
-	})
+	if m, ok := enumMarshalers[string(v)]; ok {
+		return m
+	}
+	return quotedUpper(string(v))
+}
+
+// quotedUpper writes v in upper case as a JSON string.
+func quotedUpper(v string) graphql.Marshaler {
+	b := []byte(strconv.Quote(strings.ToUpper(v)))
+	return graphql.WriterFunc(func(w io.Writer) { _, _ = w.Write(b) })
 }
 
 func unmarshalEnum[T ~string](v any, enum string, values []T) (T, error) {
