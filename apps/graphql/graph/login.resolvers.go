@@ -8,7 +8,6 @@ package graph
 import (
 	"context"
 	"crudbench/apps/graphql/graph/model"
-	"crudbench/apps/internal/auth"
 )
 
 func (r *mutationResolver) Login(ctx context.Context, username string, password string) (*model.Session, error) {
@@ -16,7 +15,7 @@ func (r *mutationResolver) Login(ctx context.Context, username string, password 
 	if err != nil {
 		return nil, err
 	}
-	token, expires, err := r.Tokens.Issue(user.ID, user.Username, auth.Role(user.Role))
+	token, expires, err := r.Tokens.Issue(user.ID, user.Username, user.Role)
 	if err != nil {
 		return nil, err
 	}
