@@ -4,15 +4,13 @@
 package dbprobe
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"crudbench/bench/sampler"
 )
 
 // Tables are the dataset's tables, counted for the report.
@@ -123,30 +121,12 @@ func (p *Probe) ServerPID(ctx context.Context) (int, error) {
 	if err := p.conn.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&backend); err != nil {
 		return 0, err
 	}
-	comm, ppid, err := procStat(backend)
+	comm, ppid, err := sampler.CommAndParent(backend)
 	if err != nil || comm != "postgres" {
 		return 0, fmt.Errorf("the database server's processes are not visible here (backend %d)", backend)
 	}
-	if parent, _, err := procStat(ppid); err != nil || parent != "postgres" {
+	if parent, _, err := sampler.CommAndParent(ppid); err != nil || parent != "postgres" {
 		return 0, fmt.Errorf("the database server's postmaster is not visible here (pid %d)", ppid)
 	}
 	return ppid, nil
-}
-
-// procStat reads a process's command name and parent from /proc/<pid>/stat.
-func procStat(pid int) (comm string, ppid int, err error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return "", 0, err
-	}
-	open, end := bytes.IndexByte(b, '('), bytes.LastIndexByte(b, ')')
-	if open < 0 || end < open {
-		return "", 0, errors.New("unreadable stat")
-	}
-	fields := strings.Fields(string(b[end+1:]))
-	if len(fields) < 2 {
-		return "", 0, errors.New("unreadable stat")
-	}
-	ppid, err = strconv.Atoi(fields[1])
-	return string(b[open+1 : end]), ppid, err
 }

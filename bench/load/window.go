@@ -1,6 +1,7 @@
 package load
 
 import (
+	"slices"
 	"strconv"
 	"time"
 
@@ -30,11 +31,12 @@ type Window struct {
 	First, Count uint64
 
 	requests, successes uint64
-	codes               map[string]int
-	errors              []string
-	seen                map[string]bool
-	latency             vegeta.LatencyMetrics
-	bytesIn, bytesOut   uint64
+	// codes counts the status codes; the text keys of Summary are made
+	// once there, not per request.
+	codes             map[uint16]int
+	errors            []string
+	latency           vegeta.LatencyMetrics
+	bytesIn, bytesOut uint64
 	// firstSent and lastSent bound the send times; lastEnd is when the
 	// last answer arrived.
 	firstSent, lastSent, lastEnd time.Time
@@ -45,7 +47,7 @@ type Window struct {
 func NewWindow(start time.Time, d time.Duration, first, count uint64) *Window {
 	return &Window{
 		Start: start, End: start.Add(d), First: first, Count: count,
-		codes: map[string]int{}, seen: map[string]bool{},
+		codes: map[uint16]int{},
 	}
 }
 
@@ -62,7 +64,7 @@ func (w *Window) Add(r *vegeta.Result) bool {
 		return false
 	}
 	w.requests++
-	w.codes[strconv.Itoa(int(r.Code))]++
+	w.codes[r.Code]++
 	w.bytesIn += r.BytesIn
 	w.bytesOut += r.BytesOut
 	w.latency.Add(r.Latency)
@@ -78,8 +80,7 @@ func (w *Window) Add(r *vegeta.Result) bool {
 	if Succeeded(r) {
 		w.successes++
 	}
-	if r.Error != "" && !w.seen[r.Error] && len(w.errors) < MaxErrors {
-		w.seen[r.Error] = true
+	if r.Error != "" && len(w.errors) < MaxErrors && !slices.Contains(w.errors, r.Error) {
 		w.errors = append(w.errors, r.Error)
 	}
 	return true
@@ -126,8 +127,8 @@ func (w *Window) Summary() Summary {
 		StatusCodes: make(map[string]int, len(w.codes)),
 		Errors:      append([]string{}, w.errors...),
 	}
-	for k, v := range w.codes {
-		s.StatusCodes[k] = v
+	for code, n := range w.codes {
+		s.StatusCodes[strconv.Itoa(int(code))] = n
 	}
 	if w.requests == 0 {
 		return s

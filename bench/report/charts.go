@@ -145,7 +145,7 @@ func latencyChart(l layout, group []*results.Result) template.HTML {
 
 // notMeasured is the short label a chart shows in place of a bar.
 func notMeasured(r *results.Result) string {
-	if measured(r) {
+	if r.Measured() {
 		return na
 	}
 	return r.Verdict
@@ -226,7 +226,7 @@ func profileBars(l layout, rs []*results.Result, value func(*results.Result) (v 
 		row := hbar{label: r.Scenario + " · " + r.App, color: l.color(r.App), gap: i > 0 && rs[i-1].Scenario != r.Scenario}
 		if v, text, ok := value(r); ok {
 			row.value, row.text, row.ok = v, text, true
-		} else if measured(r) {
+		} else if r.Measured() {
 			row.text = na
 		} else {
 			row.text = na + " (" + r.Verdict + ")"

@@ -40,7 +40,7 @@ func Findings(run *results.Run) []string {
 func comparisons(profile string, group []*results.Result) []string {
 	var ms []*results.Result
 	for _, r := range group {
-		if measured(r) {
+		if r.Measured() {
 			ms = append(ms, r)
 		}
 	}
@@ -236,7 +236,7 @@ func caveats(run *results.Run, l layout) []string {
 		var total, blind int
 		for i := range run.Results {
 			r := &run.Results[i]
-			if r.App == a && measured(r) {
+			if r.App == a && r.Measured() {
 				total++
 				if !r.AppCost.Available {
 					blind++
@@ -250,7 +250,7 @@ func caveats(run *results.Run, l layout) []string {
 	var noStmts, noDBCPU, total int
 	for i := range run.Results {
 		r := &run.Results[i]
-		if !measured(r) {
+		if !r.Measured() {
 			continue
 		}
 		total++
@@ -269,7 +269,7 @@ func caveats(run *results.Run, l layout) []string {
 	}
 	for _, p := range l.profiles {
 		for _, r := range l.resultsOf(run, p) {
-			if measured(r) && r.TargetRate > 0 && r.AchievedRate < heldThroughput*r.TargetRate {
+			if r.Measured() && r.TargetRate > 0 && r.AchievedRate < results.MinThroughputShare*r.TargetRate {
 				out = append(out, fmt.Sprintf("The load generator sent only %s of the %s req/s target to %s on %s (%s), %s: it fell behind its own schedule, so that run did not test the full rate; see the runner's CPU.",
 					fixed(r.AchievedRate, 1), rateText(r.TargetRate), r.App, r.Scenario, p, percent(r.AchievedRate/r.TargetRate, 0)))
 			}
@@ -286,7 +286,7 @@ func caveats(run *results.Run, l layout) []string {
 	}
 	for _, p := range l.profiles {
 		for _, r := range l.resultsOf(run, p) {
-			if measured(r) && r.Spread != nil && r.Latency.P99 > 0 && r.Spread.P99 > r.Latency.P99/2 {
+			if r.Measured() && r.Spread != nil && r.Latency.P99 > 0 && r.Spread.P99 > r.Latency.P99/2 {
 				out = append(out, fmt.Sprintf("p99 latency of %s on %s (%s) varied by %s ms across %d repeats around a median of %s ms: read that comparison with care.",
 					r.App, r.Scenario, p, human(r.Spread.P99), len(r.Repeats), human(r.Latency.P99)))
 			}

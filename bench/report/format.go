@@ -11,25 +11,13 @@ import (
 // na marks a value that was not measured.
 const na = "n/a"
 
-// Verdict thresholds, as the runner applies them; the report explains them
-// and uses them to phrase findings.
-const (
-	heldThroughput = 0.95
-	heldSuccess    = 0.99
-)
-
-// measured reports whether r carries numbers: failed and skipped runs do not.
-func measured(r *results.Result) bool {
-	return r.Verdict == results.VerdictOK || r.Verdict == results.VerdictSaturated
-}
-
 // hasRequests reports whether the per-request numbers of r mean anything.
-func hasRequests(r *results.Result) bool { return measured(r) && r.Requests > 0 }
+func hasRequests(r *results.Result) bool { return r.Measured() && r.Requests > 0 }
 
 // appCPUPerRequest is available only when the app was visible and something
 // succeeded to divide by.
 func appCPUPerRequest(r *results.Result) bool {
-	return measured(r) && r.AppCost.Available && r.Throughput > 0
+	return r.Measured() && r.AppCost.Available && r.Throughput > 0
 }
 
 func fixed(v float64, digits int) string { return strconv.FormatFloat(v, 'f', digits, 64) }
@@ -118,10 +106,10 @@ func verdictText(r *results.Result) string {
 // saturationReason says which threshold a saturated run missed.
 func saturationReason(r *results.Result) string {
 	var why []string
-	if r.TargetRate > 0 && r.Throughput < heldThroughput*r.TargetRate {
+	if r.TargetRate > 0 && r.Throughput < results.MinThroughputShare*r.TargetRate {
 		why = append(why, "throughput "+percent(r.Throughput/r.TargetRate, 0)+" of target")
 	}
-	if r.SuccessRatio < heldSuccess {
+	if r.SuccessRatio < results.MinSuccessRatio {
 		why = append(why, "success "+percent(r.SuccessRatio, 2))
 	}
 	return strings.Join(why, ", ")

@@ -91,21 +91,21 @@ func profileCharts(dir string, l layout, name string, rs []*results.Result, repe
 	}
 	v.Throughput = hbarChart("throughput as % of target (ok needs ≥ 95%)", "% of target",
 		profileBars(l, rs, func(r *results.Result) (float64, string, bool) {
-			if !measured(r) || r.TargetRate <= 0 {
+			if !r.Measured() || r.TargetRate <= 0 {
 				return 0, "", false
 			}
 			return r.Throughput / r.TargetRate * 100, fixed(r.Throughput, 1) + " / " + rateText(r.TargetRate) + " req/s", true
 		}), []float64{95, 100}, 100)
 	v.CPU = hbarChart("app CPU mean (% of one core)", "% of a core",
 		profileBars(l, rs, func(r *results.Result) (float64, string, bool) {
-			if !measured(r) || !r.AppCost.Available {
+			if !r.Measured() || !r.AppCost.Available {
 				return 0, "", false
 			}
 			return r.AppCost.CPUMean * 100, percent(r.AppCost.CPUMean, 1), true
 		}), nil, 0)
 	v.RSS = hbarChart("app RSS max (MB)", "MB",
 		profileBars(l, rs, func(r *results.Result) (float64, string, bool) {
-			if !measured(r) || !r.AppCost.Available {
+			if !r.Measured() || !r.AppCost.Available {
 				return 0, "", false
 			}
 			return r.AppCost.RSSMaxMB, fixed(r.AppCost.RSSMaxMB, 1) + " MB", true
@@ -115,7 +115,7 @@ func profileCharts(dir string, l layout, name string, rs []*results.Result, repe
 	for _, g := range groups {
 		var cpu, rss []series
 		for _, r := range g {
-			if !measured(r) {
+			if !r.Measured() {
 				continue
 			}
 			name := r.Scenario + " · " + r.App

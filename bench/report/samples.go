@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+
+	"crudbench/bench/results"
 )
 
 // Columns of the samples CSV, as bench/sampler's Series.WriteCSV names them.
@@ -16,9 +18,6 @@ const (
 	csvRSS  = "rss_bytes"
 	csvCPU  = "cpu_fraction_over_last_second"
 )
-
-// bytesPerMB is the MB of the over-time charts (2^20 bytes).
-const bytesPerMB = 1 << 20
 
 // samples is one process's readings over a run, for the over-time charts.
 type samples struct {
@@ -65,7 +64,7 @@ func readSamples(path string) (samples, error) {
 			if err != nil {
 				return samples{}, fmt.Errorf("%s line %d: %s: %w", filepath.Base(path), line, csvRSS, err)
 			}
-			s.rss = append(s.rss, point{t, rss / bytesPerMB})
+			s.rss = append(s.rss, point{t, rss / results.BytesPerMB})
 		}
 		if rec[ci] != "" {
 			cpu, err := strconv.ParseFloat(rec[ci], 64)

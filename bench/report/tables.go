@@ -149,7 +149,7 @@ func resultCells(r *results.Result) []string {
 		target = rateText(r.TargetRate)
 	}
 	c = append(c, r.Scenario, r.App, target)
-	if !measured(r) {
+	if !r.Measured() {
 		for range colVerdict - colAchieved {
 			c = append(c, na)
 		}
@@ -212,7 +212,7 @@ func spreadTable(rs []*results.Result) table {
 	}
 	for _, r := range rs {
 		c := []string{r.Scenario, r.App, fmt.Sprint(len(r.Repeats))}
-		if s := r.Spread; s != nil && measured(r) {
+		if s := r.Spread; s != nil && r.Measured() {
 			cpu, rss := na, na
 			if r.AppCost.Available {
 				cpu, rss = percent(s.CPUMean, 1), fixed(s.RSSMaxMB, 1)
@@ -233,7 +233,7 @@ func errorTable(run *results.Run, l layout) table {
 		Right: []bool{false, false, false, true, false, false}}
 	for _, p := range l.profiles {
 		for _, r := range l.resultsOf(run, p) {
-			if !measured(r) || (r.SuccessRatio >= 1 && len(r.Errors) == 0) {
+			if !r.Measured() || (r.SuccessRatio >= 1 && len(r.Errors) == 0) {
 				continue
 			}
 			codes := make([]string, 0, len(r.StatusCodes))

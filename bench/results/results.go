@@ -16,6 +16,16 @@ const (
 	VerdictSkipped   = "skipped"   // not run (e.g. interrupted)
 )
 
+// BytesPerMB is the MB of every *MB field (2^20 bytes).
+const BytesPerMB = 1 << 20
+
+// Thresholds of the verdict, shared by the runner that judges and the
+// report that explains: under either, a measured run is saturated.
+const (
+	MinThroughputShare = 0.95 // successful throughput, as a share of the target rate
+	MinSuccessRatio    = 0.99
+)
+
 // Run is the whole of one invocation of the bench: results.json.
 type Run struct {
 	SchemaVersion int         `json:"schemaVersion"`
@@ -109,6 +119,12 @@ type Result struct {
 	// Files produced for this result, relative to the results folder.
 	RawFile     string `json:"rawFile"`     // vegeta's binary encoding (vegeta report / plot read it)
 	SamplesFile string `json:"samplesFile"` // CSV of the sampler
+}
+
+// Measured reports whether r carries numbers: ok and saturated runs do,
+// failed and skipped runs do not.
+func (r *Result) Measured() bool {
+	return r.Verdict == VerdictOK || r.Verdict == VerdictSaturated
 }
 
 // Latency percentiles in milliseconds.

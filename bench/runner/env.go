@@ -4,13 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
 	"strings"
 	"syscall"
 	"time"
+
+	"crudbench/bench/sampler"
 )
 
 // cpuModel reads the processor's name from /proc/cpuinfo.
@@ -70,21 +71,11 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// selfRSS returns this process's resident memory (VmRSS) in bytes.
+// selfRSS returns this process's resident memory (VmRSS) in bytes, 0 when
+// /proc cannot tell.
 func selfRSS() uint64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for line := range strings.Lines(string(b)) {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			var kb uint64
-			if _, err := fmt.Sscan(rest, &kb); err == nil {
-				return kb << 10
-			}
-		}
-	}
-	return 0
+	rss, _ := sampler.ResidentBytes(os.Getpid())
+	return rss
 }
 
 // peakRSS returns the most resident memory this process has used, in bytes.

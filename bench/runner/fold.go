@@ -7,22 +7,16 @@ import (
 	"crudbench/bench/results"
 )
 
-// Thresholds of the verdict: under them a run is saturated.
-const (
-	MinThroughputShare = 0.95 // of the target rate
-	MinSuccessRatio    = 0.99
-)
-
 // Verdict judges a measured run: ok, or saturated when the successful
 // throughput falls under 95% of the target rate or fewer than 99% of the
 // requests succeed. The reason says which.
 func Verdict(target, throughput, success float64) (verdict, reason string) {
 	var why []string
-	if throughput < MinThroughputShare*target {
-		why = append(why, fmt.Sprintf("throughput %.1f/s is under %.0f%% of the %.4g/s target", throughput, 100*MinThroughputShare, target))
+	if throughput < results.MinThroughputShare*target {
+		why = append(why, fmt.Sprintf("throughput %.1f/s is under %.0f%% of the %.4g/s target", throughput, 100*results.MinThroughputShare, target))
 	}
-	if success < MinSuccessRatio {
-		why = append(why, fmt.Sprintf("success %.2f%% is under %.0f%%", 100*success, 100*MinSuccessRatio))
+	if success < results.MinSuccessRatio {
+		why = append(why, fmt.Sprintf("success %.2f%% is under %.0f%%", 100*success, 100*results.MinSuccessRatio))
 	}
 	if len(why) == 0 {
 		return results.VerdictOK, ""
@@ -74,7 +68,7 @@ func summaryOf(r results.Result) results.RepeatSummary {
 func Fold(reps []results.Result) results.Result {
 	var measured []results.Result
 	for _, r := range reps {
-		if r.Verdict == results.VerdictOK || r.Verdict == results.VerdictSaturated {
+		if r.Measured() {
 			measured = append(measured, r)
 		}
 	}

@@ -26,9 +26,6 @@ const targetPostgres = "postgres"
 // serves as well.
 const DBSampleInterval = time.Second
 
-// bytesPerMB converts bytes to the MB of the results (2^20 bytes).
-const bytesPerMB = 1 << 20
-
 // selfUsage is the runner's own cost over one attack, read from getrusage
 // and /proc/self rather than sampled, so it adds nothing to the sampler's
 // cost.
@@ -287,7 +284,7 @@ func (r *runner) measure(ctx context.Context, j job, label string, left time.Dur
 			res.DB.CPUAvailable = true
 			res.DB.CPUMean = st.CPUMean
 			res.DB.CPUMsPerRequest = perRequest(st.CPUSeconds*1000, s.Successes)
-			res.DB.RSSMeanMB = float64(st.RSSMeanBytes) / bytesPerMB
+			res.DB.RSSMeanMB = float64(st.RSSMeanBytes) / results.BytesPerMB
 		}
 	}
 	if r.statementsOK && beforeErr == nil && afterErr == nil && after >= before {
@@ -379,10 +376,10 @@ func processCost(st sampler.Stats, successes uint64, pid int) results.ProcessCos
 		// real peak is.
 		CPUMax:          max(st.CPUMax, st.CPUMean),
 		CPUMsPerRequest: perRequest(st.CPUSeconds*1000, successes),
-		RSSMeanMB:       float64(st.RSSMeanBytes) / bytesPerMB,
-		RSSMaxMB:        float64(st.RSSMaxBytes) / bytesPerMB,
-		RSSStartMB:      float64(st.RSSStartBytes) / bytesPerMB,
-		RSSEndMB:        float64(st.RSSEndBytes) / bytesPerMB,
+		RSSMeanMB:       float64(st.RSSMeanBytes) / results.BytesPerMB,
+		RSSMaxMB:        float64(st.RSSMaxBytes) / results.BytesPerMB,
+		RSSStartMB:      float64(st.RSSStartBytes) / results.BytesPerMB,
+		RSSEndMB:        float64(st.RSSEndBytes) / results.BytesPerMB,
 	}
 }
 
@@ -409,14 +406,14 @@ func (r *runner) runnerCost(cpu, wall time.Duration) results.ProcessCost {
 		rssSum += float64(u.rssStart+u.rssEnd) / 2
 	}
 	if n := len(r.self); n > 0 {
-		c.RSSMeanMB = rssSum / float64(n) / bytesPerMB
-		c.RSSStartMB = float64(r.self[0].rssStart) / bytesPerMB
-		c.RSSEndMB = float64(r.self[n-1].rssEnd) / bytesPerMB
+		c.RSSMeanMB = rssSum / float64(n) / results.BytesPerMB
+		c.RSSStartMB = float64(r.self[0].rssStart) / results.BytesPerMB
+		c.RSSEndMB = float64(r.self[n-1].rssEnd) / results.BytesPerMB
 	} else {
-		c.RSSStartMB = float64(selfRSS()) / bytesPerMB
+		c.RSSStartMB = float64(selfRSS()) / results.BytesPerMB
 		c.RSSEndMB, c.RSSMeanMB = c.RSSStartMB, c.RSSStartMB
 	}
-	c.RSSMaxMB = max(float64(peakRSS())/bytesPerMB, c.RSSStartMB, c.RSSEndMB)
+	c.RSSMaxMB = max(float64(peakRSS())/results.BytesPerMB, c.RSSStartMB, c.RSSEndMB)
 	c.CPUMax = max(c.CPUMax, c.CPUMean)
 	return c
 }

@@ -17,6 +17,7 @@ import (
 
 	"crudbench/bench/dbprobe"
 	"crudbench/bench/results"
+	"crudbench/bench/sampler"
 	"crudbench/bench/scenario"
 	"crudbench/bench/stack"
 	"crudbench/db"
@@ -425,12 +426,12 @@ func (r *runner) standardNotes() []string {
 	notes := []string{
 		fmt.Sprintf("Open model: vegeta sends on schedule whatever the app answers, with unlimited workers and at most %d connections per app; requests waiting for a connection count in the latency. Each run is %s of warm-up (discarded) then %s measured; apps are measured one at a time in rotating order with %s of cool-down.",
 			r.cfg.MaxConnections, r.cfg.Warmup, r.cfg.Duration, r.cfg.Cooldown),
-		"The measured window is the requests scheduled after the warm-up (exactly rate × duration of them). Achieved rate = those requests / the time taken to send them (below the target when the load generator fell behind). Throughput = their successful answers / the time from the first request to the later of the last send and the last answer. A request succeeds with status 2xx/3xx and the right kind of answer (a GraphQL errors payload or an unexpected status is a failure). Verdict: saturated when throughput < 95% of the target or success < 99%.",
+		"The measured window is the requests scheduled after the warm-up (exactly rate × duration of them, fewer only when the load generator fell so far behind that the attack's time ran out before it had sent them all). Achieved rate = those requests / the time taken to send them (below the target when the load generator fell behind). Throughput = their successful answers / the time from the first request to the later of the end of sending (the last send plus one scheduled interval) and the last answer. A request succeeds with status 2xx/3xx and the right kind of answer (a GraphQL errors payload or an unexpected status is a failure). Verdict: saturated when throughput < 95% of the target or success < 99%.",
 		fmt.Sprintf("read-small asks every app for %d open vacancies (limit/first %d), above the default page of %d, so each app returns the complete open list of the default dataset.", scenario.ReadSmallLimit, scenario.ReadSmallLimit, db.DefaultLimit),
 		"write: vegeta measures single requests, so a write run is a rotation of single steps — create a vacancy, update a row an earlier create made, delete a row an earlier update changed — each step one request at the target rate (about a third each). Every create has a title of its own; rows still alive when the attack ends are deleted after the window, and the vacancy count is checked to be unchanged.",
 		fmt.Sprintf("mixed: %s, interleaved evenly; its write share follows the write rotation.", mixDescription()),
-		fmt.Sprintf("CPU is a fraction of one core (1.0 = one core), measured from /proc over windows of at least 1 s; CPU-ms per request divides the window's CPU time by its successful requests. Apps are sampled every %s; PostgreSQL, a tree of some sixty processes whose full reading costs far more, every %s. App RSS is VmRSS; PostgreSQL memory is the Pss sum of the server's processes; PostgreSQL CPU includes its background processes.",
-			r.cfg.SampleInterval, max(r.cfg.SampleInterval, DBSampleInterval)),
+		fmt.Sprintf("CPU is a fraction of one core (1.0 = one core), measured from /proc over windows of at least 1 s; CPU-ms per request divides the window's CPU time by its successful requests. Apps are sampled every %s; PostgreSQL, a tree of some sixty processes whose full reading costs far more, every %s, its list of processes and its memory only every %d samples (a process that starts in between adds its CPU time when it is found). App RSS is VmRSS; PostgreSQL memory is the Pss sum of the server's processes; PostgreSQL CPU includes its background processes.",
+			r.cfg.SampleInterval, max(r.cfg.SampleInterval, DBSampleInterval), sampler.TreeEvery),
 		"SQL statements per request: pg_stat_statements calls in the apps' database over the whole attack, warm-up included (BEGIN and COMMIT count), divided by all its successful requests — a per-request cost, counted with no request straddling the bounds.",
 		"Raw vegeta results (raw/*.bin) hold the measured window only, without response bodies: vegeta report and vegeta plot read them. Samples CSVs: samples/<run>.csv for the app, samples/<run>.postgres.csv for PostgreSQL.",
 		"The runner's own cost (runner): CPU mean is getrusage over the whole invocation (start-up, seeding and validation included), CPU max the busiest attack's average; its CPU-ms per request is its CPU during the attacks divided by every request sent, warm-up included. The sampler's overhead is its own thread's CPU while sampling.",

@@ -35,9 +35,8 @@ func (p procStat) childTicks() uint64 { return p.cutime + p.cstime }
 // process can name itself so), so the numeric fields are read after the
 // last ')'.
 func parseStat(b []byte) (procStat, error) {
-	open := bytes.IndexByte(b, '(')
-	closing := bytes.LastIndexByte(b, ')')
-	if open < 0 || closing < open {
+	open, closing, ok := commBounds(b)
+	if !ok {
 		return procStat{}, fmt.Errorf("stat: no (comm) in %q", b)
 	}
 	var p procStat
@@ -66,6 +65,35 @@ func parseStat(b []byte) (procStat, error) {
 		}
 	}
 	return p, nil
+}
+
+// commBounds returns the positions of the parentheses around the command
+// name of a /proc/<pid>/stat line.
+func commBounds(b []byte) (open, closing int, ok bool) {
+	open, closing = bytes.IndexByte(b, '('), bytes.LastIndexByte(b, ')')
+	return open, closing, open >= 0 && closing > open
+}
+
+// CommAndParent returns the command name and the parent's pid of process
+// pid, from /proc/<pid>/stat.
+func CommAndParent(pid int) (comm string, ppid int, err error) {
+	var r procReader
+	b, err := r.read(pid, "stat")
+	if err != nil {
+		return "", 0, err
+	}
+	p, err := parseStat(b)
+	if err != nil {
+		return "", 0, err
+	}
+	open, closing, _ := commBounds(b)
+	return string(b[open+1 : closing]), p.ppid, nil
+}
+
+// ResidentBytes returns the resident memory (VmRSS) of process pid.
+func ResidentBytes(pid int) (uint64, error) {
+	var r procReader
+	return r.kb(pid, "status", "VmRSS:")
 }
 
 // parseKB returns the value of the first line "key: <n> kB" in a

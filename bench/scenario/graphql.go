@@ -5,12 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"mime"
 	"net/http"
 	"strconv"
 	"strings"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"crudbench/db/seed"
 )
 
 // graphqlDialect drives the GraphQL app: every operation is a POST of a
@@ -28,7 +29,7 @@ const (
 // Queries the bench sends. Literal arguments keep the reads free of
 // variables, as a client's persisted query for a fixed page would be.
 var (
-	queryReadOne = `query PersonDetail { person(id: 1) { ` + personFields +
+	queryReadOne = `query PersonDetail { person(id: ` + strconv.Itoa(seed.ShowcaseID) + `) { ` + personFields +
 		` appointments { id personId positionTitle department fte startsOn endsOn` +
 		` stipends { id appointmentId ` + payerFields + ` amountCents currency startsOn endsOn }` +
 		` fundings { appointmentId ` + payerFields + ` percent } } } }`
@@ -94,7 +95,7 @@ func checkGraphQL(r *vegeta.Result) error {
 	if r.Code != http.StatusOK {
 		return fmt.Errorf("status %d, want 200%s", r.Code, snippet(r.Body))
 	}
-	mt, _, _ := mime.ParseMediaType(r.Headers.Get("Content-Type"))
+	mt := contentType(r)
 	if mt != "application/json" && mt != "application/graphql-response+json" {
 		return fmt.Errorf("content type %q, want application/json", mt)
 	}
@@ -135,7 +136,7 @@ func (graphqlDialect) read(base string, op Op) vegeta.Target {
 	case OpReadMany:
 		return graphqlRequest(base, queryReadMany, nil)
 	}
-	return vegeta.Target{Method: http.MethodGet, URL: base + "/healthz"}
+	return vegeta.Target{Method: http.MethodGet, URL: base + controlPath}
 }
 
 func (graphqlDialect) create(base string, v VacancyData) vegeta.Target {

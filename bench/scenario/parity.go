@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"crudbench/db"
+	"crudbench/db/seed"
 )
 
 // Reference is the data every app must return for each read, in the REST
@@ -27,7 +28,7 @@ type Reference struct {
 // ReferenceFromStore reads the reference through the data layer the apps
 // share, with the same filters the scenarios send.
 func ReferenceFromStore(ctx context.Context, store *db.Store) (*Reference, error) {
-	person, err := store.FindPersonDetail(ctx, 1)
+	person, err := store.FindPersonDetail(ctx, seed.ShowcaseID)
 	if err != nil {
 		return nil, fmt.Errorf("showcase person: %w", err)
 	}

@@ -9,6 +9,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"crudbench/db"
+	"crudbench/db/seed"
 )
 
 // Scenario names.
@@ -75,7 +78,24 @@ const ReadSmallLimit = 100
 
 // ReadManyLimit is the page size of read-many: the largest the apps allow,
 // i.e. every person of the default dataset.
-const ReadManyLimit = 1000
+const ReadManyLimit = db.MaxLimit
+
+// controlPath is the control scenario's address, the same in every app.
+const controlPath = "/healthz"
+
+// readPath is the address of a read in the resource paths the REST API
+// (under /api) and the site share; control has its own, controlPath.
+func readPath(op Op) string {
+	switch op {
+	case OpReadOne:
+		return "/persons/" + strconv.Itoa(seed.ShowcaseID)
+	case OpReadSmall:
+		return "/vacancies?status=open&limit=" + strconv.Itoa(ReadSmallLimit)
+	case OpReadMany:
+		return "/persons?limit=" + strconv.Itoa(ReadManyLimit)
+	}
+	return ""
+}
 
 // ParseList splits a comma-separated flag value and checks every item
 // against known. "all" stands for every known item. The result keeps the

@@ -32,12 +32,10 @@ func (restDialect) login(ctx context.Context, c *http.Client, base, user, passwo
 }
 
 func (restDialect) read(base string, op Op) vegeta.Target {
-	path := map[Op]string{
-		OpReadOne:   "/api/persons/1",
-		OpReadSmall: "/api/vacancies?status=open&limit=" + strconv.Itoa(ReadSmallLimit),
-		OpReadMany:  "/api/persons?limit=" + strconv.Itoa(ReadManyLimit),
-		OpControl:   "/healthz",
-	}[op]
+	path := "/api" + readPath(op)
+	if op == OpControl {
+		path = controlPath
+	}
 	return vegeta.Target{Method: http.MethodGet, URL: base + path, Header: http.Header{"Accept": {"application/json"}}}
 }
 

@@ -46,12 +46,10 @@ func (siteDialect) login(ctx context.Context, c *http.Client, base, user, passwo
 }
 
 func (siteDialect) read(base string, op Op) vegeta.Target {
-	path := map[Op]string{
-		OpReadOne:   "/persons/1",
-		OpReadSmall: "/vacancies?status=open&limit=" + strconv.Itoa(ReadSmallLimit),
-		OpReadMany:  "/persons?limit=" + strconv.Itoa(ReadManyLimit),
-		OpControl:   "/healthz",
-	}[op]
+	path := readPath(op)
+	if op == OpControl {
+		path = controlPath
+	}
 	return vegeta.Target{Method: http.MethodGet, URL: base + path, Header: http.Header{"Accept": {"text/html"}}}
 }
 

@@ -40,6 +40,12 @@ type Workload struct {
 	writes  atomic.Uint64 // write steps handed out
 	creates atomic.Uint64 // creates handed out (numbers the titles)
 	mix     []Op          // mixed: one cycle of the weighted order
+	// reads are the read and control requests, built once: they never
+	// change, and vegeta calls the targeter inside each request's timed
+	// span, so building them per request would add to the latency.
+	// vegeta copies a target's header and body into every request, so
+	// the concurrent workers can share them.
+	reads map[Op]vegeta.Target
 
 	mu      sync.Mutex
 	created []row          // answered creates, waiting for their update
@@ -60,7 +66,10 @@ func NewWorkload(s *Session, scenario, tag string) (*Workload, error) {
 	if !slices.Contains(All, scenario) {
 		return nil, fmt.Errorf("unknown scenario %q", scenario)
 	}
-	w := &Workload{session: s, scenario: scenario, tag: tag, alive: map[int64]bool{}}
+	w := &Workload{session: s, scenario: scenario, tag: tag, alive: map[int64]bool{}, reads: map[Op]vegeta.Target{}}
+	for _, op := range []Op{OpReadOne, OpReadSmall, OpReadMany, OpControl} {
+		w.reads[op] = s.Target(op)
+	}
 	if scenario == Mixed {
 		w.mix = mixOrder(MixWeights)
 	}
@@ -88,7 +97,7 @@ func (w *Workload) nextTarget() vegeta.Target {
 	if op == Op(Write) {
 		return w.writeStep()
 	}
-	return w.session.Target(op)
+	return w.reads[op]
 }
 
 // writeStep hands out the next step of the create → update → delete

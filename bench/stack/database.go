@@ -18,7 +18,6 @@ type Database struct {
 	URL string
 	// PID is the postmaster's: the sampler adds its children.
 	PID     int
-	Seeded  seed.Stats
 	cluster *pgtemp.Cluster
 }
 
@@ -35,8 +34,7 @@ func StartDatabase(ctx context.Context, cfg seed.Config, log io.Writer) (*Databa
 		d.Stop()
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
-	d.Seeded, err = seed.Load(ctx, d.URL, cfg)
-	if err != nil {
+	if _, err := seed.Load(ctx, d.URL, cfg); err != nil {
 		d.Stop()
 		return nil, fmt.Errorf("seed: %w", err)
 	}
