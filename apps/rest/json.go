@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"crudbench/db"
@@ -20,23 +21,37 @@ import (
 const maxBodyBytes = 1 << 20
 
 // encode writes v as a JSON response with the given status.
-func encode[T any](w http.ResponseWriter, status int, v T) {
+func encode(w http.ResponseWriter, status int, v any) {
 	writeJSON(w, status, "application/json", v)
 }
 
-// writeJSON marshals before writing anything, so a value that cannot be
-// encoded becomes a clean 500 rather than half a body.
+// bufs holds the buffers writeJSON encodes into, so that a response costs
+// no allocation of its size.
+var bufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// writeJSON encodes into a buffer before writing anything, so a value that
+// cannot be encoded becomes a clean 500 rather than half a body. The body
+// ends with a newline.
 func writeJSON(w http.ResponseWriter, status int, contentType string, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
+	buf := bufs.Get().(*bytes.Buffer)
+	defer func() {
+		// Very large bodies (the 1000-row lists) are not kept: the pool
+		// would hold their memory for good.
+		if buf.Cap() <= 1<<20 {
+			bufs.Put(buf)
+		}
+	}()
+	buf.Reset()
+	if err := json.NewEncoder(buf).Encode(v); err != nil {
 		status, contentType = http.StatusInternalServerError, "application/problem+json"
-		b = []byte(`{"type":"about:blank","title":"Internal Server Error","status":500}`)
+		buf.Reset()
+		buf.WriteString(`{"type":"about:blank","title":"Internal Server Error","status":500}` + "\n")
 	}
 	h := w.Header()
 	h.Set("Content-Type", contentType)
-	h.Set("Content-Length", strconv.Itoa(len(b)+1))
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
 	w.WriteHeader(status)
-	w.Write(append(b, '\n'))
+	w.Write(buf.Bytes())
 }
 
 // decode reads a request body into a T, strictly: the media type must be

@@ -35,7 +35,7 @@ func handleLogin(logger *slog.Logger, store *db.Store, tokens *auth.Tokens) http
 			respondError(w, r, logger, err)
 			return
 		}
-		token, expires, err := tokens.Issue(user.ID, user.Username, auth.Role(user.Role))
+		token, expires, err := tokens.Issue(user.ID, user.Username, user.Role)
 		if err != nil {
 			respondError(w, r, logger, err)
 			return

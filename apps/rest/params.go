@@ -28,7 +28,7 @@ func limitParam(r *http.Request) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 1 || n > db.MaxLimit {
-		return 0, badRequest("invalid query parameter", map[string]string{"limit": "must be a whole number from 1 to 1000"})
+		return 0, badRequest("invalid query parameter", map[string]string{"limit": "must be a whole number from 1 to " + strconv.Itoa(db.MaxLimit)})
 	}
 	return n, nil
 }
