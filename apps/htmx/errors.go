@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"net/http"
@@ -21,7 +22,8 @@ type errorPage struct {
 // fail is the one translator from the Store's error codes to the site's
 // answers: an error page with the matching status. Forms handle EINVALID and
 // ECONFLICT themselves (they re-render with messages) and call fail for the
-// rest. Internal details go to the log, never to the page.
+// rest. Internal details go to the log, never to the page: a Store error's
+// text leaves its cause out, so the cause is logged beside it.
 func (s *site) fail(w http.ResponseWriter, r *http.Request, err error) {
 	switch db.ErrorCode(err) {
 	case db.ENOTFOUND:
@@ -35,12 +37,12 @@ func (s *site) fail(w http.ResponseWriter, r *http.Request, err error) {
 	case db.EUNAUTHORIZED:
 		s.errorPage(w, r, http.StatusUnauthorized, "Not signed in", "Please sign in again.")
 	case db.EUNAVAILABLE:
-		s.logger.Warn("database unavailable", "method", r.Method, "path", r.URL.Path, "err", err)
+		s.logger.Warn("database unavailable", "method", r.Method, "path", r.URL.Path, "err", err, "cause", errors.Unwrap(err))
 		w.Header().Set("Retry-After", "5")
 		s.errorPage(w, r, http.StatusServiceUnavailable, "Database unavailable",
 			"The site cannot reach its database right now. Nothing was lost; please try again in a few seconds.")
 	default:
-		s.logger.Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err)
+		s.logger.Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err, "cause", errors.Unwrap(err))
 		s.serverError(w, r)
 	}
 }

@@ -108,6 +108,7 @@ func fields(specs []fieldSpec, vals values, errs map[string]string, saved values
 // The Store names fields as the APIs do (salaryMinCents); rename maps those
 // names to this form's, and messages mentioning another field get its label.
 // Messages for fields the form does not have become form-level problems.
+// words, when not nil, rewrites API field names inside the messages.
 func fieldErrors(err error, specs []fieldSpec, rename map[string]string, words *strings.Replacer) (map[string]string, []string) {
 	byName := map[string]fieldSpec{}
 	for _, f := range specs {
@@ -116,7 +117,9 @@ func fieldErrors(err error, specs []fieldSpec, rename map[string]string, words *
 	errs := map[string]string{}
 	var problems []string
 	for k, msg := range db.ErrorFields(err) {
-		msg = words.Replace(msg)
+		if words != nil {
+			msg = words.Replace(msg)
+		}
 		name := k
 		if n, ok := rename[k]; ok {
 			name = n
@@ -165,7 +168,7 @@ func (s *site) renderForm(w http.ResponseWriter, r *http.Request, status int, ti
 			// The conflict message heads the form: bring it into view.
 			w.Header().Set("HX-Reswap", "outerHTML show:top")
 		}
-		s.views.fragment(w, status, "form", "form", f)
+		s.views.execute(w, status, "form", "form", f)
 		return
 	}
 	s.views.page(w, r, status, "form", formPage{

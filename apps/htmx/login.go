@@ -77,7 +77,7 @@ func (s *site) login() http.Handler {
 			s.fail(w, r, err)
 			return
 		}
-		token, expires, err := s.tokens.Issue(user.ID, user.Username, auth.Role(user.Role))
+		token, expires, err := s.tokens.Issue(user.ID, user.Username, user.Role)
 		if err != nil {
 			s.fail(w, r, err)
 			return

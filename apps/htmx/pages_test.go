@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -58,7 +59,7 @@ func TestPages(t *testing.T) {
 			if got := full.Header.Get("Content-Type"); got != "text/html; charset=utf-8" {
 				t.Errorf("Content-Type = %q", got)
 			}
-			if got := full.Header.Values("Vary"); !contains(got, "HX-Request") {
+			if got := full.Header.Values("Vary"); !slices.Contains(got, "HX-Request") {
 				t.Errorf("Vary = %q, want HX-Request", got)
 			}
 
@@ -76,15 +77,6 @@ func TestPages(t *testing.T) {
 			wantBody(t, "history restore", restore, "<!doctype html>")
 		})
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // TestPartials checks the fragments the active search and the status filter

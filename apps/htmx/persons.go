@@ -41,10 +41,6 @@ var personSpecs = []fieldSpec{
 	{Name: "hiredOn", Label: "Hired on", Type: "date", Required: true},
 }
 
-// personWords rewrites field names inside the Store's messages; the person
-// messages mention none.
-var personWords = strings.NewReplacer()
-
 func options[T ~string](vs []T) []option {
 	out := make([]option, len(vs))
 	for i, v := range vs {
@@ -75,18 +71,9 @@ func (s *site) personList() http.Handler {
 		if p.Q != "" {
 			link.Set("q", p.Q)
 		}
-		if limit != 0 {
-			link.Set("limit", strconv.Itoa(limit))
-		}
-		if q.Get("after") != "" {
-			p.FirstURL = listURL("/persons", link)
-		}
-		if page.NextCursor != "" {
-			link.Set("after", page.NextCursor)
-			p.NextURL = listURL("/persons", link)
-		}
+		p.FirstURL, p.NextURL = pageLinks("/persons", link, limit, q.Get("after"), page.NextCursor)
 		if !wantsDocument(r) && r.Header.Get("HX-Target") == "person-results" {
-			s.views.fragment(w, http.StatusOK, "persons", "person-results", p)
+			s.views.execute(w, http.StatusOK, "persons", "person-results", p)
 			return
 		}
 		p.Layout = s.layout(w, r, "Persons", "persons")
@@ -94,11 +81,28 @@ func (s *site) personList() http.Handler {
 	})
 }
 
-func listURL(path string, q url.Values) string {
-	if len(q) == 0 {
-		return path
+// pageLinks returns the pager's links of the list at path: to the first
+// page unless this one is it (after is ""), and to the next page when there
+// is one (next, the Store's cursor, is not ""). link holds the list's filter;
+// the page size is kept unless it is the default (limit 0).
+func pageLinks(path string, link url.Values, limit int, after, next string) (firstURL, nextURL string) {
+	if limit != 0 {
+		link.Set("limit", strconv.Itoa(limit))
 	}
-	return path + "?" + q.Encode()
+	at := func() string {
+		if len(link) == 0 {
+			return path
+		}
+		return path + "?" + link.Encode()
+	}
+	if after != "" {
+		firstURL = at()
+	}
+	if next != "" {
+		link.Set("after", next)
+		nextURL = at()
+	}
+	return firstURL, nextURL
 }
 
 // personDetail shows one person with all appointments, stipends and
@@ -152,7 +156,7 @@ func (s *site) personCreate() http.Handler {
 				s.fail(w, r, err)
 				return
 			}
-			errs, problems = fieldErrors(err, personSpecs, nil, personWords)
+			errs, problems = fieldErrors(err, personSpecs, nil, nil)
 			status = formStatus(err)
 		}
 		f := newPersonForm(vals, errs, nil)
@@ -215,7 +219,7 @@ func (s *site) personUpdate() http.Handler {
 				}
 				stored, saved, status = cur, personValues(cur), http.StatusConflict
 			case isFormError(err):
-				errs, problems = fieldErrors(err, personSpecs, nil, personWords)
+				errs, problems = fieldErrors(err, personSpecs, nil, nil)
 				status = formStatus(err)
 			default:
 				s.fail(w, r, err)

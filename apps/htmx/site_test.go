@@ -39,14 +39,14 @@ type testSite struct {
 }
 
 // newTestSite serves the site over a fresh copy of the seeded dataset.
-func newTestSite(t *testing.T) *testSite {
+func newTestSite(t testing.TB) *testSite {
 	t.Helper()
 	return startSite(t, dbtest.Seeded(t))
 }
 
 // startSite serves the site over the database at dbURL. The server's log is
 // printed when the test fails.
-func startSite(t *testing.T, dbURL string) *testSite {
+func startSite(t testing.TB, dbURL string) *testSite {
 	t.Helper()
 	ts := &testSite{tokens: auth.NewTokens(testSecret, time.Hour)}
 	ts.store = dbtest.Store(t, dbURL, db.Options{OnQuery: func(string) { ts.queries.Add(1) }})

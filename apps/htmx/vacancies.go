@@ -38,7 +38,7 @@ var vacancySpecs = []fieldSpec{
 	{Name: "department", Label: "Department", Type: "text", Required: true, MaxLen: 100},
 	{Name: "location", Label: "Location", Type: "text", Required: true, MaxLen: 100},
 	{Name: "employmentType", Label: "Employment type", Type: "select", Required: true, Options: options(db.EmploymentTypes)},
-	{Name: "status", Label: "Status", Type: "select", Required: true, Options: options(db.VacancyStatuses)},
+	{Name: "status", Label: "Status", Type: "select", Required: true, Options: vacancyStatusOptions},
 	{Name: "salaryMin", Label: "Minimum salary", Type: "number", Required: true, Min: "0", Step: "0.01", Hint: "Per year, e.g. 52000"},
 	{Name: "salaryMax", Label: "Maximum salary", Type: "number", Required: true, Min: "0", Step: "0.01", Hint: "Per year, at least the minimum"},
 	{Name: "opensOn", Label: "Opens on", Type: "date", Required: true},
@@ -46,6 +46,10 @@ var vacancySpecs = []fieldSpec{
 	{Name: "filledBy", Label: "Filled by", Type: "number", Min: "1", Step: "1", Hint: "Person id, once the vacancy is filled"},
 	{Name: "description", Label: "Description", Type: "textarea", MaxLen: 10000, Wide: true},
 }
+
+// vacancyStatusOptions are the choices of the form's status and of the
+// list's filter.
+var vacancyStatusOptions = options(db.VacancyStatuses)
 
 // vacancyFormNames maps the Store's field names to the form's.
 var vacancyFormNames = map[string]string{"salaryMinCents": "salaryMin", "salaryMaxCents": "salaryMax"}
@@ -69,7 +73,7 @@ func (s *site) vacancyList() http.Handler {
 			s.fail(w, r, err)
 			return
 		}
-		p := vacancyListPage{Status: q.Get("status"), Limit: limit, Statuses: options(db.VacancyStatuses)}
+		p := vacancyListPage{Status: q.Get("status"), Limit: limit, Statuses: vacancyStatusOptions}
 		page, err := s.store.FindVacancies(r.Context(), db.VacancyFilter{
 			Status: db.VacancyStatus(p.Status), After: q.Get("after"), Limit: limit,
 		})
@@ -82,18 +86,9 @@ func (s *site) vacancyList() http.Handler {
 		if p.Status != "" {
 			link.Set("status", p.Status)
 		}
-		if limit != 0 {
-			link.Set("limit", strconv.Itoa(limit))
-		}
-		if q.Get("after") != "" {
-			p.FirstURL = listURL("/vacancies", link)
-		}
-		if page.NextCursor != "" {
-			link.Set("after", page.NextCursor)
-			p.NextURL = listURL("/vacancies", link)
-		}
+		p.FirstURL, p.NextURL = pageLinks("/vacancies", link, limit, q.Get("after"), page.NextCursor)
 		if !wantsDocument(r) && r.Header.Get("HX-Target") == "vacancy-results" {
-			s.views.fragment(w, http.StatusOK, "vacancies", "vacancy-results", p)
+			s.views.execute(w, http.StatusOK, "vacancies", "vacancy-results", p)
 			return
 		}
 		title := "Vacancies"

@@ -106,14 +106,10 @@ func (v *views) page(w http.ResponseWriter, r *http.Request, status int, name st
 	v.execute(w, status, name, block, data)
 }
 
-// fragment renders one block of a page: the rows of a search, a form with
-// its messages.
-func (v *views) fragment(w http.ResponseWriter, status int, name, block string, data any) {
-	v.execute(w, status, name, block, data)
-}
-
-// execute renders into a buffer first, so a template error becomes a clean
-// 500 instead of half a page.
+// execute renders one block of the page name: "document" or "body" (see
+// page), or a fragment such as the rows of a search or a form with its
+// messages. It renders into a buffer first, so a template error becomes a
+// clean 500 instead of half a page.
 func (v *views) execute(w http.ResponseWriter, status int, name, block string, data any) {
 	t, ok := v.pages[name]
 	if !ok {
