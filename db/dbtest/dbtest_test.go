@@ -56,3 +56,52 @@ func TestProxyOutageAndRecovery(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// TestProxyStallAndResume: a stalled proxy answers nothing, so a call waits
+// for exactly its own deadline, on an open connection and on a new one, and
+// reports the database unavailable; after Resume the same store works again.
+func TestProxyStallAndResume(t *testing.T) {
+	ctx := context.Background()
+	p, url := dbtest.NewProxy(t, dbtest.Seeded(t))
+	s := dbtest.Store(t, url, db.Options{MaxConns: 2})
+	if err := s.Ping(ctx); err != nil {
+		t.Fatalf("through the proxy: %v", err)
+	}
+	p.Stall()
+	const wait = 300 * time.Millisecond
+	for _, tc := range []struct {
+		name  string
+		store *db.Store
+	}{
+		{"open connection", s},
+		{"new connection", dbtest.Store(t, url, db.Options{})},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, cancel := context.WithTimeout(ctx, wait)
+			defer cancel()
+			start := time.Now()
+			_, err := tc.store.FindPersonByID(c, seed.ShowcaseID)
+			took := time.Since(start)
+			if db.ErrorCode(err) != db.EUNAVAILABLE || db.ErrorMessage(err) != "the database did not answer in time" {
+				t.Errorf("during the stall: %v, want %s saying it did not answer in time", err, db.EUNAVAILABLE)
+			}
+			// It cannot return sooner unless the stall let something
+			// through; the upper bound only keeps a hang from passing.
+			if took < wait || took > wait+5*time.Second {
+				t.Errorf("the call returned after %s, want its deadline %s", took, wait)
+			}
+		})
+	}
+	p.Resume()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		_, err := s.FindPersonByID(ctx, seed.ShowcaseID)
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("store did not recover after the proxy resumed: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
