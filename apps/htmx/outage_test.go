@@ -2,9 +2,11 @@ package main
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
+	"crudbench/db"
 	"crudbench/db/dbtest"
 )
 
@@ -54,4 +56,116 @@ func TestDatabaseOutage(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	wantStatus(t, "after readyz", editor.get("/readyz"), http.StatusOK)
+}
+
+// stallTimeout is the request deadline of the stall test: short, so that a
+// request that waits for it stands out from one that hangs for good.
+const stallTimeout = 500 * time.Millisecond
+
+// stallMargin is how late after its deadline an answer may come on a loaded
+// machine; a request that hangs on the stalled database never comes.
+const stallMargin = 4 * time.Second
+
+// TestDatabaseStall stalls the connection to the database, as a paused or
+// unreachable server does (connections accepted, nothing answered): every
+// page that needs the database answers the 503 page with Retry-After once
+// its deadline passes, also when more requests wait than the pool has
+// connections; /readyz answers 503 as promptly; the log names the outage and
+// its cause; and once the database answers again the same site does too.
+func TestDatabaseStall(t *testing.T) {
+	t.Parallel()
+	proxy, dbURL := dbtest.NewProxy(t, dbtest.Seeded(t))
+	ts := startSiteWith(t, dbURL, db.Options{MaxConns: 2}, stallTimeout)
+	editor := ts.login(t, "editor")
+	wantStatus(t, "before", editor.get("/persons/1"), http.StatusOK)
+
+	proxy.Stall()
+	for _, c := range []struct {
+		name string
+		send func() response
+	}{
+		{"person page", func() response { return editor.get("/persons/1") }},
+		{"person fragment", func() response { return editor.get("/persons/1", htmxHeaders("")...) }},
+		{"vacancy list", func() response { return editor.get("/vacancies?status=open") }},
+		{"write", func() response { return editor.post("/vacancies", vacancyForm("During the stall")) }},
+		{"login", func() response {
+			return ts.client(t).post("/login", map[string][]string{"username": {"editor"}, "password": {"editor"}})
+		}},
+	} {
+		// The clients belong to this test's goroutine: no subtests here.
+		start := time.Now()
+		res := c.send()
+		wantDeadline(t, c.name, time.Since(start))
+		wantStatus(t, c.name, res, http.StatusServiceUnavailable)
+		wantBody(t, c.name, res, "<title>Database unavailable · crudbench</title>", "try again in a few seconds")
+		wantNoBody(t, c.name, res, "deadline", "timeout", "127.0.0.1")
+		if res.Header.Get("Retry-After") == "" {
+			t.Errorf("%s: 503 without Retry-After", c.name)
+		}
+	}
+	t.Run("more requests than connections", func(t *testing.T) {
+		const n = 6
+		type result struct {
+			status     int
+			retryAfter string
+			took       time.Duration
+			err        error
+		}
+		results := make(chan result, n)
+		for range n {
+			go func() {
+				start := time.Now()
+				resp, err := editor.http.Get(ts.URL + "/persons/1")
+				if err != nil {
+					results <- result{err: err}
+					return
+				}
+				resp.Body.Close()
+				results <- result{resp.StatusCode, resp.Header.Get("Retry-After"), time.Since(start), nil}
+			}()
+		}
+		for range n {
+			r := <-results
+			if r.err != nil {
+				t.Fatal(r.err)
+			}
+			if r.status != http.StatusServiceUnavailable || r.retryAfter == "" {
+				t.Errorf("HTTP %d, Retry-After %q; want 503 with Retry-After", r.status, r.retryAfter)
+			}
+			wantDeadline(t, "one of many", r.took)
+		}
+	})
+	start := time.Now()
+	wantStatus(t, "stalled readyz", editor.get("/readyz"), http.StatusServiceUnavailable)
+	if took := time.Since(start); took > stallTimeout+stallMargin {
+		t.Errorf("/readyz took %s during the stall", took)
+	}
+	wantStatus(t, "stalled healthz", editor.get("/healthz"), http.StatusOK)
+	if l := ts.logs.String(); !strings.Contains(l, `msg="database unavailable"`) || !strings.Contains(l, "deadline exceeded") || !strings.Contains(l, "request_id=") {
+		t.Errorf("the log does not name the outage, its cause and the request:\n%s", l)
+	}
+
+	proxy.Resume()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		res := editor.get("/persons/1")
+		if res.Status == http.StatusOK {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no recovery 15 s after the database resumed: %d", res.Status)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	wantStatus(t, "after readyz", editor.get("/readyz"), http.StatusOK)
+}
+
+// wantDeadline fails unless a request that waited for the stalled database
+// was answered at its deadline: not before (the database cannot have
+// answered), and not much later.
+func wantDeadline(t *testing.T, what string, took time.Duration) {
+	t.Helper()
+	if took < stallTimeout || took > stallTimeout+stallMargin {
+		t.Errorf("%s: answered after %s, want %s and at most %s more", what, took, stallTimeout, stallMargin)
+	}
 }
