@@ -84,6 +84,38 @@ func TestBinary(t *testing.T) {
 		}
 	})
 
+	t.Run("REQUEST_TIMEOUT bounds a stalled database", func(t *testing.T) {
+		proxy, proxyURL := dbtest.NewProxy(t, dbURL)
+		const timeout = 300 * time.Millisecond
+		app := apptest.Start(t, bin, apptest.Env("DATABASE_URL="+proxyURL, "ADDR=127.0.0.1:0", "REQUEST_TIMEOUT="+timeout.String()))
+		defer app.Stop(t)
+		res, err := http.Post(app.URL+"/api/login", "application/json", strings.NewReader(`{"username":"viewer","password":"viewer"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var login loginResponse
+		err = json.NewDecoder(res.Body).Decode(&login)
+		res.Body.Close()
+		if err != nil || res.StatusCode != 200 {
+			t.Fatalf("login: %d %v", res.StatusCode, err)
+		}
+		proxy.Stall()
+		defer proxy.Resume()
+		req, _ := http.NewRequest("GET", app.URL+"/api/persons/1", nil)
+		req.Header.Set("Authorization", "Bearer "+login.Token)
+		start := time.Now()
+		res, err = http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		// Not before the deadline (the database cannot have answered), and
+		// well before the statement timeout's 5 s default would.
+		if took := time.Since(start); res.StatusCode != http.StatusServiceUnavailable || took < timeout || took > timeout+4*time.Second {
+			t.Errorf("GET /api/persons/1 on a stalled database: %d after %s, want 503 after %s", res.StatusCode, took, timeout)
+		}
+	})
+
 	t.Run("bad configuration", func(t *testing.T) {
 		cmd := exec.CommandContext(quick(t), bin)
 		cmd.Env = apptest.Env("DB_MAX_CONNS=0")
