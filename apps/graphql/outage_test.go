@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"crudbench/apps/internal/apptest"
 	"crudbench/db/dbtest"
 )
 
@@ -71,14 +72,6 @@ func TestDatabaseOutage(t *testing.T) {
 	}
 }
 
-// stallTimeout is the request deadline of the stall test: short, so that a
-// request that waits for it stands out from one that hangs for good.
-const stallTimeout = 500 * time.Millisecond
-
-// stallMargin is how late after its deadline an answer may come on a loaded
-// machine; a request that hangs on the stalled database never comes.
-const stallMargin = 4 * time.Second
-
 // TestDatabaseStall stalls the connection to the database, as a paused or
 // unreachable server does (connections accepted, nothing answered): every
 // operation answers UNAVAILABLE with HTTP 503 and Retry-After once its
@@ -88,7 +81,7 @@ const stallMargin = 4 * time.Second
 func TestDatabaseStall(t *testing.T) {
 	t.Parallel()
 	proxy, proxyURL := dbtest.NewProxy(t, dbtest.Seeded(t))
-	app := startApp(t, appConfig{dbURL: proxyURL, maxConns: 2, timeout: stallTimeout})
+	app := startApp(t, appConfig{dbURL: proxyURL, maxConns: 2, timeout: apptest.StallTimeout})
 	token := app.login(t, "viewer")
 	showcase := loadQuery(t, "showcase")
 	if resp := app.post(t, token, showcase, map[string]any{"id": "1"}); resp.Status != 200 || len(resp.Errors) > 0 {
@@ -104,7 +97,7 @@ func TestDatabaseStall(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			start := time.Now()
 			resp := app.post(t, token, query, map[string]any{"id": "1", "username": "viewer", "password": "viewer"})
-			wantDeadline(t, time.Since(start))
+			apptest.WantDeadline(t, name, time.Since(start))
 			if resp.Status != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || string(resp.Data) != "null" || len(resp.Errors) == 0 {
 				t.Errorf("HTTP %d Retry-After %q data %s errors %+v", resp.Status, resp.Header.Get("Retry-After"), resp.Data, resp.Errors)
 			}
@@ -116,47 +109,21 @@ func TestDatabaseStall(t *testing.T) {
 		})
 	}
 	t.Run("more requests than connections", func(t *testing.T) {
-		const n = 6
 		body, err := json.Marshal(map[string]any{"query": showcase, "variables": map[string]any{"id": "1"}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		type result struct {
-			status     int
-			retryAfter string
-			took       time.Duration
-			err        error
-		}
-		results := make(chan result, n)
-		for range n {
-			go func() {
-				req, err := http.NewRequest(http.MethodPost, app.URL+"/graphql", bytes.NewReader(body))
-				if err != nil {
-					results <- result{err: err}
-					return
-				}
-				req.Header.Set("Content-Type", "application/json")
-				req.Header.Set("Authorization", "Bearer "+token)
-				start := time.Now()
-				resp, err := http.DefaultClient.Do(req)
-				if err != nil {
-					results <- result{err: err}
-					return
-				}
-				resp.Body.Close()
-				results <- result{resp.StatusCode, resp.Header.Get("Retry-After"), time.Since(start), nil}
-			}()
-		}
-		for range n {
-			r := <-results
-			if r.err != nil {
-				t.Fatal(r.err)
+		reqs := make([]*http.Request, 6)
+		for i := range reqs {
+			req, err := http.NewRequest(http.MethodPost, app.URL+"/graphql", bytes.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
 			}
-			if r.status != http.StatusServiceUnavailable || r.retryAfter == "" {
-				t.Errorf("HTTP %d, Retry-After %q; want 503 with Retry-After", r.status, r.retryAfter)
-			}
-			wantDeadline(t, r.took)
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", "Bearer "+token)
+			reqs[i] = req
 		}
+		apptest.WantAllUnavailable(t, http.DefaultClient, reqs)
 	})
 	start := time.Now()
 	resp, err := http.Get(app.URL + "/readyz")
@@ -164,7 +131,7 @@ func TestDatabaseStall(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if took := time.Since(start); resp.StatusCode != http.StatusServiceUnavailable || took > stallTimeout+stallMargin {
+	if took := time.Since(start); resp.StatusCode != http.StatusServiceUnavailable || took > apptest.StallTimeout+apptest.StallMargin {
 		t.Errorf("/readyz during the stall: HTTP %d after %s", resp.StatusCode, took)
 	}
 	if l := app.logs.String(); !contains(l, `"msg":"database unavailable"`, "deadline exceeded", `"request_id"`, `"field":"person"`) {
@@ -176,14 +143,4 @@ func TestDatabaseStall(t *testing.T) {
 		resp := app.post(t, token, showcase, map[string]any{"id": "1"})
 		return resp.Status == 200 && len(resp.Errors) == 0
 	})
-}
-
-// wantDeadline fails unless a request that waited for the stalled database
-// was answered at its deadline: not before (the database cannot have
-// answered), and not much later.
-func wantDeadline(t *testing.T, took time.Duration) {
-	t.Helper()
-	if took < stallTimeout || took > stallTimeout+stallMargin {
-		t.Errorf("answered after %s, want %s and at most %s more", took, stallTimeout, stallMargin)
-	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"crudbench/apps/internal/apptest"
 	"crudbench/db"
 	"crudbench/db/dbtest"
 )
@@ -44,27 +45,9 @@ func TestDatabaseOutage(t *testing.T) {
 	if err := proxy.Up(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		res := editor.get("/persons/1")
-		if res.Status == http.StatusOK {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no recovery 10 s after the database returned: %d", res.Status)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	waitForPerson(t, editor)
 	wantStatus(t, "after readyz", editor.get("/readyz"), http.StatusOK)
 }
-
-// stallTimeout is the request deadline of the stall test: short, so that a
-// request that waits for it stands out from one that hangs for good.
-const stallTimeout = 500 * time.Millisecond
-
-// stallMargin is how late after its deadline an answer may come on a loaded
-// machine; a request that hangs on the stalled database never comes.
-const stallMargin = 4 * time.Second
 
 // TestDatabaseStall stalls the connection to the database, as a paused or
 // unreachable server does (connections accepted, nothing answered): every
@@ -75,7 +58,7 @@ const stallMargin = 4 * time.Second
 func TestDatabaseStall(t *testing.T) {
 	t.Parallel()
 	proxy, dbURL := dbtest.NewProxy(t, dbtest.Seeded(t))
-	ts := startSiteWith(t, dbURL, db.Options{MaxConns: 2}, stallTimeout)
+	ts := startSiteWith(t, dbURL, db.Options{MaxConns: 2}, apptest.StallTimeout)
 	editor := ts.login(t, "editor")
 	wantStatus(t, "before", editor.get("/persons/1"), http.StatusOK)
 
@@ -95,7 +78,7 @@ func TestDatabaseStall(t *testing.T) {
 		// The clients belong to this test's goroutine: no subtests here.
 		start := time.Now()
 		res := c.send()
-		wantDeadline(t, c.name, time.Since(start))
+		apptest.WantDeadline(t, c.name, time.Since(start))
 		wantStatus(t, c.name, res, http.StatusServiceUnavailable)
 		wantBody(t, c.name, res, "<title>Database unavailable · crudbench</title>", "try again in a few seconds")
 		wantNoBody(t, c.name, res, "deadline", "timeout", "127.0.0.1")
@@ -103,41 +86,18 @@ func TestDatabaseStall(t *testing.T) {
 			t.Errorf("%s: 503 without Retry-After", c.name)
 		}
 	}
-	t.Run("more requests than connections", func(t *testing.T) {
-		const n = 6
-		type result struct {
-			status     int
-			retryAfter string
-			took       time.Duration
-			err        error
+	reqs := make([]*http.Request, 6)
+	for i := range reqs {
+		req, err := http.NewRequest("GET", ts.URL+"/persons/1", nil)
+		if err != nil {
+			t.Fatal(err)
 		}
-		results := make(chan result, n)
-		for range n {
-			go func() {
-				start := time.Now()
-				resp, err := editor.http.Get(ts.URL + "/persons/1")
-				if err != nil {
-					results <- result{err: err}
-					return
-				}
-				resp.Body.Close()
-				results <- result{resp.StatusCode, resp.Header.Get("Retry-After"), time.Since(start), nil}
-			}()
-		}
-		for range n {
-			r := <-results
-			if r.err != nil {
-				t.Fatal(r.err)
-			}
-			if r.status != http.StatusServiceUnavailable || r.retryAfter == "" {
-				t.Errorf("HTTP %d, Retry-After %q; want 503 with Retry-After", r.status, r.retryAfter)
-			}
-			wantDeadline(t, "one of many", r.took)
-		}
-	})
+		reqs[i] = req
+	}
+	apptest.WantAllUnavailable(t, editor.http, reqs)
 	start := time.Now()
 	wantStatus(t, "stalled readyz", editor.get("/readyz"), http.StatusServiceUnavailable)
-	if took := time.Since(start); took > stallTimeout+stallMargin {
+	if took := time.Since(start); took > apptest.StallTimeout+apptest.StallMargin {
 		t.Errorf("/readyz took %s during the stall", took)
 	}
 	wantStatus(t, "stalled healthz", editor.get("/healthz"), http.StatusOK)
@@ -146,26 +106,23 @@ func TestDatabaseStall(t *testing.T) {
 	}
 
 	proxy.Resume()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		res := editor.get("/persons/1")
-		if res.Status == http.StatusOK {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no recovery 15 s after the database resumed: %d", res.Status)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitForPerson(t, editor)
 	wantStatus(t, "after readyz", editor.get("/readyz"), http.StatusOK)
 }
 
-// wantDeadline fails unless a request that waited for the stalled database
-// was answered at its deadline: not before (the database cannot have
-// answered), and not much later.
-func wantDeadline(t *testing.T, what string, took time.Duration) {
+// waitForPerson waits up to 15 s for the site to show a person again after
+// the database came back.
+func waitForPerson(t *testing.T, c *client) {
 	t.Helper()
-	if took < stallTimeout || took > stallTimeout+stallMargin {
-		t.Errorf("%s: answered after %s, want %s and at most %s more", what, took, stallTimeout, stallMargin)
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		res := c.get("/persons/1")
+		if res.Status == http.StatusOK {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no recovery 15 s after the database came back: %d", res.Status)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }

@@ -1,13 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"crudbench/apps/internal/apptest"
 	"crudbench/db"
 	"crudbench/db/dbtest"
 )
@@ -47,27 +46,9 @@ func TestDatabaseOutage(t *testing.T) {
 	if err := proxy.Up(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		res := a.do(t, "GET", "/api/persons/1", a.viewer, nil)
-		if res.status == http.StatusOK {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("still %d 10 s after the database came back: %s", res.status, res.body)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	a.waitForPerson(t)
 	a.do(t, "GET", "/readyz", "", nil).want(t, http.StatusOK)
 }
-
-// stallTimeout is the request deadline of the stall tests: short, so that a
-// request that waits for it stands out from one that hangs for good.
-const stallTimeout = 500 * time.Millisecond
-
-// stallMargin is how late after its deadline a 503 may come on a loaded
-// machine; a request that hangs on the stalled database never comes.
-const stallMargin = 4 * time.Second
 
 // TestDatabaseStall stalls the connection to the database, as a paused or
 // unreachable server does (connections accepted, nothing answered): every
@@ -78,8 +59,8 @@ const stallMargin = 4 * time.Second
 func TestDatabaseStall(t *testing.T) {
 	t.Parallel()
 	proxy, url := dbtest.NewProxy(t, dbtest.Seeded(t))
-	var logs lockedBuffer
-	a := newAppWith(t, dbtest.Store(t, url, db.Options{MaxConns: 2}), stallTimeout, &logs)
+	var logs apptest.Buffer
+	a := newAppWith(t, dbtest.Store(t, url, db.Options{MaxConns: 2}), apptest.StallTimeout, &logs)
 	a.do(t, "GET", "/api/persons/1", a.viewer, nil).want(t, http.StatusOK)
 
 	proxy.Stall()
@@ -96,7 +77,7 @@ func TestDatabaseStall(t *testing.T) {
 			}
 			start := time.Now()
 			res := a.do(t, c.method, c.path, c.token, body)
-			wantDeadline(t, time.Since(start))
+			apptest.WantDeadline(t, c.method+" "+c.path, time.Since(start))
 			p := res.wantProblem(t, http.StatusServiceUnavailable)
 			if p.Detail != "the database did not answer in time" {
 				t.Errorf("detail %q", p.Detail)
@@ -107,46 +88,20 @@ func TestDatabaseStall(t *testing.T) {
 		})
 	}
 	t.Run("more requests than connections", func(t *testing.T) {
-		const n = 6
-		type result struct {
-			status     int
-			retryAfter string
-			took       time.Duration
-			err        error
-		}
-		results := make(chan result, n)
-		for range n {
-			go func() {
-				req, err := http.NewRequest("GET", a.url+"/api/persons/1", nil)
-				if err != nil {
-					results <- result{err: err}
-					return
-				}
-				req.Header.Set("Authorization", "Bearer "+a.viewer)
-				start := time.Now()
-				resp, err := a.client.Do(req)
-				if err != nil {
-					results <- result{err: err}
-					return
-				}
-				resp.Body.Close()
-				results <- result{resp.StatusCode, resp.Header.Get("Retry-After"), time.Since(start), nil}
-			}()
-		}
-		for range n {
-			r := <-results
-			if r.err != nil {
-				t.Fatal(r.err)
+		reqs := make([]*http.Request, 6)
+		for i := range reqs {
+			req, err := http.NewRequest("GET", a.url+"/api/persons/1", nil)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if r.status != http.StatusServiceUnavailable || r.retryAfter == "" {
-				t.Errorf("HTTP %d, Retry-After %q; want 503 with Retry-After", r.status, r.retryAfter)
-			}
-			wantDeadline(t, r.took)
+			req.Header.Set("Authorization", "Bearer "+a.viewer)
+			reqs[i] = req
 		}
+		apptest.WantAllUnavailable(t, a.client, reqs)
 	})
 	start := time.Now()
 	a.do(t, "GET", "/readyz", "", nil).want(t, http.StatusServiceUnavailable)
-	if took := time.Since(start); took > stallTimeout+stallMargin {
+	if took := time.Since(start); took > apptest.StallTimeout+apptest.StallMargin {
 		t.Errorf("/readyz took %s during the stall", took)
 	}
 	a.do(t, "GET", "/healthz", "", nil).want(t, http.StatusOK)
@@ -155,44 +110,23 @@ func TestDatabaseStall(t *testing.T) {
 	}
 
 	proxy.Resume()
+	a.waitForPerson(t)
+	a.do(t, "GET", "/readyz", "", nil).want(t, http.StatusOK)
+}
+
+// waitForPerson waits up to 15 s for the app to serve a person again after
+// the database came back.
+func (a *testApp) waitForPerson(t *testing.T) {
+	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		res := a.do(t, "GET", "/api/persons/1", a.viewer, nil)
 		if res.status == http.StatusOK {
-			break
+			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("still %d 15 s after the database resumed: %s", res.status, res.body)
+			t.Fatalf("still %d 15 s after the database came back: %s", res.status, res.body)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	a.do(t, "GET", "/readyz", "", nil).want(t, http.StatusOK)
-}
-
-// wantDeadline fails unless a request that waited for the stalled database
-// was answered at its deadline: not before (the database cannot have
-// answered), and not much later.
-func wantDeadline(t *testing.T, took time.Duration) {
-	t.Helper()
-	if took < stallTimeout || took > stallTimeout+stallMargin {
-		t.Errorf("answered after %s, want %s and at most %s more", took, stallTimeout, stallMargin)
-	}
-}
-
-// lockedBuffer is a log sink safe for the server's goroutines.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
