@@ -24,9 +24,10 @@ const DefaultMaxConns = 20
 type Options struct {
 	MaxConns int32
 	// StatementTimeout is PostgreSQL's statement_timeout: the server stops a
-	// statement that runs longer (the Store reports EUNAVAILABLE). The apps
-	// set it to their request deadline, which bounds the wait on the
-	// client's side too, also when the server hangs and cannot time out.
+	// statement that runs longer, and the Store reports EUNAVAILABLE. The
+	// apps set it to their request deadline, so that the server gives up on
+	// a statement when the client does; a server that hangs cannot time
+	// out, and there the request's context bounds the wait.
 	StatementTimeout time.Duration
 	// OnQuery, when set, is called with the SQL of every statement the Store
 	// sends (tests count statements per request with it).
@@ -84,10 +85,14 @@ func (s *Store) inTx(ctx context.Context, fn func(q *sqlcdb.Queries) error) erro
 	if err != nil {
 		return translate(err)
 	}
+	committing := false
 	defer func() {
-		// After a commit this is a no-op. After a failure the rollback must
-		// not die with the request (that would cost the connection), nor
-		// wait for a database that hangs: it gets a short time of its own.
+		if committing {
+			return // Commit ends the transaction, whatever its outcome
+		}
+		// After an error (or a panic) the rollback must not die with the
+		// request (that would cost the connection), nor wait for a
+		// database that hangs: it gets a short time of its own.
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackTimeout)
 		defer cancel()
 		tx.Rollback(rctx)
@@ -95,6 +100,7 @@ func (s *Store) inTx(ctx context.Context, fn func(q *sqlcdb.Queries) error) erro
 	if err := fn(s.q.WithTx(tx)); err != nil {
 		return translate(err)
 	}
+	committing = true
 	return translate(tx.Commit(ctx))
 }
 
