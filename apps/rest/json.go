@@ -57,12 +57,12 @@ func writeJSON(w http.ResponseWriter, status int, contentType string, v any) {
 }
 
 // decode reads a request body into a T, strictly: the media type must be
-// application/json, the body at most serve.MaxBodyBytes of valid UTF-8 holding
-// exactly one JSON object whose members are all fields of T, spelled
+// application/json, the body (which the shared middleware caps at
+// serve.MaxBodyBytes) valid UTF-8 holding exactly one JSON object whose members are all fields of T, spelled
 // exactly, with values of the right types. Every rejection is a
 // requestError naming what is wrong (and the field, where there is one);
 // rules about the values themselves are the store's business.
-func decode[T any](w http.ResponseWriter, r *http.Request) (T, error) {
+func decode[T any](r *http.Request) (T, error) {
 	var v T
 	mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mediaType != "application/json" {
