@@ -22,7 +22,12 @@ const DefaultMaxConns = 20
 // Options tune a Store. The zero value gives DefaultMaxConns connections and
 // a 5 s statement timeout.
 type Options struct {
-	MaxConns         int32
+	MaxConns int32
+	// StatementTimeout is PostgreSQL's statement_timeout: the server stops a
+	// statement that runs longer, and the Store reports EUNAVAILABLE. The
+	// apps set it to their request deadline, so that the server gives up on
+	// a statement when the client does; a server that hangs cannot time
+	// out, and there the request's context bounds the wait.
 	StatementTimeout time.Duration
 	// OnQuery, when set, is called with the SQL of every statement the Store
 	// sends (tests count statements per request with it).
@@ -71,16 +76,31 @@ func (s *Store) Ping(ctx context.Context) error {
 	return translate(s.pool.Ping(ctx))
 }
 
+// rollbackTimeout bounds the rollback of a failed transaction.
+const rollbackTimeout = time.Second
+
 // inTx runs fn in a transaction, committing when it returns nil.
 func (s *Store) inTx(ctx context.Context, fn func(q *sqlcdb.Queries) error) error {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return translate(err)
 	}
-	defer tx.Rollback(context.WithoutCancel(ctx))
+	committing := false
+	defer func() {
+		if committing {
+			return // Commit ends the transaction, whatever its outcome
+		}
+		// After an error (or a panic) the rollback must not die with the
+		// request (that would cost the connection), nor wait for a
+		// database that hangs: it gets a short time of its own.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackTimeout)
+		defer cancel()
+		tx.Rollback(rctx)
+	}()
 	if err := fn(s.q.WithTx(tx)); err != nil {
 		return translate(err)
 	}
+	committing = true
 	return translate(tx.Commit(ctx))
 }
 

@@ -77,19 +77,37 @@ func translate(err error) error {
 			return &Error{Code: code, Message: "the data breaks a database rule", Err: err}
 		case "22": // data exception: bad encoding, out of range, too long
 			return &Error{Code: EINVALID, Message: "a value is out of range or malformed", Err: err}
-		case "08", "53", "57": // connection exception, insufficient resources, operator intervention (incl. statement timeout)
-			return &Error{Code: EUNAVAILABLE, Message: "the database is unavailable", Err: err}
+		case "57":
+			if pgErr.Code == "57014" { // query_canceled: the statement timeout, or a cancel request
+				return &Error{Code: EUNAVAILABLE, Message: msgTooSlow, Err: err}
+			}
+			return &Error{Code: EUNAVAILABLE, Message: msgUnavailable, Err: err} // operator intervention: shutting down
+		case "08", "53": // connection exception, insufficient resources
+			return &Error{Code: EUNAVAILABLE, Message: msgUnavailable, Err: err}
 		}
 		return &Error{Code: EINTERNAL, Message: "internal error", Err: err}
 	}
+	if errors.Is(err, context.DeadlineExceeded) || pgconn.Timeout(err) {
+		// The request's deadline passed while it waited for the database:
+		// for a pool connection, or for an answer that did not come.
+		return &Error{Code: EUNAVAILABLE, Message: msgTooSlow, Err: err}
+	}
 	if unavailable(err) {
-		return &Error{Code: EUNAVAILABLE, Message: "the database is unavailable", Err: err}
+		return &Error{Code: EUNAVAILABLE, Message: msgUnavailable, Err: err}
 	}
 	return &Error{Code: EINTERNAL, Message: "internal error", Err: err}
 }
 
+// The client-safe messages of EUNAVAILABLE: the database is away, or it did
+// not answer within the request's deadline or the statement timeout.
+const (
+	msgUnavailable = "the database is unavailable"
+	msgTooSlow     = "the database did not answer in time"
+)
+
 // unavailable reports errors of reaching the database rather than of the
-// statement: refused or broken connections and timeouts waiting for them.
+// statement: refused or broken connections, and requests given up (a
+// client that went away cancels its context).
 func unavailable(err error) bool {
 	if _, ok := errors.AsType[*pgconn.ConnectError](err); ok {
 		return true
@@ -97,9 +115,8 @@ func unavailable(err error) bool {
 	if _, ok := errors.AsType[net.Error](err); ok {
 		return true
 	}
-	if pgconn.SafeToRetry(err) || pgconn.Timeout(err) {
+	if pgconn.SafeToRetry(err) {
 		return true
 	}
-	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, context.Canceled)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -103,5 +104,33 @@ func TestMigrationsDownAndUp(t *testing.T) {
 	}
 	if err := sqlDB.QueryRow(`SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'goose_db_version'`).Scan(&n); err != nil || n != 7 {
 		t.Fatalf("after up: %d tables, %v; want 7", n, err)
+	}
+}
+
+// TestStatementTimeoutIsUnavailable holds a row lock from another
+// transaction, so that an update waits past the statement timeout: the
+// server cancels it (57014), and the Store reports the database unavailable
+// (an app's 503), never an internal error.
+func TestStatementTimeoutIsUnavailable(t *testing.T) {
+	url := dbtest.Seeded(t)
+	blocker, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer blocker.Close(ctx)
+	tx, err := blocker.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `SELECT id FROM vacancy WHERE id = 1 FOR UPDATE`); err != nil {
+		t.Fatal(err)
+	}
+
+	s := dbtest.Store(t, url, db.Options{StatementTimeout: 100 * time.Millisecond})
+	title := "never saved"
+	_, err = s.UpdateVacancy(ctx, 1, 1, db.VacancyPatch{Title: &title})
+	if db.ErrorCode(err) != db.EUNAVAILABLE || db.ErrorMessage(err) != "the database did not answer in time" {
+		t.Errorf("update held up past the statement timeout: %v, want %s saying it did not answer in time", err, db.EUNAVAILABLE)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"crudbench/apps/internal/serve"
 	"crudbench/db"
 )
 
@@ -29,7 +30,7 @@ const (
 	codeUnavailable           = "UNAVAILABLE"               // db.EUNAVAILABLE: the database is away (HTTP 503)
 	codeInternal              = "INTERNAL"                  // anything else; details only in the log
 	codeBadRequest            = "BAD_REQUEST"               // the HTTP request is not a GraphQL request (HTTP 400)
-	codeRequestTooLarge       = "REQUEST_TOO_LARGE"         // body over maxBodyBytes (HTTP 413)
+	codeRequestTooLarge       = "REQUEST_TOO_LARGE"         // body over serve.MaxBodyBytes (HTTP 413)
 	codeQueryTooLarge         = "QUERY_TOO_LARGE"           // query text over maxQueryBytes
 	codeDepthLimit            = "DEPTH_LIMIT_EXCEEDED"      // selections nested deeper than maxDepth
 	codeComplexityLimit       = "COMPLEXITY_LIMIT_EXCEEDED" // over maxComplexity; set by gqlgen's extension.ComplexityLimit
@@ -85,8 +86,7 @@ func presentError(logger *slog.Logger) graphql.ErrorPresenterFunc {
 			gqlErr.Extensions = map[string]any{"code": codeBadRequest}
 			return gqlErr
 		}
-		logger.LogAttrs(ctx, slog.LevelError, "graphql error",
-			slog.String("path", gqlErr.Path.String()), slog.String("error", err.Error()))
+		serve.LogError(ctx, logger, err, slog.String("field", gqlErr.Path.String()))
 		gqlErr.Message = "internal error"
 		gqlErr.Extensions = map[string]any{"code": codeInternal}
 		return gqlErr
@@ -94,12 +94,10 @@ func presentError(logger *slog.Logger) graphql.ErrorPresenterFunc {
 }
 
 func presentDBError(ctx context.Context, logger *slog.Logger, gqlErr *gqlerror.Error, dbErr *db.Error) *gqlerror.Error {
+	serve.LogError(ctx, logger, dbErr, slog.String("field", gqlErr.Path.String()))
 	code, ok := dbCodes[dbErr.Code]
 	if !ok {
 		code = codeInternal
-		logger.LogAttrs(ctx, slog.LevelError, "graphql error",
-			slog.String("path", gqlErr.Path.String()), slog.String("error", dbErr.Error()),
-			slog.Any("cause", dbErr.Err))
 	}
 	gqlErr.Message = db.ErrorMessage(dbErr)
 	gqlErr.Extensions = map[string]any{"code": code}
@@ -160,6 +158,14 @@ func writeError(w http.ResponseWriter, status int, code, message string) {
 // writePanic is serve.Recover's answer to a panic outside the resolvers.
 func writePanic(w http.ResponseWriter, _ *http.Request) {
 	writeError(w, http.StatusInternalServerError, codeInternal, "internal error")
+}
+
+// tooLargeMessage names the limit of a request body.
+var tooLargeMessage = fmt.Sprintf("the request body is too large: the limit is %d bytes", serve.MaxBodyBytes)
+
+// writeTooLarge answers a body over serve.MaxBodyBytes.
+func writeTooLarge(w http.ResponseWriter, _ *http.Request) {
+	writeError(w, http.StatusRequestEntityTooLarge, codeRequestTooLarge, tooLargeMessage)
 }
 
 // statusKey finds the request's *httpStatus in its context.
@@ -227,8 +233,8 @@ func allNull(data json.RawMessage) bool {
 //     as application/json: gqlgen answers 422; the spec asks for 200, so that
 //     clients of that older media type read the errors (with
 //     application/graphql-response+json it stays 400, as the spec wants);
-//   - a response that failed as a whole because the database is down: 503,
-//     like the other apps.
+//   - a response that failed as a whole because the database is down or
+//     did not answer in time: 503 with Retry-After, like the other apps.
 func withHTTPStatus(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s := &httpStatus{}
@@ -254,6 +260,7 @@ func (w *statusWriter) WriteHeader(code int) {
 		case code == http.StatusUnprocessableEntity && w.Header().Get("Content-Type") == "application/json":
 			code = http.StatusOK
 		case code == http.StatusOK && w.status.unavailable:
+			w.Header().Set("Retry-After", "5")
 			code = http.StatusServiceUnavailable
 		}
 	}

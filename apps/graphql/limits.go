@@ -21,8 +21,6 @@ import (
 // the server or the database. Each refusal is a GraphQL error with its own
 // extensions.code, answered before anything runs.
 const (
-	// maxBodyBytes caps the HTTP request body (413 beyond it).
-	maxBodyBytes = 1 << 20
 	// maxQueryBytes caps the query text; the bench's largest query has
 	// about 600 bytes and GraphiQL's introspection query about 1.6 KiB.
 	maxQueryBytes = 16 << 10
@@ -199,23 +197,17 @@ func depth(set ast.SelectionSet, stop int) int {
 	return deepest
 }
 
-// limitBody refuses a request body over max bytes with 413 (gqlgen's
-// transport would answer 200 with an error), never holding it in memory
-// whole. A body of announced length is checked by its Content-Length
-// alone: net/http never reads past it, and gqlgen reads the body itself.
-// Only a body of unknown length (chunked) is read here, up to max bytes,
-// before gqlgen sees it.
-func limitBody(max int64, next http.Handler) http.Handler {
-	tooLarge := fmt.Sprintf("the request body is too large: the limit is %d bytes", max)
+// limitBody answers 413 for a body of unknown length (chunked) that grows
+// past serve.MaxBodyBytes, where gqlgen's transport would answer 200 with an
+// error: it reads such a body here, through the limit the shared middleware
+// set, before gqlgen sees it. A body of announced length was checked by its
+// Content-Length already, and net/http never reads past that.
+func limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.ContentLength > max {
-			writeError(w, http.StatusRequestEntityTooLarge, codeRequestTooLarge, tooLarge)
-			return
-		}
 		if r.ContentLength < 0 && r.Body != nil && r.Body != http.NoBody {
-			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+			body, err := io.ReadAll(r.Body)
 			if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-				writeError(w, http.StatusRequestEntityTooLarge, codeRequestTooLarge, tooLarge)
+				writeTooLarge(w, r)
 				return
 			}
 			if err != nil {

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"crudbench/apps/internal/serve"
 )
 
 // nested returns person(id: 1) with appointments { person { … } } nested
@@ -94,7 +96,7 @@ func TestQueryLimits(t *testing.T) {
 func TestBodyLimit(t *testing.T) {
 	t.Parallel()
 	app := startApp(t)
-	big := `{"query": "{ vacancies { nodes { id } } }", "variables": {"pad": "` + strings.Repeat("x", maxBodyBytes) + `"}}`
+	big := `{"query": "{ vacancies { nodes { id } } }", "variables": {"pad": "` + strings.Repeat("x", serve.MaxBodyBytes) + `"}}`
 	for _, chunked := range []bool{false, true} {
 		var body io.Reader = strings.NewReader(big)
 		if chunked {
@@ -113,7 +115,7 @@ func TestBodyLimit(t *testing.T) {
 	}
 
 	// Just under the limit is fine.
-	ok := `{"query": "{ __typename }", "variables": {"pad": "` + strings.Repeat("x", maxBodyBytes-100) + `"}}`
+	ok := `{"query": "{ __typename }", "variables": {"pad": "` + strings.Repeat("x", serve.MaxBodyBytes-100) + `"}}`
 	req, _ := http.NewRequest(http.MethodPost, app.URL+"/graphql", bytes.NewReader([]byte(ok)))
 	req.Header.Set("Content-Type", "application/json")
 	if resp := send(t, req); resp.Status != 200 || len(resp.Errors) > 0 {

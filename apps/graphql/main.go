@@ -4,8 +4,9 @@
 // /healthz and /readyz probes.
 //
 // Configuration comes from the environment, flags overriding: DATABASE_URL,
-// ADDR (default :8082), DB_MAX_CONNS, LOG_LEVEL, AUTH_SECRET, TOKEN_TTL (see
-// -h), plus GRAPHQL_INTROSPECTION=false to hide the schema from clients.
+// ADDR (default :8082), DB_MAX_CONNS, LOG_LEVEL, AUTH_SECRET, TOKEN_TTL,
+// REQUEST_TIMEOUT (see -h), plus GRAPHQL_INTROSPECTION=false to hide the
+// schema from clients.
 package main
 
 import (
@@ -55,14 +56,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 	ctx, cancel := serve.SignalContext(ctx)
 	defer cancel()
-	store, err := db.Open(ctx, cfg.DatabaseURL, db.Options{MaxConns: cfg.DBMaxConns})
+	store, err := db.Open(ctx, cfg.DatabaseURL, db.Options{MaxConns: cfg.DBMaxConns, StatementTimeout: cfg.RequestTimeout})
 	if err != nil {
 		return err
 	}
 	defer store.Close()
 	tokens := auth.NewTokens(cfg.AuthSecret, cfg.TokenTTL)
 
-	srv := NewServer(logger, store, tokens, Options{Introspection: introspection})
+	srv := NewServer(logger, store, tokens, cfg.RequestTimeout, Options{Introspection: introspection})
 	return serve.Run(ctx, logger, cfg.Addr, srv, serve.Options{})
 }
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"crudbench/apps/internal/auth"
+	"crudbench/apps/internal/config"
 	"crudbench/db"
 	"crudbench/db/dbtest"
 )
@@ -38,6 +39,8 @@ type testApp struct {
 
 type appConfig struct {
 	dbURL        string
+	maxConns     int32         // the pool's size; 0 for the default
+	timeout      time.Duration // the request deadline; 0 for the default
 	noIntrospect bool
 	handler      func(logger *slog.Logger, store *db.Store, tokens *auth.Tokens) http.Handler
 }
@@ -53,7 +56,10 @@ func startApp(t testing.TB, cfgs ...appConfig) *testApp {
 		cfg.dbURL = dbtest.Seeded(t)
 	}
 	app := &testApp{logs: &syncBuffer{}}
-	app.Store = dbtest.Store(t, cfg.dbURL, db.Options{OnQuery: func(sql string) {
+	if cfg.timeout == 0 {
+		cfg.timeout = config.DefaultRequestTimeout
+	}
+	app.Store = dbtest.Store(t, cfg.dbURL, db.Options{MaxConns: cfg.maxConns, OnQuery: func(sql string) {
 		app.mu.Lock()
 		app.statements = append(app.statements, sql)
 		app.mu.Unlock()
@@ -64,7 +70,7 @@ func startApp(t testing.TB, cfgs ...appConfig) *testApp {
 	if cfg.handler != nil {
 		h = cfg.handler(logger, app.Store, tokens)
 	} else {
-		h = NewServer(logger, app.Store, tokens, Options{Introspection: !cfg.noIntrospect})
+		h = NewServer(logger, app.Store, tokens, cfg.timeout, Options{Introspection: !cfg.noIntrospect})
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)

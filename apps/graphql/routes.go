@@ -21,7 +21,7 @@ func addRoutes(mux *http.ServeMux, store *db.Store, tokens *auth.Tokens, gql htt
 	// GraphQL over HTTP: POST for everything, GET for queries only.
 	// Authentication happens per field (@auth, @editor), so login needs no
 	// token; the loaders batch one request's nested reads.
-	api := limitBody(maxBodyBytes, tokens.Bearer(loaders.Middleware(store, withHTTPStatus(gql))))
+	api := limitBody(tokens.Bearer(loaders.Middleware(store, withHTTPStatus(gql))))
 	mux.Handle("POST /graphql", api)
 	mux.Handle("GET /graphql", api)
 	mux.Handle("OPTIONS /graphql", api)

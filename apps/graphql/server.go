@@ -3,6 +3,7 @@ package main
 import (
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
@@ -25,15 +26,19 @@ type Options struct {
 }
 
 // NewServer returns the whole app as one handler: the GraphQL endpoint,
-// GraphiQL and the health probes, with panic recovery and (at debug level)
-// request logging around them.
-func NewServer(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, opts Options) http.Handler {
+// GraphiQL and the health probes, behind the middleware all three apps share
+// (serve.Stack, with timeout as every request's deadline); a panic outside
+// the resolvers and an oversized body are answered in the GraphQL response
+// shape.
+func NewServer(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, timeout time.Duration, opts Options) http.Handler {
 	mux := http.NewServeMux()
 	addRoutes(mux, store, tokens, newGraphQL(logger, store, tokens, opts))
-	var h http.Handler = mux
-	h = serve.Recover(logger, writePanic, h)
-	h = serve.LogRequests(logger, h)
-	return h
+	return serve.Stack{
+		Logger:     logger,
+		Timeout:    timeout,
+		OnPanic:    writePanic,
+		OnTooLarge: writeTooLarge,
+	}.Wrap(mux)
 }
 
 // newGraphQL configures gqlgen's server: the transports of the

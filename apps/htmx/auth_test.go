@@ -12,6 +12,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"crudbench/apps/internal/auth"
+	"crudbench/apps/internal/serve"
 	"crudbench/db"
 )
 
@@ -285,7 +286,7 @@ func TestHardening(t *testing.T) {
 	}
 
 	form := vacancyForm("Too big")
-	form.Set("description", strings.Repeat("x", maxBodyBytes))
+	form.Set("description", strings.Repeat("x", serve.MaxBodyBytes))
 	res = editor.post("/vacancies", form)
 	wantStatus(t, "1 MiB form", res, http.StatusRequestEntityTooLarge)
 	wantBody(t, "1 MiB form", res, "Too much data")

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"net/http"
 	"slices"
 
+	"crudbench/apps/internal/serve"
 	"crudbench/db"
 )
 
@@ -22,9 +22,10 @@ type errorPage struct {
 // fail is the one translator from the Store's error codes to the site's
 // answers: an error page with the matching status. Forms handle EINVALID and
 // ECONFLICT themselves (they re-render with messages) and call fail for the
-// rest. Internal details go to the log, never to the page: a Store error's
-// text leaves its cause out, so the cause is logged beside it.
+// rest. Internal details go to the log (serve.LogError, with the cause),
+// never to the page.
 func (s *site) fail(w http.ResponseWriter, r *http.Request, err error) {
+	serve.LogError(r.Context(), s.logger, err)
 	switch db.ErrorCode(err) {
 	case db.ENOTFOUND:
 		s.errorPage(w, r, http.StatusNotFound, "Not found", db.ErrorMessage(err)+". It may have been deleted.")
@@ -37,12 +38,10 @@ func (s *site) fail(w http.ResponseWriter, r *http.Request, err error) {
 	case db.EUNAUTHORIZED:
 		s.errorPage(w, r, http.StatusUnauthorized, "Not signed in", "Please sign in again.")
 	case db.EUNAVAILABLE:
-		s.logger.Warn("database unavailable", "method", r.Method, "path", r.URL.Path, "err", err, "cause", errors.Unwrap(err))
 		w.Header().Set("Retry-After", "5")
 		s.errorPage(w, r, http.StatusServiceUnavailable, "Database unavailable",
 			"The site cannot reach its database right now. Nothing was lost; please try again in a few seconds.")
 	default:
-		s.logger.Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err, "cause", errors.Unwrap(err))
 		s.serverError(w, r)
 	}
 }
@@ -101,12 +100,17 @@ func (s *site) crossOrigin(w http.ResponseWriter, r *http.Request) {
 }
 
 // badForm answers a body that is not a readable form: 413 when it is larger
-// than maxBodyBytes, 400 otherwise.
+// than serve.MaxBodyBytes, 400 otherwise.
 func (s *site) badForm(w http.ResponseWriter, r *http.Request, err error) {
 	if _, ok := err.(*http.MaxBytesError); ok {
-		s.errorPage(w, r, http.StatusRequestEntityTooLarge, "Too much data",
-			fmt.Sprintf("The form sent more than %d KiB. Nothing was saved.", maxBodyBytes>>10))
+		s.tooLarge(w, r)
 		return
 	}
 	s.errorPage(w, r, http.StatusBadRequest, "Bad request", "The form could not be read. Nothing was saved.")
+}
+
+// tooLarge answers a body over serve.MaxBodyBytes.
+func (s *site) tooLarge(w http.ResponseWriter, r *http.Request) {
+	s.errorPage(w, r, http.StatusRequestEntityTooLarge, "Too much data",
+		fmt.Sprintf("The form sent more than %d KiB. Nothing was saved.", serve.MaxBodyBytes>>10))
 }

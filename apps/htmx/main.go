@@ -5,8 +5,8 @@
 //
 // Configuration comes from the environment with flags as overrides
 // (DATABASE_URL, ADDR [:8083], DB_MAX_CONNS, LOG_LEVEL, AUTH_SECRET,
-// TOKEN_TTL); run it with -h for the list. It logs JSON to stdout and stops
-// gracefully on SIGINT or SIGTERM.
+// TOKEN_TTL, REQUEST_TIMEOUT); run it with -h for the list. It logs JSON to
+// stdout and stops gracefully on SIGINT or SIGTERM.
 package main
 
 import (
@@ -63,13 +63,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	// Open does not connect: the site starts while the database is down and
 	// answers 503 until it is back.
-	store, err := db.Open(ctx, cfg.DatabaseURL, db.Options{MaxConns: cfg.DBMaxConns})
+	store, err := db.Open(ctx, cfg.DatabaseURL, db.Options{MaxConns: cfg.DBMaxConns, StatementTimeout: cfg.RequestTimeout})
 	if err != nil {
 		return err
 	}
 	defer store.Close()
 
 	tokens := auth.NewTokens(cfg.AuthSecret, cfg.TokenTTL)
-	srv := NewServer(logger, store, tokens, views)
+	srv := NewServer(logger, store, tokens, cfg.RequestTimeout, views)
 	return serve.Run(ctx, logger, cfg.Addr, srv, serve.Options{})
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -10,9 +11,6 @@ import (
 	"crudbench/apps/internal/serve"
 	"crudbench/db"
 )
-
-// maxBodyBytes caps every request body; a larger form is answered 413.
-const maxBodyBytes = 1 << 20
 
 // site holds what the handlers share.
 type site struct {
@@ -24,24 +22,29 @@ type site struct {
 
 // NewServer returns the site's whole HTTP surface: the routes of routes.go
 // behind the middleware every request passes, outermost first: security
-// headers, panic recovery, request logging (debug only), refusal of
-// cross-site form posts, the body size limit and the session cookie.
-func NewServer(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, views *views) http.Handler {
+// headers, the middleware all three apps share (serve.Stack: panic recovery,
+// request ID, the request deadline timeout, the body size limit, request
+// logging at debug level), refusal of cross-site form posts and the session
+// cookie.
+func NewServer(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, timeout time.Duration, views *views) http.Handler {
 	s := &site{logger: logger, store: store, tokens: tokens, views: views}
 	r := chi.NewRouter()
 	addRoutes(r, s)
 
 	var h http.Handler = r
 	h = tokens.Cookie(h)
-	h = http.MaxBytesHandler(h, maxBodyBytes)
 	// Browsers mark cross-site requests with Sec-Fetch-Site (or an Origin
 	// that differs from Host): such POSTs and DELETEs never reach a handler.
 	// Non-browser clients (the bench, curl) send neither and pass.
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(s.crossOrigin))
 	h = cop.Handler(h)
-	h = serve.LogRequests(logger, h)
-	h = serve.Recover(logger, s.panicked, h)
+	h = serve.Stack{
+		Logger:     logger,
+		Timeout:    timeout,
+		OnPanic:    s.panicked,
+		OnTooLarge: s.tooLarge,
+	}.Wrap(h)
 	return securityHeaders(h)
 }
 

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"crudbench/apps/internal/auth"
+	"crudbench/apps/internal/config"
 	"crudbench/db"
 	"crudbench/db/dbtest"
 )
@@ -36,6 +37,7 @@ type testSite struct {
 	store   *db.Store
 	tokens  *auth.Tokens
 	queries atomic.Int64 // SQL statements the site's Store sent
+	logs    *syncBuffer  // the server's log
 }
 
 // newTestSite serves the site over a fresh copy of the seeded dataset.
@@ -48,10 +50,18 @@ func newTestSite(t testing.TB) *testSite {
 // printed when the test fails.
 func startSite(t testing.TB, dbURL string) *testSite {
 	t.Helper()
-	ts := &testSite{tokens: auth.NewTokens(testSecret, time.Hour)}
-	ts.store = dbtest.Store(t, dbURL, db.Options{OnQuery: func(string) { ts.queries.Add(1) }})
-	var logs syncBuffer
-	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	return startSiteWith(t, dbURL, db.Options{}, config.DefaultRequestTimeout)
+}
+
+// startSiteWith is startSite with the Store's options and the request
+// deadline.
+func startSiteWith(t testing.TB, dbURL string, opts db.Options, timeout time.Duration) *testSite {
+	t.Helper()
+	ts := &testSite{tokens: auth.NewTokens(testSecret, time.Hour), logs: &syncBuffer{}}
+	opts.OnQuery = func(string) { ts.queries.Add(1) }
+	ts.store = dbtest.Store(t, dbURL, opts)
+	logs := ts.logs
+	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	static, err := loadStatic()
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +70,7 @@ func startSite(t testing.TB, dbURL string) *testSite {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(NewServer(logger, ts.store, ts.tokens, views))
+	srv := httptest.NewServer(NewServer(logger, ts.store, ts.tokens, timeout, views))
 	t.Cleanup(func() {
 		srv.Close()
 		if t.Failed() && logs.Len() > 0 {

@@ -44,18 +44,8 @@ func TestBinary(t *testing.T) {
 		if res.StatusCode != 200 || string(body) != "ok" {
 			t.Errorf("/healthz: %d %q", res.StatusCode, body)
 		}
-		res, err = http.Post(app.URL+"/api/login", "application/json", strings.NewReader(`{"username":"viewer","password":"viewer"}`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var login loginResponse
-		err = json.NewDecoder(res.Body).Decode(&login)
-		res.Body.Close()
-		if err != nil || res.StatusCode != 200 {
-			t.Fatalf("login: %d %v", res.StatusCode, err)
-		}
 		req, _ := http.NewRequest("GET", app.URL+"/api/persons/1", nil)
-		req.Header.Set("Authorization", "Bearer "+login.Token)
+		req.Header.Set("Authorization", "Bearer "+loginAs(t, app.URL, "viewer"))
 		res, err = http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -81,6 +71,28 @@ func TestBinary(t *testing.T) {
 			if !bytes.Contains(out, []byte(want)) {
 				t.Errorf("-h does not mention %s:\n%s", want, out)
 			}
+		}
+	})
+
+	t.Run("REQUEST_TIMEOUT bounds a stalled database", func(t *testing.T) {
+		proxy, proxyURL := dbtest.NewProxy(t, dbURL)
+		app := apptest.Start(t, bin, apptest.Env("DATABASE_URL="+proxyURL, "ADDR=127.0.0.1:0", "REQUEST_TIMEOUT="+apptest.StallTimeout.String()))
+		defer app.Stop(t)
+		token := loginAs(t, app.URL, "viewer")
+		proxy.Stall()
+		defer proxy.Resume()
+		req, _ := http.NewRequest("GET", app.URL+"/api/persons/1", nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		start := time.Now()
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		// The margin ends before the 5 s default would.
+		apptest.WantDeadline(t, "GET /api/persons/1", time.Since(start))
+		if res.StatusCode != http.StatusServiceUnavailable {
+			t.Errorf("GET /api/persons/1 on a stalled database: %d, want 503", res.StatusCode)
 		}
 	})
 
@@ -117,4 +129,21 @@ func quick(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(t.Context(), 15*time.Second)
 	t.Cleanup(cancel)
 	return ctx
+}
+
+// loginAs logs in to the app at url as username (whose password is the
+// same, as in the seed) and returns the token.
+func loginAs(t *testing.T, url, username string) string {
+	t.Helper()
+	res, err := http.Post(url+"/api/login", "application/json", strings.NewReader(`{"username":"`+username+`","password":"`+username+`"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var login loginResponse
+	err = json.NewDecoder(res.Body).Decode(&login)
+	res.Body.Close()
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("login: %d %v", res.StatusCode, err)
+	}
+	return login.Token
 }

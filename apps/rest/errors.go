@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"crudbench/apps/internal/serve"
 	"crudbench/db"
 )
 
@@ -37,7 +38,7 @@ func badRequest(detail string, fields map[string]string) error {
 
 // respondError is the one translator from errors to HTTP: a requestError
 // keeps its status, a store error maps by its code. Internal details go to
-// the log, never to the client.
+// the log (serve.LogError), never to the client.
 //
 // EINVALID is 400 on requests without a body (a bad query parameter or id)
 // and 422 on requests with one: the JSON was well-formed, but a value breaks
@@ -47,6 +48,7 @@ func respondError(w http.ResponseWriter, r *http.Request, logger *slog.Logger, e
 		writeProblem(w, r, re.status, re.detail, re.fields)
 		return
 	}
+	serve.LogError(r.Context(), logger, err)
 	code := db.ErrorCode(err)
 	status := http.StatusInternalServerError
 	switch code {
@@ -63,22 +65,11 @@ func respondError(w http.ResponseWriter, r *http.Request, logger *slog.Logger, e
 		status = http.StatusUnauthorized
 	case db.EUNAVAILABLE:
 		status = http.StatusServiceUnavailable
-		logger.Warn("database unavailable", "method", r.Method, "path", r.URL.Path, "err", err, "cause", cause(err))
 	default:
-		logger.Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err, "cause", cause(err))
 		writeProblem(w, r, status, "", nil)
 		return
 	}
 	writeProblem(w, r, status, db.ErrorMessage(err), db.ErrorFields(err))
-}
-
-// cause is what went wrong underneath a store error, for the log: the
-// store's own message leaves it out because clients see that one.
-func cause(err error) string {
-	if e, ok := errors.AsType[*db.Error](err); ok && e.Err != nil {
-		return e.Err.Error()
-	}
-	return ""
 }
 
 // writeProblem writes a problem+json response. A 401 names the scheme to

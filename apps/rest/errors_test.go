@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"crudbench/apps/internal/serve"
 	"crudbench/db"
 )
 
@@ -74,7 +75,7 @@ func TestHostileInput(t *testing.T) {
 		{"control character", "POST", "/api/vacancies", with("title", "a\x1bb"), nil, 422, []string{"title"}},
 		{"year 0001", "POST", "/api/vacancies", with("opensOn", "0001-01-01"), nil, 422, []string{"opensOn"}},
 		{"negative filledBy", "POST", "/api/vacancies", with("filledBy", -3), nil, 422, []string{"filledBy"}},
-		{"body over 1 MiB", "POST", "/api/vacancies", with("description", strings.Repeat("x", maxBodyBytes)), nil, 413, nil},
+		{"body over 1 MiB", "POST", "/api/vacancies", with("description", strings.Repeat("x", serve.MaxBodyBytes)), nil, 413, nil},
 		{"text/plain", "POST", "/api/vacancies", with("title", "x"), []string{"Content-Type", "text/plain"}, 415, nil},
 		{"no content type", "POST", "/api/vacancies", with("title", "x"), []string{"Content-Type", ""}, 415, nil},
 		{"form", "POST", "/api/vacancies", "title=x", []string{"Content-Type", "application/x-www-form-urlencoded"}, 415, nil},
@@ -84,7 +85,7 @@ func TestHostileInput(t *testing.T) {
 		{"patch: unknown field", "PATCH", vacancy, `{"version":1,"owner":"me"}`, nil, 400, []string{"owner"}},
 		{"patch: version overflow", "PATCH", vacancy, `{"version":4294967296}`, nil, 400, []string{"version"}},
 		{"patch: empty title", "PATCH", vacancy, `{"version":1,"title":"  "}`, nil, 422, []string{"title"}},
-		{"patch: over 1 MiB", "PATCH", vacancy, `{"version":1,"description":"` + strings.Repeat("x", maxBodyBytes) + `"}`, nil, 413, nil},
+		{"patch: over 1 MiB", "PATCH", vacancy, `{"version":1,"description":"` + strings.Repeat("x", serve.MaxBodyBytes) + `"}`, nil, 413, nil},
 		{"patch: not JSON", "PATCH", vacancy, `version=1`, []string{"Content-Type", "text/plain"}, 415, nil},
 		{"id not a number", "GET", "/api/vacancies/abc", "", nil, 400, []string{"id"}},
 		{"id zero", "GET", "/api/vacancies/0", "", nil, 400, []string{"id"}},
@@ -192,7 +193,7 @@ func TestRespondError(t *testing.T) {
 					t.Error("a server-side error was not logged")
 				}
 				for _, want := range []string{"connection refused", "secret_table", "password authentication"} {
-					if strings.Contains(c.err.Error()+cause(c.err), want) && !strings.Contains(logs.String(), want) {
+					if strings.Contains(fmt.Sprint(c.err, errors.Unwrap(c.err)), want) && !strings.Contains(logs.String(), want) {
 						t.Errorf("the log does not hold the cause %q: %s", want, logs.String())
 					}
 				}

@@ -14,11 +14,13 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"crudbench/apps/internal/serve"
 	"crudbench/db"
 )
 
-// maxBodyBytes bounds every request body: larger ones are 413.
-const maxBodyBytes = 1 << 20
+// tooLarge answers a body over serve.MaxBodyBytes, which the shared
+// middleware caps.
+var tooLarge = &requestError{status: http.StatusRequestEntityTooLarge, detail: fmt.Sprintf("the body is larger than %d bytes", serve.MaxBodyBytes)}
 
 // encode writes v as a JSON response with the given status.
 func encode(w http.ResponseWriter, status int, v any) {
@@ -55,22 +57,18 @@ func writeJSON(w http.ResponseWriter, status int, contentType string, v any) {
 }
 
 // decode reads a request body into a T, strictly: the media type must be
-// application/json, the body at most maxBodyBytes of valid UTF-8 holding
-// exactly one JSON object whose members are all fields of T, spelled
+// application/json, the body (which the shared middleware caps at
+// serve.MaxBodyBytes) valid UTF-8 holding exactly one JSON object whose members are all fields of T, spelled
 // exactly, with values of the right types. Every rejection is a
 // requestError naming what is wrong (and the field, where there is one);
 // rules about the values themselves are the store's business.
-func decode[T any](w http.ResponseWriter, r *http.Request) (T, error) {
+func decode[T any](r *http.Request) (T, error) {
 	var v T
 	mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mediaType != "application/json" {
 		return v, &requestError{status: http.StatusUnsupportedMediaType, detail: "the body must be JSON: send Content-Type: application/json"}
 	}
-	tooLarge := &requestError{status: http.StatusRequestEntityTooLarge, detail: fmt.Sprintf("the body is larger than %d bytes", maxBodyBytes)}
-	if r.ContentLength > maxBodyBytes {
-		return v, tooLarge
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	body, err := io.ReadAll(r.Body)
 	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 		return v, tooLarge
 	}

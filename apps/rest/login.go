@@ -25,7 +25,7 @@ type loginResponse struct {
 // Wrong credentials are 401, whichever of the two was wrong.
 func handleLogin(logger *slog.Logger, store *db.Store, tokens *auth.Tokens) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		in, err := decode[loginRequest](w, r)
+		in, err := decode[loginRequest](r)
 		if err != nil {
 			respondError(w, r, logger, err)
 			return

@@ -3,9 +3,9 @@
 // /openapi.yaml.
 //
 // It reads DATABASE_URL, ADDR (default :8081), DB_MAX_CONNS, LOG_LEVEL,
-// AUTH_SECRET and TOKEN_TTL from the environment; flags of the same names
-// (-database-url, -addr, …) override them. Logs are JSON lines on stdout.
-// SIGINT or SIGTERM shuts it down gracefully.
+// AUTH_SECRET, TOKEN_TTL and REQUEST_TIMEOUT from the environment; flags of
+// the same names (-database-url, -addr, …) override them. Logs are JSON
+// lines on stdout. SIGINT or SIGTERM shuts it down gracefully.
 package main
 
 import (
@@ -46,11 +46,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if cfg.UsesDevAuthSecret() {
 		logger.Warn("AUTH_SECRET is not set: tokens are signed with the public development secret")
 	}
-	store, err := db.Open(ctx, cfg.DatabaseURL, db.Options{MaxConns: cfg.DBMaxConns})
+	store, err := db.Open(ctx, cfg.DatabaseURL, db.Options{MaxConns: cfg.DBMaxConns, StatementTimeout: cfg.RequestTimeout})
 	if err != nil {
 		return err
 	}
 	defer store.Close()
 	tokens := auth.NewTokens(cfg.AuthSecret, cfg.TokenTTL)
-	return serve.Run(ctx, logger, cfg.Addr, NewServer(logger, store, tokens), serve.Options{})
+	return serve.Run(ctx, logger, cfg.Addr, NewServer(logger, store, tokens, cfg.RequestTimeout), serve.Options{})
 }

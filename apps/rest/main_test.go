@@ -28,6 +28,7 @@ import (
 	"github.com/getkin/kin-openapi/routers/legacy"
 
 	"crudbench/apps/internal/auth"
+	"crudbench/apps/internal/config"
 	"crudbench/db"
 	"crudbench/db/dbtest"
 	"crudbench/resources"
@@ -53,12 +54,19 @@ func newApp(t testing.TB) *testApp {
 	return newAppOn(t, dbtest.Store(t, dbtest.Seeded(t), db.Options{}))
 }
 
-// newAppOn serves the app on store.
+// newAppOn serves the app on store with the default request deadline.
 func newAppOn(t testing.TB, store *db.Store) *testApp {
 	t.Helper()
+	return newAppWith(t, store, config.DefaultRequestTimeout, io.Discard)
+}
+
+// newAppWith serves the app on store with the given request deadline,
+// writing its log to logs.
+func newAppWith(t testing.TB, store *db.Store, timeout time.Duration, logs io.Writer) *testApp {
+	t.Helper()
 	tokens := auth.NewTokens(testSecret, time.Hour)
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv := httptest.NewServer(NewServer(logger, store, tokens))
+	logger := slog.New(slog.NewJSONHandler(logs, nil))
+	srv := httptest.NewServer(NewServer(logger, store, tokens, timeout))
 	t.Cleanup(srv.Close)
 	a := &testApp{url: srv.URL, client: srv.Client()}
 	a.viewer = issue(t, tokens, 1, "viewer", auth.RoleViewer)

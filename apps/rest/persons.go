@@ -105,7 +105,7 @@ func handlePersonGet(logger *slog.Logger, store *db.Store) http.Handler {
 // handlePersonCreate stores a new person: 201 with its Location and ETag.
 func handlePersonCreate(logger *slog.Logger, store *db.Store) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		in, err := decode[personRequest](w, r)
+		in, err := decode[personRequest](r)
 		if err != nil {
 			respondError(w, r, logger, err)
 			return
@@ -130,7 +130,7 @@ func handlePersonUpdate(logger *slog.Logger, store *db.Store) http.Handler {
 			respondError(w, r, logger, err)
 			return
 		}
-		in, err := decode[personPatchRequest](w, r)
+		in, err := decode[personPatchRequest](r)
 		if err != nil {
 			respondError(w, r, logger, err)
 			return

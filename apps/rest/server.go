@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -14,9 +15,10 @@ import (
 )
 
 // NewServer returns the REST app's handler: the routes of addRoutes behind
-// panic recovery and (at debug level only) request logging, with 404 and 405
-// answered as problem+json like every other error.
-func NewServer(logger *slog.Logger, store *db.Store, tokens *auth.Tokens) http.Handler {
+// the middleware all three apps share (serve.Stack, with timeout as every
+// request's deadline), with panics, oversized bodies, 404 and 405 answered as
+// problem+json like every other error.
+func NewServer(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, timeout time.Duration) http.Handler {
 	mux := chi.NewRouter()
 	mux.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, r, http.StatusNotFound, "nothing lives at this path; the API is described at /openapi.yaml", nil)
@@ -24,12 +26,16 @@ func NewServer(logger *slog.Logger, store *db.Store, tokens *auth.Tokens) http.H
 	mux.MethodNotAllowed(handleMethodNotAllowed(mux))
 	addRoutes(mux, logger, store, tokens)
 
-	var h http.Handler = mux
-	h = serve.LogRequests(logger, h)
-	h = serve.Recover(logger, func(w http.ResponseWriter, r *http.Request) {
-		writeProblem(w, r, http.StatusInternalServerError, "", nil)
-	}, h)
-	return h
+	return serve.Stack{
+		Logger:  logger,
+		Timeout: timeout,
+		OnPanic: func(w http.ResponseWriter, r *http.Request) {
+			writeProblem(w, r, http.StatusInternalServerError, "", nil)
+		},
+		OnTooLarge: func(w http.ResponseWriter, r *http.Request) {
+			writeProblem(w, r, http.StatusRequestEntityTooLarge, tooLarge.detail, nil)
+		},
+	}.Wrap(mux)
 }
 
 // handleMethodNotAllowed answers 405 with the Allow header RFC 9110 asks

@@ -118,7 +118,7 @@ func handleVacancyGet(logger *slog.Logger, store *db.Store) http.Handler {
 // handleVacancyCreate stores a new vacancy: 201 with its Location and ETag.
 func handleVacancyCreate(logger *slog.Logger, store *db.Store) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		in, err := decode[vacancyRequest](w, r)
+		in, err := decode[vacancyRequest](r)
 		if err != nil {
 			respondError(w, r, logger, err)
 			return
@@ -143,7 +143,7 @@ func handleVacancyUpdate(logger *slog.Logger, store *db.Store) http.Handler {
 			respondError(w, r, logger, err)
 			return
 		}
-		in, err := decode[vacancyPatchRequest](w, r)
+		in, err := decode[vacancyPatchRequest](r)
 		if err != nil {
 			respondError(w, r, logger, err)
 			return

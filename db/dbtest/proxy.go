@@ -2,7 +2,6 @@ package dbtest
 
 import (
 	"fmt"
-	"io"
 	"net"
 	"net/url"
 	"strconv"
@@ -13,8 +12,9 @@ import (
 )
 
 // Proxy is a TCP proxy in front of a test database that a test can cut and
-// restore, to check that an app answers 503 while the database is away and
-// recovers by itself when it returns (same address, no restart).
+// restore, or stall and resume, to check that an app answers 503 while the
+// database is away or hangs, and recovers by itself when it returns (same
+// address, no restart).
 type Proxy struct {
 	target  string // "unix:/path" or "tcp:host:port"
 	addr    string // the proxy's fixed listen address
@@ -22,6 +22,9 @@ type Proxy struct {
 	ln      net.Listener
 	conns   map[net.Conn]bool
 	stopped bool
+	// flowing is closed while bytes may pass; Stall replaces it with an
+	// open channel that Resume closes.
+	flowing chan struct{}
 }
 
 // NewProxy starts a proxy to the database at dbURL and returns it with the
@@ -32,7 +35,8 @@ func NewProxy(t testing.TB, dbURL string) (*Proxy, string) {
 	if err != nil {
 		t.Fatalf("dbtest: proxy: %v", err)
 	}
-	p := &Proxy{conns: map[net.Conn]bool{}}
+	p := &Proxy{conns: map[net.Conn]bool{}, flowing: make(chan struct{})}
+	close(p.flowing)
 	if len(pc.Host) > 0 && pc.Host[0] == '/' {
 		p.target = fmt.Sprintf("unix:%s/.s.PGSQL.%d", pc.Host, pc.Port)
 	} else {
@@ -45,6 +49,7 @@ func NewProxy(t testing.TB, dbURL string) (*Proxy, string) {
 	p.addr = ln.Addr().String()
 	p.serve(ln)
 	t.Cleanup(func() {
+		p.Resume()
 		p.Down()
 		p.mu.Lock()
 		p.stopped = true
@@ -90,6 +95,58 @@ func (p *Proxy) Up() error {
 	return nil
 }
 
+// Stall keeps the proxy up but lets nothing through, like a database whose
+// processes are paused (SIGSTOP) or a network path that drops packets: new
+// connections are accepted and get no answer, and open ones stop carrying
+// bytes either way. Nothing is closed, so a client waits until its own
+// deadline.
+func (p *Proxy) Stall() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	select {
+	case <-p.flowing:
+		p.flowing = make(chan struct{})
+	default: // already stalled
+	}
+}
+
+// Resume lets bytes through again, those held during the stall first; the
+// connections that clients gave up meanwhile are gone.
+func (p *Proxy) Resume() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	select {
+	case <-p.flowing:
+	default:
+		close(p.flowing)
+	}
+}
+
+// forward copies src to dst, holding each chunk while the proxy is stalled.
+// It returns when either side fails or closed is closed.
+func (p *Proxy) forward(dst, src net.Conn, closed <-chan struct{}) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			p.mu.Lock()
+			flowing := p.flowing
+			p.mu.Unlock()
+			select {
+			case <-flowing:
+			case <-closed:
+				return
+			}
+			if _, err := dst.Write(buf[:n]); err != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
 func (p *Proxy) serve(ln net.Listener) {
 	p.mu.Lock()
 	p.ln = ln
@@ -121,11 +178,13 @@ func (p *Proxy) pipe(c net.Conn) {
 		return
 	}
 	done := make(chan struct{}, 2)
-	go func() { io.Copy(s, c); done <- struct{}{} }()
-	go func() { io.Copy(c, s); done <- struct{}{} }()
+	closed := make(chan struct{})
+	go func() { p.forward(s, c, closed); done <- struct{}{} }()
+	go func() { p.forward(c, s, closed); done <- struct{}{} }()
 	<-done
 	c.Close()
 	s.Close()
+	close(closed)
 	p.mu.Lock()
 	delete(p.conns, c)
 	delete(p.conns, s)

@@ -1,7 +1,8 @@
-// Package apptest runs an app's real binary the way an operator does, for
-// the start-to-stop tests the three apps share: build it, start it with an
+// Package apptest holds what the three apps' tests share: running an app's
+// real binary the way an operator does (build it, start it with an
 // environment, wait for its "listening" log line, talk HTTP to it, stop it
-// with SIGTERM and check it exits cleanly.
+// with SIGTERM and check it exits cleanly), and the timing rules of the
+// tests that stall the database under an app.
 package apptest
 
 import (
@@ -20,7 +21,7 @@ import (
 
 // Settings are the variables every app reads; Env drops them from the test
 // process's environment so only the given ones apply.
-var Settings = []string{"DATABASE_URL", "ADDR", "DB_MAX_CONNS", "LOG_LEVEL", "AUTH_SECRET", "TOKEN_TTL"}
+var Settings = []string{"DATABASE_URL", "ADDR", "DB_MAX_CONNS", "LOG_LEVEL", "AUTH_SECRET", "TOKEN_TTL", "REQUEST_TIMEOUT"}
 
 // Build compiles the main package in the current folder (the test's own
 // app) into a temporary folder and returns the binary's path.
@@ -60,7 +61,7 @@ type Process struct {
 	cmd    *exec.Cmd
 	logs   chan map[string]any
 	exited chan error
-	stderr *lockedBuilder
+	stderr *Buffer
 }
 
 // Start runs bin with env (see Env), expects JSON log lines on stdout and
@@ -72,7 +73,7 @@ func Start(t testing.TB, bin string, env []string) *Process {
 		cmd:    exec.Command(bin),
 		logs:   make(chan map[string]any, 100),
 		exited: make(chan error, 1),
-		stderr: &lockedBuilder{},
+		stderr: &Buffer{},
 	}
 	p.cmd.Env = env
 	p.cmd.Stderr = p.stderr
@@ -146,19 +147,22 @@ func (p *Process) Stop(t testing.TB) []string {
 	}
 }
 
-// lockedBuilder collects stderr written by the process's copier goroutine.
-type lockedBuilder struct {
+// Buffer collects what other goroutines write (a process's stderr, a
+// server's log) for a test to read.
+type Buffer struct {
 	mu sync.Mutex
 	b  strings.Builder
 }
 
-func (l *lockedBuilder) Write(p []byte) (int, error) {
+// Write implements io.Writer.
+func (l *Buffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.Write(p)
 }
 
-func (l *lockedBuilder) String() string {
+// String returns all that was written so far.
+func (l *Buffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()

@@ -26,6 +26,12 @@ const (
 	DefaultDatabaseURL = "postgres://postgres@localhost:5432/crudbench?sslmode=disable"
 	DefaultDBMaxConns  = 20
 	DefaultTokenTTL    = 12 * time.Hour
+	// DefaultRequestTimeout bounds how long a request may wait for the
+	// database before it is answered 503; the same for every app.
+	DefaultRequestTimeout = 5 * time.Second
+	// MaxRequestTimeout keeps the deadline short of the servers' 30 s write
+	// timeout, so that the 503 still reaches the client.
+	MaxRequestTimeout = 25 * time.Second
 )
 
 // minAuthSecretLen keeps HS256 keys from being trivially guessable.
@@ -33,12 +39,13 @@ const minAuthSecretLen = 16
 
 // Config is what every app reads from its environment, flags overriding.
 type Config struct {
-	DatabaseURL string        // DATABASE_URL, -database-url
-	Addr        string        // ADDR, -addr; the default is chosen by the app
-	DBMaxConns  int32         // DB_MAX_CONNS, -db-max-conns; 1..1000
-	LogLevel    slog.Level    // LOG_LEVEL, -log-level: debug|info|warn|error; requests are logged only at debug
-	AuthSecret  []byte        // AUTH_SECRET, -auth-secret; at least 16 bytes
-	TokenTTL    time.Duration // TOKEN_TTL, -token-ttl; how long a login token stays valid
+	DatabaseURL    string        // DATABASE_URL, -database-url
+	Addr           string        // ADDR, -addr; the default is chosen by the app
+	DBMaxConns     int32         // DB_MAX_CONNS, -db-max-conns; 1..1000
+	LogLevel       slog.Level    // LOG_LEVEL, -log-level: debug|info|warn|error; requests are logged only at debug
+	AuthSecret     []byte        // AUTH_SECRET, -auth-secret; at least 16 bytes
+	TokenTTL       time.Duration // TOKEN_TTL, -token-ttl; how long a login token stays valid
+	RequestTimeout time.Duration // REQUEST_TIMEOUT, -request-timeout; every request's deadline, also the database's statement timeout
 }
 
 // setting is one configuration value: its flag, its environment variable and
@@ -72,6 +79,8 @@ func Load(name string, args []string, getenv func(string) string, defaultAddr st
 			usage: "token signing `secret`, at least 16 bytes (the default is public: development only)", sensitive: true, set: setAuthSecret},
 		{flag: "token-ttl", env: "TOKEN_TTL", def: DefaultTokenTTL.String(),
 			usage: "how long a login token stays valid (a `duration` such as 12h)", set: setTokenTTL},
+		{flag: "request-timeout", env: "REQUEST_TIMEOUT", def: DefaultRequestTimeout.String(),
+			usage: "each request's deadline (a `duration` up to 25s); a request still waiting for the database then gets 503", set: setRequestTimeout},
 	}
 
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
@@ -178,5 +187,14 @@ func setTokenTTL(c *Config, s string) error {
 		return errors.New("must be a positive duration such as 12h or 30m")
 	}
 	c.TokenTTL = d
+	return nil
+}
+
+func setRequestTimeout(c *Config, s string) error {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil || d <= 0 || d > MaxRequestTimeout {
+		return fmt.Errorf("must be a positive duration up to %s, such as 5s or 500ms", MaxRequestTimeout)
+	}
+	c.RequestTimeout = d
 	return nil
 }

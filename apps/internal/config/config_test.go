@@ -33,12 +33,13 @@ func TestLoadDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := config.Config{
-		DatabaseURL: "postgres://postgres@localhost:5432/crudbench?sslmode=disable",
-		Addr:        ":8081",
-		DBMaxConns:  20,
-		LogLevel:    slog.LevelInfo,
-		AuthSecret:  []byte(config.DevAuthSecret),
-		TokenTTL:    12 * time.Hour,
+		DatabaseURL:    "postgres://postgres@localhost:5432/crudbench?sslmode=disable",
+		Addr:           ":8081",
+		DBMaxConns:     20,
+		LogLevel:       slog.LevelInfo,
+		AuthSecret:     []byte(config.DevAuthSecret),
+		TokenTTL:       12 * time.Hour,
+		RequestTimeout: 5 * time.Second,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("defaults (-want +got):\n%s", diff)
@@ -50,23 +51,25 @@ func TestLoadDefaults(t *testing.T) {
 
 func TestLoadEnv(t *testing.T) {
 	got, err := load(t, nil, map[string]string{
-		"DATABASE_URL": "postgres://app@db:5432/x",
-		"ADDR":         "127.0.0.1:9000",
-		"DB_MAX_CONNS": "7",
-		"LOG_LEVEL":    "DEBUG",
-		"AUTH_SECRET":  "0123456789abcdef",
-		"TOKEN_TTL":    "30m",
+		"DATABASE_URL":    "postgres://app@db:5432/x",
+		"ADDR":            "127.0.0.1:9000",
+		"DB_MAX_CONNS":    "7",
+		"LOG_LEVEL":       "DEBUG",
+		"AUTH_SECRET":     "0123456789abcdef",
+		"TOKEN_TTL":       "30m",
+		"REQUEST_TIMEOUT": "750ms",
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := config.Config{
-		DatabaseURL: "postgres://app@db:5432/x",
-		Addr:        "127.0.0.1:9000",
-		DBMaxConns:  7,
-		LogLevel:    slog.LevelDebug,
-		AuthSecret:  []byte("0123456789abcdef"),
-		TokenTTL:    30 * time.Minute,
+		DatabaseURL:    "postgres://app@db:5432/x",
+		Addr:           "127.0.0.1:9000",
+		DBMaxConns:     7,
+		LogLevel:       slog.LevelDebug,
+		AuthSecret:     []byte("0123456789abcdef"),
+		TokenTTL:       30 * time.Minute,
+		RequestTimeout: 750 * time.Millisecond,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("from env (-want +got):\n%s", diff)
@@ -78,12 +81,13 @@ func TestLoadEnv(t *testing.T) {
 
 func TestLoadFlagsOverrideEnv(t *testing.T) {
 	vars := map[string]string{
-		"DATABASE_URL": "postgres://env@db/x",
-		"ADDR":         ":1111",
-		"DB_MAX_CONNS": "not a number", // a flag override hides a bad env value
-		"LOG_LEVEL":    "error",
-		"AUTH_SECRET":  "env-secret-0123456789",
-		"TOKEN_TTL":    "1h",
+		"DATABASE_URL":    "postgres://env@db/x",
+		"ADDR":            ":1111",
+		"DB_MAX_CONNS":    "not a number", // a flag override hides a bad env value
+		"LOG_LEVEL":       "error",
+		"AUTH_SECRET":     "env-secret-0123456789",
+		"TOKEN_TTL":       "1h",
+		"REQUEST_TIMEOUT": "forever", // hidden by the flag too
 	}
 	args := []string{
 		"-database-url", "postgres://flag@db/x",
@@ -92,18 +96,20 @@ func TestLoadFlagsOverrideEnv(t *testing.T) {
 		"-log-level", "warn",
 		"-auth-secret=flag-secret-0123456789",
 		"-token-ttl", "90s",
+		"-request-timeout", "25s",
 	}
 	got, err := load(t, args, vars)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := config.Config{
-		DatabaseURL: "postgres://flag@db/x",
-		Addr:        ":0",
-		DBMaxConns:  1000,
-		LogLevel:    slog.LevelWarn,
-		AuthSecret:  []byte("flag-secret-0123456789"),
-		TokenTTL:    90 * time.Second,
+		DatabaseURL:    "postgres://flag@db/x",
+		Addr:           ":0",
+		DBMaxConns:     1000,
+		LogLevel:       slog.LevelWarn,
+		AuthSecret:     []byte("flag-secret-0123456789"),
+		TokenTTL:       90 * time.Second,
+		RequestTimeout: 25 * time.Second,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("flags over env (-want +got):\n%s", diff)
@@ -126,6 +132,9 @@ func TestLoadBadValues(t *testing.T) {
 		{"short secret flag", []string{"-auth-secret", "0123456789abcde"}, nil, "-auth-secret"},
 		{"ttl", nil, map[string]string{"TOKEN_TTL": "12"}, "TOKEN_TTL"},
 		{"negative ttl", []string{"-token-ttl", "-1h"}, nil, "-token-ttl"},
+		{"request timeout unit", nil, map[string]string{"REQUEST_TIMEOUT": "5"}, "REQUEST_TIMEOUT"},
+		{"request timeout zero", []string{"-request-timeout", "0s"}, nil, "-request-timeout"},
+		{"request timeout past the write timeout", nil, map[string]string{"REQUEST_TIMEOUT": "26s"}, "up to 25s"},
 		{"addr", nil, map[string]string{"ADDR": "8081"}, "ADDR"},
 		{"addr port", []string{"-addr", ":99999"}, nil, "-addr"},
 		{"empty database url flag", []string{"-database-url", ""}, nil, "-database-url"},
@@ -163,7 +172,7 @@ func TestLoadHelp(t *testing.T) {
 	if !errors.Is(err, flag.ErrHelp) {
 		t.Errorf("Load(-h) error = %v, want flag.ErrHelp", err)
 	}
-	for _, name := range []string{"DATABASE_URL", "ADDR", "DB_MAX_CONNS", "LOG_LEVEL", "AUTH_SECRET", "TOKEN_TTL"} {
+	for _, name := range []string{"DATABASE_URL", "ADDR", "DB_MAX_CONNS", "LOG_LEVEL", "AUTH_SECRET", "TOKEN_TTL", "REQUEST_TIMEOUT"} {
 		if !strings.Contains(stderr.String(), name) {
 			t.Errorf("usage does not mention %s:\n%s", name, stderr.String())
 		}

@@ -2,16 +2,179 @@ package serve
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strconv"
+	"sync/atomic"
 	"time"
+
+	"crudbench/db"
 )
 
-// LogRequests logs each request's method, path, status, response bytes and
-// duration at debug level. When logger is not enabled for debug it returns
-// next unchanged, so request logging costs nothing in benchmarks.
+// MaxBodyBytes caps every request body in every app; a larger one is
+// answered 413 in the app's own error format. One limit for the three apps,
+// so that none accepts more than another.
+const MaxBodyBytes = 1 << 20
+
+// RequestIDHeader carries a request's ID. A usable ID set by a proxy in
+// front is kept, otherwise the app makes one; either way it is sent back in
+// the response and written in every log line about the request, so that a
+// client's report and the app's log name the same request.
+const RequestIDHeader = "X-Request-ID"
+
+// Stack is the middleware policy every app puts around its routes, so that
+// the three apps differ only in their transport. Each app supplies its own
+// error writers; the rest is shared.
+type Stack struct {
+	Logger *slog.Logger
+	// Timeout is every request's deadline (REQUEST_TIMEOUT).
+	Timeout time.Duration
+	// OnPanic writes the app's 500 (see Recover).
+	OnPanic func(http.ResponseWriter, *http.Request)
+	// OnTooLarge writes the app's 413 (see LimitBody).
+	OnTooLarge func(http.ResponseWriter, *http.Request)
+}
+
+// Wrap returns h behind the stack, outermost first: Recover (a panic
+// anywhere below is answered), RequestID (everything below can log it),
+// Deadline, LimitBody and LogRequests (which then times the handler alone).
+func (s Stack) Wrap(h http.Handler) http.Handler {
+	h = LogRequests(s.Logger, h)
+	h = LimitBody(MaxBodyBytes, s.OnTooLarge, h)
+	h = Deadline(s.Timeout, h)
+	h = RequestID(h)
+	return Recover(s.Logger, s.OnPanic, h)
+}
+
+// requestKey finds a request's *requestInfo in its context.
+type requestKey struct{}
+
+// requestInfo is what LogError and LogRequests say about a request; GraphQL
+// resolvers have its context but not the request.
+type requestInfo struct {
+	id, method, path string
+}
+
+// idPrefix makes IDs unique across processes and restarts; a counter makes
+// them unique within one.
+var (
+	idPrefix  = newIDPrefix()
+	idCounter atomic.Uint64
+)
+
+func newIDPrefix() string {
+	b := make([]byte, 6)
+	rand.Read(b)
+	return hex.EncodeToString(b) + "-"
+}
+
+// RequestID gives each request an ID (see RequestIDHeader), sets it on the
+// response and keeps it in the request's context for the log.
+func RequestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get(RequestIDHeader)
+		if !usableRequestID(id) {
+			id = idPrefix + strconv.FormatUint(idCounter.Add(1), 10)
+		}
+		w.Header().Set(RequestIDHeader, id)
+		info := &requestInfo{id: id, method: r.Method, path: r.URL.Path}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestKey{}, info)))
+	})
+}
+
+// usableRequestID accepts 1 to 64 letters, digits and -_.: so that an ID
+// from outside can neither flood nor garble a log line.
+func usableRequestID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, c := range []byte(id) {
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_', c == '.', c == ':':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// requestAttrs are the log attributes naming the request of ctx.
+func requestAttrs(ctx context.Context) []slog.Attr {
+	info, ok := ctx.Value(requestKey{}).(*requestInfo)
+	if !ok {
+		return nil
+	}
+	return []slog.Attr{
+		slog.String("request_id", info.id),
+		slog.String("method", info.method),
+		slog.String("path", info.path),
+	}
+}
+
+// Deadline gives each request a deadline d after it starts (d must be
+// positive). The request's context expires then, and with it every database
+// call made with it, waiting for a pool connection included: a database that
+// hangs costs a request d, never longer, and the app answers 503 (the Store
+// reports such a call as db.EUNAVAILABLE).
+func Deadline(d time.Duration, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), d)
+		defer cancel()
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+// LimitBody caps request bodies at max bytes. A body that announces more
+// (Content-Length) is answered by onTooLarge, the app's 413, before anything
+// reads it; a body of unknown length that grows past max fails the handler's
+// read with *http.MaxBytesError, which the app answers with the same 413.
+func LimitBody(max int64, onTooLarge func(http.ResponseWriter, *http.Request), next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > max {
+			onTooLarge(w, r)
+			return
+		}
+		if r.Body == nil || r.Body == http.NoBody {
+			next.ServeHTTP(w, r)
+			return
+		}
+		limited := *r
+		limited.Body = http.MaxBytesReader(w, r.Body, max)
+		next.ServeHTTP(w, &limited)
+	})
+}
+
+// LogError logs an error a handler answered when the fault is the server's:
+// db.EINTERNAL at error level ("internal error") and db.EUNAVAILABLE at warn
+// level ("database unavailable"), with the request's ID, method and path, the
+// error and its cause (which the Store's message leaves out because clients
+// see it). The client's own mistakes (bad input, not found, conflicts, bad
+// credentials) are answers, not faults, and are not logged. attrs add what
+// only the transport knows, such as a GraphQL field path.
+func LogError(ctx context.Context, logger *slog.Logger, err error, attrs ...slog.Attr) {
+	level, msg := slog.LevelError, "internal error"
+	switch db.ErrorCode(err) {
+	case db.EINTERNAL:
+	case db.EUNAVAILABLE:
+		level, msg = slog.LevelWarn, "database unavailable"
+	default:
+		return
+	}
+	attrs = append(requestAttrs(ctx), append(attrs, slog.String("error", err.Error()))...)
+	if e, ok := errors.AsType[*db.Error](err); ok && e.Err != nil {
+		attrs = append(attrs, slog.String("cause", e.Err.Error()))
+	}
+	logger.LogAttrs(ctx, level, msg, attrs...)
+}
+
+// LogRequests logs each request's ID, method, path, status, response bytes
+// and duration at debug level. When logger is not enabled for debug it
+// returns next unchanged, so request logging costs nothing in benchmarks.
 func LogRequests(logger *slog.Logger, next http.Handler) http.Handler {
 	if !logger.Enabled(context.Background(), slog.LevelDebug) {
 		return next
@@ -23,13 +186,15 @@ func LogRequests(logger *slog.Logger, next http.Handler) http.Handler {
 		if rec.status == 0 {
 			rec.status = http.StatusOK
 		}
-		logger.LogAttrs(r.Context(), slog.LevelDebug, "request",
-			slog.String("method", r.Method),
-			slog.String("path", r.URL.Path),
+		attrs := requestAttrs(r.Context())
+		if attrs == nil {
+			attrs = []slog.Attr{slog.String("method", r.Method), slog.String("path", r.URL.Path)}
+		}
+		logger.LogAttrs(r.Context(), slog.LevelDebug, "request", append(attrs,
 			slog.Int("status", rec.status),
 			slog.Int64("bytes", rec.bytes),
 			slog.Duration("duration", time.Since(start)),
-		)
+		)...)
 	})
 }
 
@@ -64,7 +229,8 @@ func (rec *recorder) Unwrap() http.ResponseWriter { return rec.ResponseWriter }
 // writes its own error shape; nil writes a plain-text 500) and logs the panic
 // with its stack at error level, so internals reach the log, never the
 // client. http.ErrAbortHandler is passed on: it is net/http's way to abort a
-// response on purpose.
+// response on purpose. Recover sits outside RequestID, so it finds the
+// request's ID on the response.
 func Recover(logger *slog.Logger, onPanic func(http.ResponseWriter, *http.Request), next http.Handler) http.Handler {
 	if onPanic == nil {
 		onPanic = func(w http.ResponseWriter, _ *http.Request) {
@@ -81,6 +247,7 @@ func Recover(logger *slog.Logger, onPanic func(http.ResponseWriter, *http.Reques
 				panic(v)
 			}
 			logger.LogAttrs(r.Context(), slog.LevelError, "panic",
+				slog.String("request_id", w.Header().Get(RequestIDHeader)),
 				slog.String("method", r.Method),
 				slog.String("path", r.URL.Path),
 				slog.String("panic", fmt.Sprint(v)),

@@ -1,6 +1,8 @@
 // Package serve runs an app's HTTP server with the timeouts and graceful
-// shutdown every crudbench app needs, plus the two middlewares they share:
-// request logging (debug only) and panic recovery.
+// shutdown every crudbench app needs, plus the middleware policy the three
+// apps share (Stack): panic recovery, request IDs, the request deadline, the
+// body limit and request logging (debug only), and how a handler's error is
+// logged (LogError).
 package serve
 
 import (
