@@ -47,7 +47,27 @@ func TestBadUserInput(t *testing.T) {
 			in["employmentType"] = "full_time"
 			return in
 		}()}, []string{"employmentType"}},
+		// GraphQL's input coercion takes no string for a number, though
+		// gqlparser's variable validation lets one through.
+		{"string for an Int variable", `query ($f: Int) { persons(first: $f) { nodes { id } } }`, map[string]any{"f": "10"}, []string{"first"}},
+		{"string for an Int in an input object", `mutation ($in: PersonInput!) { createPerson(input: $in) { id } }`, map[string]any{"in": map[string]any{
+			"employeeNo": "9001", "firstName": "A", "lastName": "B", "email": "a.b@example.org", "department": "X", "hiredOn": "2024-01-01",
+		}}, []string{"employeeNo"}},
+		{"string for an Int argument variable", `mutation ($v: Int!) { updateVacancy(id: 1, version: $v, input: {title: "T"}) { id } }`, map[string]any{"v": "1"}, []string{"version"}},
+		{"string for an Int64 literal", `mutation { createVacancy(input: {title: "T", department: "D", location: "L", employmentType: FULL_TIME,
+			salaryMinCents: "100", salaryMaxCents: 200, status: OPEN, opensOn: "2026-01-01"}) { id } }`, nil, []string{"salaryMinCents"}},
+		{"string for an Int64 variable", loadQuery(t, "create_vacancy"), map[string]any{"input": func() map[string]any {
+			in := newVacancy()
+			in["salaryMinCents"] = "100"
+			return in
+		}()}, []string{"salaryMinCents"}},
+		{"fraction for an Int64", loadQuery(t, "create_vacancy"), map[string]any{"input": func() map[string]any {
+			in := newVacancy()
+			in["salaryMaxCents"] = 100.5
+			return in
+		}()}, []string{"salaryMaxCents"}},
 	}
+	before := app.post(t, token, `{ persons(first: 1000) { nodes { id version } } vacancies(first: 1000) { nodes { id version } } }`, nil)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			resp := app.post(t, token, tt.query, tt.vars)
@@ -66,6 +86,10 @@ func TestBadUserInput(t *testing.T) {
 				t.Errorf("HTTP %d, want 200", resp.Status)
 			}
 		})
+	}
+	after := app.post(t, token, `{ persons(first: 1000) { nodes { id version } } vacancies(first: 1000) { nodes { id version } } }`, nil)
+	if string(after.Data) != string(before.Data) {
+		t.Error("refused input changed the data")
 	}
 }
 
