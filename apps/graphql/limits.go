@@ -209,17 +209,17 @@ func limitBody(max int64, next http.Handler) http.Handler {
 	tooLarge := fmt.Sprintf("the request body is too large: the limit is %d bytes", max)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > max {
-			writeError(w, http.StatusRequestEntityTooLarge, codeRequestTooLarge, tooLarge)
+			writeError(w, r, http.StatusRequestEntityTooLarge, codeRequestTooLarge, tooLarge)
 			return
 		}
 		if r.ContentLength < 0 && r.Body != nil && r.Body != http.NoBody {
 			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
 			if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-				writeError(w, http.StatusRequestEntityTooLarge, codeRequestTooLarge, tooLarge)
+				writeError(w, r, http.StatusRequestEntityTooLarge, codeRequestTooLarge, tooLarge)
 				return
 			}
 			if err != nil {
-				writeError(w, http.StatusBadRequest, codeBadRequest, "the request body could not be read")
+				writeError(w, r, http.StatusBadRequest, codeBadRequest, "the request body could not be read")
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
