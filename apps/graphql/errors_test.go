@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"crudbench/apps/internal/auth"
+	"crudbench/apps/internal/serve"
 	"crudbench/db"
 )
 
@@ -143,6 +144,33 @@ func TestInternalErrorFromPanic(t *testing.T) {
 	}
 	if logs := app.logs.String(); !contains(logs, `"msg":"panic"`, "no loaders in context", `"stack"`) {
 		t.Errorf("the panic is not logged with its stack:\n%s", logs)
+	}
+}
+
+// A panic outside the resolvers (in a middleware) is a 500 in the GraphQL
+// shape, in the media type the request accepts, and its stack is logged.
+func TestPanicOutsideResolvers(t *testing.T) {
+	t.Parallel()
+	app := startApp(t, appConfig{handler: func(logger *slog.Logger, _ *db.Store, _ *auth.Tokens) http.Handler {
+		return serve.Recover(logger, writePanic, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+			panic("middleware bug")
+		}))
+	}})
+	for _, accept := range []string{"application/json", "application/graphql-response+json"} {
+		req, err := http.NewRequest(http.MethodPost, app.URL+"/graphql", strings.NewReader(`{"query": "{ __typename }"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", accept)
+		resp := send(t, req)
+		e := resp.wantError(t, codeInternal)
+		if resp.Status != http.StatusInternalServerError || resp.Header.Get("Content-Type") != accept || e.Message != "internal error" {
+			t.Errorf("Accept %s: HTTP %d %q, error %+v", accept, resp.Status, resp.Header.Get("Content-Type"), e)
+		}
+	}
+	if logs := app.logs.String(); !contains(logs, "middleware bug") {
+		t.Errorf("the panic is not logged:\n%s", logs)
 	}
 }
 
