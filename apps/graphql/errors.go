@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
-	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
@@ -35,6 +34,8 @@ const (
 	codeDepthLimit            = "DEPTH_LIMIT_EXCEEDED"      // selections nested deeper than maxDepth
 	codeComplexityLimit       = "COMPLEXITY_LIMIT_EXCEEDED" // over maxComplexity; set by gqlgen's extension.ComplexityLimit
 	codeIntrospectionDisabled = "INTROSPECTION_DISABLED"    // __schema or __type with GRAPHQL_INTROSPECTION=false
+	codeMethodNotAllowed      = "METHOD_NOT_ALLOWED"        // a method /graphql does not take, or a mutation over GET (HTTP 405)
+	codeUnsupportedMediaType  = "UNSUPPORTED_MEDIA_TYPE"    // a POST body not sent as application/json (HTTP 415)
 )
 
 // The refusals of the query limits (and of introspection, when it is off) are
@@ -78,12 +79,6 @@ func presentError(logger *slog.Logger) graphql.ErrorPresenterFunc {
 		if name := inputName(ctx, gqlErr.Path); name != "" {
 			// gqlgen could not read an argument (an Int out of range).
 			gqlErr.Extensions = map[string]any{"code": codeBadUserInput, "fields": map[string]string{name: gqlErr.Message}}
-			return gqlErr
-		}
-		if graphql.GetFieldContext(ctx) == nil && strings.HasPrefix(gqlErr.Message, "json request body could not be decoded") {
-			// gqlgen's message would echo the whole body back.
-			gqlErr.Message = `the body is not a GraphQL request: send a JSON object like {"query": "…", "variables": {…}}`
-			gqlErr.Extensions = map[string]any{"code": codeBadRequest}
 			return gqlErr
 		}
 		serve.LogError(ctx, logger, err, slog.String("field", gqlErr.Path.String()))
@@ -146,26 +141,17 @@ func recoverResolver(logger *slog.Logger) graphql.RecoverFunc {
 	}
 }
 
-// writeError answers a request that never reached GraphQL execution (body
-// too large, a panic outside gqlgen) in the GraphQL response shape.
-func writeError(w http.ResponseWriter, status int, code, message string) {
-	body, _ := json.Marshal(graphql.Response{Errors: gqlerror.List{gqlError(code, message)}})
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	w.Write(body)
-}
-
 // writePanic is serve.Recover's answer to a panic outside the resolvers.
-func writePanic(w http.ResponseWriter, _ *http.Request) {
-	writeError(w, http.StatusInternalServerError, codeInternal, "internal error")
+func writePanic(w http.ResponseWriter, r *http.Request) {
+	writeError(w, r, http.StatusInternalServerError, codeInternal, "internal error")
 }
 
 // tooLargeMessage names the limit of a request body.
 var tooLargeMessage = fmt.Sprintf("the request body is too large: the limit is %d bytes", serve.MaxBodyBytes)
 
 // writeTooLarge answers a body over serve.MaxBodyBytes.
-func writeTooLarge(w http.ResponseWriter, _ *http.Request) {
-	writeError(w, http.StatusRequestEntityTooLarge, codeRequestTooLarge, tooLargeMessage)
+func writeTooLarge(w http.ResponseWriter, r *http.Request) {
+	writeError(w, r, http.StatusRequestEntityTooLarge, codeRequestTooLarge, tooLargeMessage)
 }
 
 // statusKey finds the request's *httpStatus in its context.
@@ -225,27 +211,20 @@ func allNull(data json.RawMessage) bool {
 	return true
 }
 
-// withHTTPStatus corrects the status gqlgen's transports write where they
-// depart from the GraphQL-over-HTTP spec or from crudbench's contract:
-//   - a mutation sent with GET: gqlgen answers 406; the spec asks for 405
-//     with Allow: POST;
-//   - a request error (parse, validation, variables, query limits) answered
-//     as application/json: gqlgen answers 422; the spec asks for 200, so that
-//     clients of that older media type read the errors (with
-//     application/graphql-response+json it stays 400, as the spec wants);
-//   - a response that failed as a whole because the database is down or
-//     did not answer in time: 503 with Retry-After, like the other apps.
+// withHTTPStatus answers 503 with Retry-After, like the other apps, for a
+// response that failed as a whole because the database is down or did not
+// answer in time: the transport writes its status before it knows, and only
+// the unavailableResponses extension sees every error.
 func withHTTPStatus(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s := &httpStatus{}
-		sw := &statusWriter{ResponseWriter: w, method: r.Method, status: s}
+		sw := &statusWriter{ResponseWriter: w, status: s}
 		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), statusKey{}, s)))
 	})
 }
 
 type statusWriter struct {
 	http.ResponseWriter
-	method      string
 	status      *httpStatus
 	wroteHeader bool
 }
@@ -253,13 +232,7 @@ type statusWriter struct {
 func (w *statusWriter) WriteHeader(code int) {
 	if !w.wroteHeader {
 		w.wroteHeader = true
-		switch {
-		case code == http.StatusNotAcceptable && w.method == http.MethodGet:
-			w.Header().Set("Allow", http.MethodPost)
-			code = http.StatusMethodNotAllowed
-		case code == http.StatusUnprocessableEntity && w.Header().Get("Content-Type") == "application/json":
-			code = http.StatusOK
-		case code == http.StatusOK && w.status.unavailable:
+		if code == http.StatusOK && w.status.unavailable {
 			w.Header().Set("Retry-After", "5")
 			code = http.StatusServiceUnavailable
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"crudbench/apps/internal/auth"
+	"crudbench/apps/internal/serve"
 	"crudbench/db"
 )
 
@@ -47,7 +48,27 @@ func TestBadUserInput(t *testing.T) {
 			in["employmentType"] = "full_time"
 			return in
 		}()}, []string{"employmentType"}},
+		// GraphQL's input coercion takes no string for a number, though
+		// gqlparser's variable validation lets one through.
+		{"string for an Int variable", `query ($f: Int) { persons(first: $f) { nodes { id } } }`, map[string]any{"f": "10"}, []string{"first"}},
+		{"string for an Int in an input object", `mutation ($in: PersonInput!) { createPerson(input: $in) { id } }`, map[string]any{"in": map[string]any{
+			"employeeNo": "9001", "firstName": "A", "lastName": "B", "email": "a.b@example.org", "department": "X", "hiredOn": "2024-01-01",
+		}}, []string{"employeeNo"}},
+		{"string for an Int argument variable", `mutation ($v: Int!) { updateVacancy(id: 1, version: $v, input: {title: "T"}) { id } }`, map[string]any{"v": "1"}, []string{"version"}},
+		{"string for an Int64 literal", `mutation { createVacancy(input: {title: "T", department: "D", location: "L", employmentType: FULL_TIME,
+			salaryMinCents: "100", salaryMaxCents: 200, status: OPEN, opensOn: "2026-01-01"}) { id } }`, nil, []string{"salaryMinCents"}},
+		{"string for an Int64 variable", loadQuery(t, "create_vacancy"), map[string]any{"input": func() map[string]any {
+			in := newVacancy()
+			in["salaryMinCents"] = "100"
+			return in
+		}()}, []string{"salaryMinCents"}},
+		{"fraction for an Int64", loadQuery(t, "create_vacancy"), map[string]any{"input": func() map[string]any {
+			in := newVacancy()
+			in["salaryMaxCents"] = 100.5
+			return in
+		}()}, []string{"salaryMaxCents"}},
 	}
+	before := app.post(t, token, `{ persons(first: 1000) { nodes { id version } } vacancies(first: 1000) { nodes { id version } } }`, nil)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			resp := app.post(t, token, tt.query, tt.vars)
@@ -66,6 +87,10 @@ func TestBadUserInput(t *testing.T) {
 				t.Errorf("HTTP %d, want 200", resp.Status)
 			}
 		})
+	}
+	after := app.post(t, token, `{ persons(first: 1000) { nodes { id version } } vacancies(first: 1000) { nodes { id version } } }`, nil)
+	if string(after.Data) != string(before.Data) {
+		t.Error("refused input changed the data")
 	}
 }
 
@@ -119,6 +144,33 @@ func TestInternalErrorFromPanic(t *testing.T) {
 	}
 	if logs := app.logs.String(); !contains(logs, `"msg":"panic"`, "no loaders in context", `"stack"`) {
 		t.Errorf("the panic is not logged with its stack:\n%s", logs)
+	}
+}
+
+// A panic outside the resolvers (in a middleware) is a 500 in the GraphQL
+// shape, in the media type the request accepts, and its stack is logged.
+func TestPanicOutsideResolvers(t *testing.T) {
+	t.Parallel()
+	app := startApp(t, appConfig{handler: func(logger *slog.Logger, _ *db.Store, _ *auth.Tokens) http.Handler {
+		return serve.Recover(logger, writePanic, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+			panic("middleware bug")
+		}))
+	}})
+	for _, accept := range []string{"application/json", "application/graphql-response+json"} {
+		req, err := http.NewRequest(http.MethodPost, app.URL+"/graphql", strings.NewReader(`{"query": "{ __typename }"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", accept)
+		resp := send(t, req)
+		e := resp.wantError(t, codeInternal)
+		if resp.Status != http.StatusInternalServerError || resp.Header.Get("Content-Type") != accept || e.Message != "internal error" {
+			t.Errorf("Accept %s: HTTP %d %q, error %+v", accept, resp.Status, resp.Header.Get("Content-Type"), e)
+		}
+	}
+	if logs := app.logs.String(); !contains(logs, "middleware bug") {
+		t.Errorf("the panic is not logged:\n%s", logs)
 	}
 }
 

@@ -211,7 +211,7 @@ func limitBody(next http.Handler) http.Handler {
 				return
 			}
 			if err != nil {
-				writeError(w, http.StatusBadRequest, codeBadRequest, "the request body could not be read")
+				writeError(w, r, http.StatusBadRequest, codeBadRequest, "the request body could not be read")
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))

@@ -98,19 +98,22 @@ func TestBodyLimit(t *testing.T) {
 	app := startApp(t)
 	big := `{"query": "{ vacancies { nodes { id } } }", "variables": {"pad": "` + strings.Repeat("x", serve.MaxBodyBytes) + `"}}`
 	for _, chunked := range []bool{false, true} {
-		var body io.Reader = strings.NewReader(big)
-		if chunked {
-			body = io.MultiReader(body) // hides the length: sent chunked
-		}
-		req, err := http.NewRequest(http.MethodPost, app.URL+"/graphql", body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Content-Type", "application/json")
-		resp := send(t, req)
-		resp.wantError(t, codeRequestTooLarge)
-		if resp.Status != http.StatusRequestEntityTooLarge {
-			t.Errorf("chunked %v: HTTP %d, want 413", chunked, resp.Status)
+		for _, accept := range []string{"application/json", "application/graphql-response+json"} {
+			var body io.Reader = strings.NewReader(big)
+			if chunked {
+				body = io.MultiReader(body) // hides the length: sent chunked
+			}
+			req, err := http.NewRequest(http.MethodPost, app.URL+"/graphql", body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", accept)
+			resp := send(t, req)
+			resp.wantError(t, codeRequestTooLarge)
+			if resp.Status != http.StatusRequestEntityTooLarge || resp.Header.Get("Content-Type") != accept {
+				t.Errorf("chunked %v, Accept %s: HTTP %d %q, want 413 %q", chunked, accept, resp.Status, resp.Header.Get("Content-Type"), accept)
+			}
 		}
 	}
 

@@ -8,7 +8,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
-	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"crudbench/apps/graphql/graph"
@@ -50,10 +49,8 @@ func newGraphQL(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, opts 
 		Complexity: complexity(),
 	})
 	srv := handler.New(schema)
-	srv.AddTransport(transport.Options{})
-	// GET serves queries only; gqlgen refuses mutations over GET.
-	srv.AddTransport(transport.GET{})
-	srv.AddTransport(transport.POST{})
+	// GET and POST, refusals in the GraphQL shape (see transport.go).
+	srv.AddTransport(httpTransport{})
 	// Parsed and validated documents are kept by query text: the bench
 	// sends the same few queries again and again.
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))

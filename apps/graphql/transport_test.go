@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/url"
@@ -42,8 +41,9 @@ func TestTransport(t *testing.T) {
 
 	t.Run("GET refuses mutations with 405", func(t *testing.T) {
 		resp := get(t, url.Values{"query": {`mutation { deleteVacancy(id: 5) }`}}, "")
-		if resp.Status != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "POST" || len(resp.Errors) != 1 {
-			t.Errorf("HTTP %d, Allow %q, errors %+v", resp.Status, resp.Header.Get("Allow"), resp.Errors)
+		resp.wantError(t, codeMethodNotAllowed)
+		if resp.Status != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "POST" {
+			t.Errorf("HTTP %d, Allow %q", resp.Status, resp.Header.Get("Allow"))
 		}
 		app.post(t, token, `{ vacancy(id: 5) { id } }`, nil).decode(t, new(any)) // still there
 	})
@@ -55,6 +55,7 @@ func TestTransport(t *testing.T) {
 		}{
 			{"", "application/json", http.StatusOK},
 			{"application/json", "application/json", http.StatusOK},
+			{"*/*", "application/json", http.StatusOK},
 			{"application/graphql-response+json", "application/graphql-response+json", http.StatusBadRequest},
 			{"application/graphql-response+json, application/json;q=0.9", "application/graphql-response+json", http.StatusBadRequest},
 		} {
@@ -63,8 +64,8 @@ func TestTransport(t *testing.T) {
 				t.Errorf("Accept %q: HTTP %d %q, want 200 %q", tt.accept, resp.Status, got, tt.want)
 			}
 			resp = get(t, url.Values{"query": {`{ vacancy(id: 1) { nosuchfield } }`}}, tt.accept)
-			if resp.Status != tt.invalid {
-				t.Errorf("Accept %q, invalid query: HTTP %d, want %d", tt.accept, resp.Status, tt.invalid)
+			if resp.Status != tt.invalid || resp.Header.Get("Content-Type") != tt.want {
+				t.Errorf("Accept %q, invalid query: HTTP %d %q, want %d %q", tt.accept, resp.Status, resp.Header.Get("Content-Type"), tt.invalid, tt.want)
 			}
 		}
 	})
@@ -76,43 +77,81 @@ func TestTransport(t *testing.T) {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
-		if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Allow"), "POST") {
+		if resp.StatusCode != 200 || resp.Header.Get("Allow") != "GET, HEAD, POST, OPTIONS" {
 			t.Errorf("HTTP %d, Allow %q", resp.StatusCode, resp.Header.Get("Allow"))
 		}
 	})
 
-	t.Run("other methods are 405", func(t *testing.T) {
-		req, _ := http.NewRequest(http.MethodPut, app.URL+"/graphql", strings.NewReader(`{}`))
+	t.Run("HEAD answers like GET without a body", func(t *testing.T) {
+		req, _ := http.NewRequest(http.MethodHead, app.URL+"/graphql?"+url.Values{"query": {`{ __typename }`}}.Encode(), nil)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
+		raw, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != http.StatusMethodNotAllowed {
-			t.Errorf("PUT: HTTP %d, want 405", resp.StatusCode)
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/json" || len(raw) != 0 {
+			t.Errorf("HTTP %d %q with %d bytes of body", resp.StatusCode, resp.Header.Get("Content-Type"), len(raw))
 		}
 	})
 
-	t.Run("bad bodies are 400 without an echo", func(t *testing.T) {
-		for _, tt := range []struct{ contentType, body string }{
-			{"application/json", `{"query": "{ vacancy(id: 1) { id } }", SECRET-BODY`},
-			{"application/json", `["SECRET-BODY"]`},
-			{"text/plain", `{"query": "{ __typename }"}`},
+	// Whatever the transport refuses is a GraphQL response with a code, in
+	// the media type the request accepts, and never echoes the body.
+	t.Run("refusals", func(t *testing.T) {
+		const allowed = "GET, HEAD, POST, OPTIONS"
+		query := `{"query": "{ __typename }"}`
+		for _, tt := range []struct {
+			name, method, target, contentType, body string
+			status                                  int
+			code, allow                             string
+		}{
+			{"text/plain", "POST", "/graphql", "text/plain", query, http.StatusUnsupportedMediaType, codeUnsupportedMediaType, ""},
+			{"form", "POST", "/graphql", "application/x-www-form-urlencoded", "query=%7B+__typename+%7D", http.StatusUnsupportedMediaType, codeUnsupportedMediaType, ""},
+			{"multipart", "POST", "/graphql", "multipart/form-data; boundary=X", "--X\r\nContent-Disposition: form-data; name=\"operations\"\r\n\r\n" + query + "\r\n--X--\r\n", http.StatusUnsupportedMediaType, codeUnsupportedMediaType, ""},
+			{"application/graphql", "POST", "/graphql", "application/graphql", "{ __typename }", http.StatusUnsupportedMediaType, codeUnsupportedMediaType, ""},
+			{"no Content-Type", "POST", "/graphql", "", query, http.StatusUnsupportedMediaType, codeUnsupportedMediaType, ""},
+			{"PUT", "PUT", "/graphql", "application/json", query, http.StatusMethodNotAllowed, codeMethodNotAllowed, allowed},
+			{"DELETE", "DELETE", "/graphql", "", "", http.StatusMethodNotAllowed, codeMethodNotAllowed, allowed},
+			{"PATCH", "PATCH", "/graphql", "application/json", query, http.StatusMethodNotAllowed, codeMethodNotAllowed, allowed},
+			{"mutation over GET", "GET", "/graphql?query=" + url.QueryEscape(`mutation { deleteVacancy(id: 6) }`), "", "", http.StatusMethodNotAllowed, codeMethodNotAllowed, "POST"},
+			{"undecodable variables over GET", "GET", "/graphql?query=%7B+__typename+%7D&variables=%7B%22id%22%3A", "", "", http.StatusBadRequest, codeBadRequest, ""},
+			{"variables not an object over GET", "GET", "/graphql?query=%7B+__typename+%7D&variables=%5B1%5D", "", "", http.StatusBadRequest, codeBadRequest, ""},
+			{"bad query string", "GET", "/graphql?query=%zz", "", "", http.StatusBadRequest, codeBadRequest, ""},
+			{"null", "POST", "/graphql", "application/json", "null", http.StatusBadRequest, codeBadRequest, ""},
+			{"array", "POST", "/graphql", "application/json", `["SECRET-BODY"]`, http.StatusBadRequest, codeBadRequest, ""},
+			{"string", "POST", "/graphql", "application/json", `"SECRET-BODY"`, http.StatusBadRequest, codeBadRequest, ""},
+			{"empty body", "POST", "/graphql", "application/json", "", http.StatusBadRequest, codeBadRequest, ""},
+			{"broken JSON", "POST", "/graphql", "application/json", `{"query": "{ vacancy(id: 1) { id } }", SECRET-BODY`, http.StatusBadRequest, codeBadRequest, ""},
+			{"wrong member type", "POST", "/graphql", "application/json", `{"query": ["SECRET-BODY"]}`, http.StatusBadRequest, codeBadRequest, ""},
+			{"trailing garbage", "POST", "/graphql", "application/json", `{"query": "mutation { deleteVacancy(id: 6) }"} SECRET-BODY`, http.StatusBadRequest, codeBadRequest, ""},
+			{"two objects", "POST", "/graphql", "application/json", `{"query": "mutation { deleteVacancy(id: 6) }"} {}`, http.StatusBadRequest, codeBadRequest, ""},
 		} {
-			req, _ := http.NewRequest(http.MethodPost, app.URL+"/graphql", strings.NewReader(tt.body))
-			req.Header.Set("Content-Type", tt.contentType)
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			raw, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			var body gqlResponse
-			if resp.StatusCode != http.StatusBadRequest || json.Unmarshal(raw, &body) != nil || len(body.Errors) == 0 ||
-				strings.Contains(string(raw), "SECRET-BODY") {
-				t.Errorf("%s %s: HTTP %d %s", tt.contentType, tt.body, resp.StatusCode, raw)
-			}
+			t.Run(tt.name, func(t *testing.T) {
+				for _, accept := range []string{"", "application/graphql-response+json"} {
+					req, err := http.NewRequest(tt.method, app.URL+tt.target, strings.NewReader(tt.body))
+					if err != nil {
+						t.Fatal(err)
+					}
+					req.Header.Set("Authorization", "Bearer "+token)
+					if tt.contentType != "" {
+						req.Header.Set("Content-Type", tt.contentType)
+					}
+					want := "application/json"
+					if accept != "" {
+						req.Header.Set("Accept", accept)
+						want = accept
+					}
+					resp := send(t, req)
+					e := resp.wantError(t, tt.code)
+					if resp.Status != tt.status || resp.Header.Get("Content-Type") != want || resp.Header.Get("Allow") != tt.allow ||
+						e.Message == "" || strings.Contains(e.Message, "SECRET-BODY") || resp.Data != nil {
+						t.Errorf("Accept %q: HTTP %d %q, Allow %q, data %s, error %+v; want %d %q, Allow %q, no data",
+							accept, resp.Status, resp.Header.Get("Content-Type"), resp.Header.Get("Allow"), resp.Data, e, tt.status, want, tt.allow)
+					}
+				}
+			})
 		}
+		app.post(t, token, `{ vacancy(id: 6) { id } }`, nil).decode(t, new(any)) // no refused mutation ran
 	})
 }
 

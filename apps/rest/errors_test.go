@@ -115,8 +115,8 @@ func TestHostileInput(t *testing.T) {
 	t.Run("405 lists the allowed methods", func(t *testing.T) {
 		res := a.do(t, "PUT", vacancy, a.editor, with("title", "x"))
 		res.wantProblem(t, http.StatusMethodNotAllowed)
-		if got := res.header.Get("Allow"); got != "GET, PATCH, DELETE" {
-			t.Errorf("Allow %q, want GET, PATCH, DELETE", got)
+		if got := res.header.Get("Allow"); got != "GET, HEAD, PATCH, DELETE" {
+			t.Errorf("Allow %q, want GET, HEAD, PATCH, DELETE", got)
 		}
 	})
 	if after := a.snapshot(t); after != before {

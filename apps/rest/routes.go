@@ -4,6 +4,7 @@ import (
 	"log/slog"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
 
 	"crudbench/apps/internal/auth"
 	"crudbench/apps/internal/health"
@@ -12,8 +13,10 @@ import (
 
 // addRoutes is the whole surface of the REST app. Health, readiness, the
 // OpenAPI document and login are open; every other route needs a bearer
-// token, and writes need the editor role.
+// token, and writes need the editor role. HEAD is served wherever GET is,
+// as RFC 9110 asks: the GET handler runs and net/http drops the body.
 func addRoutes(r chi.Router, logger *slog.Logger, store *db.Store, tokens *auth.Tokens) {
+	r.Use(middleware.GetHead)
 	r.Method("GET", "/healthz", health.Live())
 	r.Method("GET", "/readyz", health.Ready(store))
 	r.Method("GET", "/openapi.yaml", handleOpenAPI())

@@ -39,7 +39,8 @@ func NewServer(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, timeou
 }
 
 // handleMethodNotAllowed answers 405 with the Allow header RFC 9110 asks
-// for, which chi leaves out once the handler is replaced.
+// for, which chi leaves out once the handler is replaced. HEAD is listed
+// wherever GET is, since middleware.GetHead serves it there.
 func handleMethodNotAllowed(routes chi.Routes) http.HandlerFunc {
 	methods := []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
 	return func(w http.ResponseWriter, r *http.Request) {
@@ -47,6 +48,9 @@ func handleMethodNotAllowed(routes chi.Routes) http.HandlerFunc {
 		for _, m := range methods {
 			if routes.Match(chi.NewRouteContext(), m, r.URL.Path) {
 				allowed = append(allowed, m)
+				if m == http.MethodGet {
+					allowed = append(allowed, http.MethodHead)
+				}
 			}
 		}
 		w.Header().Set("Allow", strings.Join(allowed, ", "))
