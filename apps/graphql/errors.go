@@ -233,7 +233,7 @@ func (w *statusWriter) WriteHeader(code int) {
 	if !w.wroteHeader {
 		w.wroteHeader = true
 		if code == http.StatusOK && w.status.unavailable {
-			w.Header().Set("Retry-After", "5")
+			w.Header().Set("Retry-After", serve.RetryAfter)
 			code = http.StatusServiceUnavailable
 		}
 	}

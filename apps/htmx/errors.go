@@ -38,7 +38,7 @@ func (s *site) fail(w http.ResponseWriter, r *http.Request, err error) {
 	case db.EUNAUTHORIZED:
 		s.errorPage(w, r, http.StatusUnauthorized, "Not signed in", "Please sign in again.")
 	case db.EUNAVAILABLE:
-		w.Header().Set("Retry-After", "5")
+		w.Header().Set("Retry-After", serve.RetryAfter)
 		s.errorPage(w, r, http.StatusServiceUnavailable, "Database unavailable",
 			"The site cannot reach its database right now. Nothing was lost; please try again in a few seconds.")
 	default:

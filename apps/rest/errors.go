@@ -83,7 +83,7 @@ func writeProblem(w http.ResponseWriter, r *http.Request, status int, detail str
 			h.Set("WWW-Authenticate", `Bearer realm="crudbench"`)
 		}
 	case http.StatusServiceUnavailable:
-		h.Set("Retry-After", "5")
+		h.Set("Retry-After", serve.RetryAfter)
 	}
 	writeJSON(w, status, "application/problem+json", problem{
 		Type:     "about:blank",

@@ -21,6 +21,11 @@ import (
 // so that none accepts more than another.
 const MaxBodyBytes = 1 << 20
 
+// RetryAfter is the Retry-After value (seconds) every app sends with a 503
+// for an unavailable database: long enough for a restart or failover to
+// show, short enough that a client's retry finds the recovered app.
+const RetryAfter = "5"
+
 // RequestIDHeader carries a request's ID. A usable ID set by a proxy in
 // front is kept, otherwise the app makes one; either way it is sent back in
 // the response and written in every log line about the request, so that a
