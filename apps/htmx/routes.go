@@ -20,7 +20,7 @@ func addRoutes(r chi.Router, s *site) {
 
 	r.Method(http.MethodGet, "/healthz", health.Live())
 	r.Method(http.MethodGet, "/readyz", health.Ready(s.store))
-	r.Method(http.MethodGet, "/static/*", s.views.static.handler())
+	r.Method(http.MethodGet, "/static/*", s.views.static.handler(s.notFound))
 
 	r.Method(http.MethodGet, "/login", s.loginForm())
 	r.Method(http.MethodPost, "/login", s.login())
