@@ -31,6 +31,7 @@ func TestAuthMatrix(t *testing.T) {
 		{"GET", "/vacancies", false}, {"GET", "/vacancies/1", false},
 		{"GET", "/persons/new", true}, {"GET", "/persons/1/edit", true},
 		{"GET", "/vacancies/new", true}, {"GET", "/vacancies/1/edit", true},
+		{"GET", "/persons/1/delete", true}, {"GET", "/vacancies/1/delete", true},
 		{"POST", "/persons", true}, {"POST", "/persons/1", true},
 		{"POST", "/vacancies", true}, {"POST", "/vacancies/1", true},
 		// Deletes of rows nobody else needs: vacancy 2 and person 2.
@@ -90,7 +91,7 @@ func TestAuthMatrix(t *testing.T) {
 	for _, path := range []string{"/persons", "/persons/1", "/vacancies", "/vacancies/1"} {
 		wantNoBody(t, "viewer "+path, viewer.get(path), "/edit", "hx-delete", "/new", "/delete")
 	}
-	wantBody(t, "editor /persons/1", editor.get("/persons/1"), `href="/persons/1/edit"`, `hx-delete="/persons/1"`, `action="/persons/1/delete"`)
+	wantBody(t, "editor /persons/1", editor.get("/persons/1"), `href="/persons/1/edit"`, `hx-delete="/persons/1"`, `href="/persons/1/delete"`)
 	wantBody(t, "editor /vacancies", editor.get("/vacancies"), `href="/vacancies/new"`)
 }
 
