@@ -146,6 +146,33 @@ func until(expr string) chromedp.Action[chromedp.Void] {
 	})
 }
 
+// settleCounter runs in every document of a tab with scripts on, before the
+// page's own scripts. window.htmxSettled counts the moments htmx has finished
+// with new content: its first pass over a loaded document (htmx:load on
+// <body>) and the settle of each swap (htmx:afterSettle), which comes after
+// htmx has processed the swapped elements. Until then a click on a new link
+// or button is the browser's own, not htmx's: a test that clicks sooner races
+// htmx.
+const settleCounter = `window.htmxSettled = 0;
+document.addEventListener("htmx:load", e => { if (e.target === document.body) window.htmxSettled++; });
+document.addEventListener("htmx:afterSettle", () => window.htmxSettled++);`
+
+// htmx runs one named step whose actions make htmx swap in new content, and
+// waits until htmx has settled it (see settleCounter), so that the next
+// step's clicks reach the controls htmx has taken over.
+func (b *browser) htmx(ctx context.Context, name string, steps ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	n := eval[int](b, ctx, "window.htmxSettled")
+	b.do(ctx, name, append(steps, until(fmt.Sprintf("window.htmxSettled > %d", n)))...)
+}
+
+// load runs one named step whose actions load a whole document, and waits
+// until htmx has processed it.
+func (b *browser) load(ctx context.Context, name string, steps ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	b.do(ctx, name, append(steps, until("window.htmxSettled > 0"))...)
+}
+
 // screenshot saves the whole page as a PNG under $CRUDBENCH_ARTIFACTS (or
 // the test's temporary folder) and logs where.
 func (b *browser) screenshot(ctx context.Context, name string) string {
@@ -193,7 +220,11 @@ func (b *browser) tab(t *testing.T, scripts bool) *browser {
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("new tab: %v", err)
 	}
-	if !scripts {
+	if scripts {
+		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: settleCounter}); err != nil {
+			t.Fatal(err)
+		}
+	} else {
 		if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
 			t.Fatal(err)
 		}
@@ -205,16 +236,17 @@ func (b *browser) tab(t *testing.T, scripts bool) *browser {
 
 // browseWithHTMX signs in, searches, opens the showcase person, creates a
 // vacancy with a mistake, fixes it, edits it and deletes it, checking the
-// page after each step.
+// page after each step. Every step that swaps content waits until htmx has
+// settled it before the next step clicks.
 func browseWithHTMX(t *testing.T, ts *testSite, b *browser) {
 	ctx := b.ctx
 	css := func(s string) chromedp.CSS { return chromedp.CSS(s) }
 
-	b.do(ctx, "open the site", chromedp.Navigate(ts.URL+"/persons"), chromedp.WaitVisible(css("#f-username")))
+	b.load(ctx, "open the site", chromedp.Navigate(ts.URL+"/persons"), chromedp.WaitVisible(css("#f-username")))
 	if loc := eval[string](b, ctx, "location.pathname + location.search"); loc != "/login?next=%2Fpersons" {
 		t.Errorf("anonymous visit landed on %s, want the login page", loc)
 	}
-	b.do(ctx, "sign in",
+	b.htmx(ctx, "sign in",
 		chromedp.SendKeys(css("#f-username"), "editor"),
 		chromedp.SendKeys(css("#f-password"), "editor"),
 		chromedp.Click(css(`form[action="/login"] button[type="submit"]`)),
@@ -225,7 +257,7 @@ func browseWithHTMX(t *testing.T, ts *testSite, b *browser) {
 		t.Errorf("signed in as %q", who)
 	}
 
-	b.do(ctx, "search",
+	b.htmx(ctx, "search",
 		chromedp.SendKeys(css("#person-search"), seed.ShowcaseLastName),
 		until(`document.querySelectorAll("#person-results tr.person").length === 1`),
 		until(`location.search === "?q=`+seed.ShowcaseLastName+`"`),
@@ -234,7 +266,7 @@ func browseWithHTMX(t *testing.T, ts *testSite, b *browser) {
 		t.Errorf("search result = %q", got)
 	}
 
-	b.do(ctx, "open the showcase person",
+	b.htmx(ctx, "open the showcase person",
 		chromedp.Click(css(`#person-results a[href="/persons/1"]`)),
 		chromedp.WaitVisible(css("section.appointment")),
 		until(`location.pathname === "/persons/1"`),
@@ -261,14 +293,16 @@ func browseWithHTMX(t *testing.T, ts *testSite, b *browser) {
 	}
 	b.screenshot(ctx, "person-detail")
 
-	b.do(ctx, "open the new vacancy form",
+	b.htmx(ctx, "open the vacancy list",
 		chromedp.Click(css(`header.site a[href="/vacancies"]`)),
 		chromedp.WaitVisible(css("#status-filter")),
+	)
+	b.htmx(ctx, "open the new vacancy form",
 		chromedp.Click(css(`a[href="/vacancies/new"]`)),
 		chromedp.WaitVisible(css("#vacancy-form")),
 	)
 	const title = "Browser test engineer"
-	b.do(ctx, "submit a vacancy that closes before it opens",
+	b.htmx(ctx, "submit a vacancy that closes before it opens",
 		chromedp.SendKeys(css("#f-title"), title),
 		chromedp.SendKeys(css("#f-department"), "Physics"),
 		chromedp.SendKeys(css("#f-location"), "Lisbon"),
@@ -289,7 +323,7 @@ func browseWithHTMX(t *testing.T, ts *testSite, b *browser) {
 		t.Errorf("after the 422 the address is %s", loc)
 	}
 
-	b.do(ctx, "fix the closing date",
+	b.htmx(ctx, "fix the closing date",
 		chromedp.SetValue(css("#f-closesOn"), "2030-07-31"),
 		chromedp.Click(css(`#vacancy-form button[type="submit"]`)),
 		chromedp.WaitVisible(css(".vacancy-title")),
@@ -300,9 +334,11 @@ func browseWithHTMX(t *testing.T, ts *testSite, b *browser) {
 	}
 	id, _ := strconv.ParseInt(strings.TrimPrefix(eval[string](b, ctx, "location.pathname"), "/vacancies/"), 10, 64)
 
-	b.do(ctx, "edit the vacancy",
+	b.htmx(ctx, "open the edit form",
 		chromedp.Click(css(`.page-head a[href$="/edit"]`)),
 		chromedp.WaitReady(css(`#vacancy-form input[name="version"]`)),
+	)
+	b.htmx(ctx, "save the edit",
 		chromedp.SetValue(css("#f-title"), "Senior "+strings.ToLower(title)),
 		chromedp.Click(css(`#vacancy-form button[type="submit"]`)),
 		until(`document.querySelector(".vacancy-title")?.textContent === "Senior browser test engineer"`),
@@ -311,8 +347,35 @@ func browseWithHTMX(t *testing.T, ts *testSite, b *browser) {
 		t.Errorf("version after the edit = %s, want 2", got)
 	}
 
-	b.do(ctx, "delete the vacancy",
-		chromedp.Click(css(`.page-head button.danger`)),
+	// A click on a Delete control htmx has not processed yet (a copy of
+	// it, which htmx has never seen, stands for content swapped in a moment
+	// ago) is the browser's own: it must open the page that asks first,
+	// never delete.
+	vacancyPath := "/vacancies/" + strconv.FormatInt(id, 10)
+	b.load(ctx, "click a Delete control htmx has not processed",
+		chromedp.Evaluate[chromedp.Void](`{
+			const copy = document.querySelector(".page-head a.danger").cloneNode(true);
+			copy.id = "unprocessed-delete";
+			document.querySelector(".page-head .actions").append(copy);
+		}`),
+		chromedp.Click(css("#unprocessed-delete")),
+		chromedp.WaitVisible(css("form.confirm-delete")),
+		until(`location.pathname === "`+vacancyPath+`/delete"`),
+	)
+	if q := eval[string](b, ctx, `document.querySelector(".confirm-delete .question").textContent`); q != "Delete the vacancy “Senior browser test engineer”? This cannot be undone." {
+		t.Errorf("confirmation page asks %q", q)
+	}
+	if _, err := ts.store.FindVacancyByID(context.Background(), id); err != nil {
+		t.Fatalf("vacancy %d after the click that should only ask: %v", id, err)
+	}
+	b.htmx(ctx, "cancel",
+		chromedp.Click(css(`.confirm-delete a[href="`+vacancyPath+`"]`)),
+		chromedp.WaitVisible(css(".vacancy-title")),
+		until(`location.pathname === "`+vacancyPath+`"`),
+	)
+
+	b.htmx(ctx, "delete the vacancy",
+		chromedp.Click(css(`.page-head a.danger`)),
 		chromedp.WaitVisible(css("#status-filter")),
 		until(`location.pathname === "/vacancies" && document.querySelector(".flash")?.textContent === "Vacancy deleted."`),
 	)
@@ -333,7 +396,8 @@ func browseWithHTMX(t *testing.T, ts *testSite, b *browser) {
 }
 
 // browseWithoutJavaScript does the write cycle with scripts disabled:
-// plain forms, POST -> 303 -> GET, the 422 as a whole page.
+// plain forms, POST -> 303 -> GET, the 422 as a whole page, and a delete
+// that asks on a page of its own before it deletes.
 func browseWithoutJavaScript(t *testing.T, ts *testSite, b *browser) {
 	ctx := b.ctx
 	css := func(s string) chromedp.CSS { return chromedp.CSS(s) }
@@ -366,7 +430,18 @@ func browseWithoutJavaScript(t *testing.T, ts *testSite, b *browser) {
 		chromedp.WaitVisible(css(".vacancy-title")),
 	)
 	b.do(ctx, "delete it",
-		chromedp.Click(css(`.page-head button.danger`)),
+		chromedp.Click(css(`.page-head a.danger`)),
+		chromedp.WaitVisible(css("form.confirm-delete")),
+	)
+	question, err := chromedp.Run(ctx, chromedp.Text(css(".confirm-delete .question")))
+	if err != nil || question != "Delete the vacancy “No-script vacancy”? This cannot be undone." {
+		t.Errorf("confirmation page asks %q, %v", question, err)
+	}
+	if n := vacancyCount(t, ts); n != 121 {
+		t.Fatalf("%d vacancies on the confirmation page, want 121: opening it must not delete", n)
+	}
+	b.do(ctx, "confirm",
+		chromedp.Click(css(`.confirm-delete button[type="submit"]`)),
 		chromedp.WaitVisible(css("#status-filter")),
 	)
 	flash, err := chromedp.Run(ctx, chromedp.Text(css(".flash")))

@@ -65,6 +65,26 @@ type formPage struct {
 	Form    form
 }
 
+// deletePage is the view model of the page that asks before a delete. It is
+// how a user without JavaScript deletes, and where the Delete control leads
+// whenever htmx has not taken the control over (scripts off, or a click on
+// content htmx has not processed yet), so a click never deletes unasked.
+type deletePage struct {
+	Layout
+	Crumbs   []crumb
+	Heading  string
+	Question string // names the record, as htmx's confirm dialog does
+	Action   string // the POST …/delete that the confirm button sends
+	Submit   string
+	Cancel   string // back to the record
+}
+
+// renderDeletePage shows the confirmation page p in the navigation section.
+func (s *site) renderDeletePage(w http.ResponseWriter, r *http.Request, section string, p deletePage) {
+	p.Layout = s.layout(w, r, p.Heading, section)
+	s.views.page(w, r, http.StatusOK, "delete", p)
+}
+
 // crumb is one step of the breadcrumb trail above a heading.
 type crumb struct{ URL, Label string }
 

@@ -67,6 +67,77 @@ func TestVacancyCycle(t *testing.T) {
 	wantStatus(t, "delete again", editor.post(loc+"/delete", nil), http.StatusNotFound)
 }
 
+// TestDeleteAsksFirst checks that deleting always asks first: a record's
+// Delete control is a link to a page that names the record (htmx turns the
+// same link into a DELETE after its confirm dialog), opening that page
+// changes nothing, and only its button, a POST, deletes.
+func TestDeleteAsksFirst(t *testing.T) {
+	t.Parallel()
+	ts := newTestSite(t)
+	editor := ts.login(t, "editor")
+	ctx := context.Background()
+	vacancy, err := ts.store.FindVacancyByID(ctx, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	person, err := ts.store.FindPersonByID(ctx, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	tests := []struct {
+		name, record, list string
+		question           string
+		exists             func() error
+	}{
+		{
+			name: "vacancy", record: "/vacancies/4", list: "/vacancies",
+			question: "Delete the vacancy “" + vacancy.Title + "”? This cannot be undone.",
+			exists:   func() error { _, err := ts.store.FindVacancyByID(ctx, 4); return err },
+		},
+		{
+			name: "person", record: "/persons/4", list: "/persons",
+			question: "Delete " + person.FirstName + " " + person.LastName + " with all appointments, stipends and fundings? This cannot be undone.",
+			exists:   func() error { _, err := ts.store.FindPersonByID(ctx, 4); return err },
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			question := htmlText(tt.question)
+			detail := editor.get(tt.record)
+			wantStatus(t, "detail", detail, http.StatusOK)
+			wantBody(t, "detail", detail, `<a class="button danger" href="`+tt.record+`/delete" hx-delete="`+tt.record+`" hx-target="body"`,
+				`hx-confirm="`+question+`">Delete</a>`)
+			// A form that posts …/delete would delete on a click htmx has
+			// not taken over yet.
+			wantNoBody(t, "detail", detail, `action="`+tt.record+`/delete"`)
+
+			for _, h := range []hdr{nil, htmxHeaders("")} {
+				page := editor.get(tt.record+"/delete", h...)
+				wantStatus(t, "confirmation page", page, http.StatusOK)
+				wantBody(t, "confirmation page", page, `<p class="question">`+question+`</p>`,
+					`<form class="confirm-delete" method="post" action="`+tt.record+`/delete">`,
+					`<a class="button" href="`+tt.record+`">Cancel</a>`)
+			}
+			if err := tt.exists(); err != nil {
+				t.Fatalf("after opening the confirmation page: %v", err)
+			}
+
+			res := editor.post(tt.record+"/delete", url.Values{})
+			wantStatus(t, "confirm", res, http.StatusSeeOther)
+			if got := res.Header.Get("Location"); got != tt.list {
+				t.Errorf("confirm: Location %q, want %s", got, tt.list)
+			}
+			if err := tt.exists(); db.ErrorCode(err) != db.ENOTFOUND {
+				t.Errorf("after confirming: %v, want not found", err)
+			}
+			res = editor.get(tt.record + "/delete")
+			wantStatus(t, "confirmation page of the deleted record", res, http.StatusNotFound)
+			wantBody(t, "confirmation page of the deleted record", res, `data-status="404"`)
+		})
+	}
+}
+
 // TestVacancyCycleHTMX drives the same cycle as htmx does: the form posts to
 // itself, a 422 swaps the form alone, success answers HX-Location, delete
 // uses DELETE.

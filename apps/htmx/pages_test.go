@@ -37,12 +37,17 @@ func TestPages(t *testing.T) {
 		{"/vacancies/1", 200, []string{`class="vacancy-title"`, "Description"}},
 		{"/vacancies/new", 200, []string{"<h1>New vacancy</h1>", `id="vacancy-form"`, `name="salaryMin"`}},
 		{"/vacancies/1/edit", 200, []string{"<h1>Edit vacancy</h1>", `name="version" value="1"`}},
+		{"/persons/1/delete", 200, []string{"<h1>Delete person</h1>", "Delete Ada Lovelace with all appointments", `action="/persons/1/delete"`}},
+		{"/vacancies/1/delete", 200, []string{"<h1>Delete vacancy</h1>", `action="/vacancies/1/delete"`}},
 		{"/", 303, nil},
 		{"/no/such/page", 404, []string{"Page not found", "/no/such/page"}},
 		{"/persons/999999", 404, []string{"Not found", "person 999999 not found"}},
 		{"/persons/abc", 404, []string{"Page not found"}},
 		{"/vacancies/999999", 404, []string{"vacancy 999999 not found"}},
 		{"/vacancies/999999/edit", 404, []string{"vacancy 999999 not found"}},
+		{"/persons/999999/delete", 404, []string{"person 999999 not found"}},
+		{"/vacancies/999999/delete", 404, []string{"vacancy 999999 not found"}},
+		{"/vacancies/abc/delete", 404, []string{"Page not found"}},
 		{"/persons?limit=0", 400, []string{"limit must be a whole number from 1 to 1000"}},
 		{"/persons?limit=1001", 400, []string{"limit must be a whole number from 1 to 1000"}},
 		{"/persons?after=not-a-cursor", 400, []string{"Bad request", "after"}},
@@ -283,11 +288,68 @@ func TestStatic(t *testing.T) {
 	if got := css.Header.Get("Cache-Control"); got != "public, max-age=300" {
 		t.Errorf("unversioned css Cache-Control = %q", got)
 	}
-	for _, path := range []string{"/static/", "/static/nope.js", "/static/../go.mod"} {
-		if res := anon.get(path); res.Status != http.StatusNotFound {
-			t.Errorf("%s = %d, want 404", path, res.Status)
+	// An unknown static file is the site's own 404 page, not plain text.
+	for _, path := range []string{"/static/", "/static/nope.js", "/static/../go.mod", "/static/site.css/x"} {
+		res := anon.get(path)
+		wantStatus(t, path, res, http.StatusNotFound)
+		wantBody(t, path, res, "<!doctype html>", `<section class="error-page" data-status="404">`, "Page not found")
+		if got := res.Header.Get("Content-Type"); got != "text/html; charset=utf-8" {
+			t.Errorf("%s Content-Type = %q", path, got)
 		}
 	}
 	// No page refers to another host.
 	wantNoBody(t, "login", page, "http://", "https://", "//cdn")
+}
+
+// TestMethodNotAllowed checks that every 405 names the methods the address
+// serves in Allow (HEAD wherever GET is), as RFC 9110 requires, on the
+// site's error page; and that a method no route knows, sent to an address no
+// route serves, is a 404.
+func TestMethodNotAllowed(t *testing.T) {
+	t.Parallel()
+	ts := newTestSite(t)
+	anon, editor := ts.client(t), ts.login(t, "editor")
+
+	tests := []struct {
+		method, path string
+		allow        string
+	}{
+		{"PUT", "/persons/2", "GET, HEAD, POST, DELETE"},
+		{"PATCH", "/vacancies/2", "GET, HEAD, POST, DELETE"},
+		{"PROPFIND", "/persons", "GET, HEAD, POST"},
+		{"DELETE", "/vacancies", "GET, HEAD, POST"},
+		{"PUT", "/vacancies/2/delete", "GET, HEAD, POST"},
+		{"POST", "/persons/2/edit", "GET, HEAD"},
+		{"OPTIONS", "/login", "GET, HEAD, POST"},
+		{"PUT", "/static/site.css", "GET, HEAD"},
+		{"GET", "/logout", "POST"},
+		{"HEAD", "/logout", "POST"},
+		{"DELETE", "/healthz", "GET, HEAD"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.method+" "+tt.path, func(t *testing.T) {
+			for name, c := range map[string]*client{"anonymous": anon, "editor": editor} {
+				res := c.do(tt.method, tt.path, nil, nil)
+				wantStatus(t, name, res, http.StatusMethodNotAllowed)
+				if got := res.Header.Get("Allow"); got != tt.allow {
+					t.Errorf("%s: Allow = %q, want %q", name, got, tt.allow)
+				}
+				if tt.method == http.MethodHead {
+					continue
+				}
+				wantBody(t, name, res, `<section class="error-page" data-status="405">`, tt.method+" cannot be used on "+tt.path)
+			}
+		})
+	}
+
+	for _, path := range []string{"/no/such/page", "/persons/1/nope"} {
+		t.Run("PROPFIND "+path, func(t *testing.T) {
+			res := editor.do("PROPFIND", path, nil, nil)
+			wantStatus(t, "PROPFIND", res, http.StatusNotFound)
+			wantBody(t, "PROPFIND", res, `<section class="error-page" data-status="404">`, "Page not found")
+			if got := res.Header.Values("Allow"); got != nil {
+				t.Errorf("Allow = %q on a 404", got)
+			}
+		})
+	}
 }

@@ -232,9 +232,41 @@ func (s *site) personUpdate() http.Handler {
 	})
 }
 
+// personDeleteForm asks before deleting a person: a page naming them, with a
+// button that posts to …/delete and a way back.
+func (s *site) personDeleteForm() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id, ok := parseID(chi.URLParam(r, "id"))
+		if !ok {
+			s.notFound(w, r)
+			return
+		}
+		p, err := s.store.FindPersonByID(r.Context(), id)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		to := "/persons/" + strconv.FormatInt(p.ID, 10)
+		s.renderDeletePage(w, r, "persons", deletePage{
+			Crumbs:   []crumb{{"/persons", "Persons"}, {to, p.FirstName + " " + p.LastName}},
+			Heading:  "Delete person",
+			Question: personDeleteQuestion(p),
+			Action:   to + "/delete",
+			Submit:   "Delete person",
+			Cancel:   to,
+		})
+	})
+}
+
+// personDeleteQuestion is what the site asks before deleting p, in htmx's
+// confirm dialog and on the confirmation page alike.
+func personDeleteQuestion(p db.Person) string {
+	return "Delete " + p.FirstName + " " + p.LastName + " with all appointments, stipends and fundings? This cannot be undone."
+}
+
 // personDelete removes a person with their appointments and goes back to the
 // list. It serves both DELETE (htmx, after hx-confirm) and POST …/delete
-// (forms without JavaScript).
+// (from the confirmation page).
 func (s *site) personDelete() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, ok := parseID(chi.URLParam(r, "id"))

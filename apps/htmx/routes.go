@@ -12,7 +12,8 @@ import (
 // addRoutes is the site's whole surface. Pages answer a full document, or
 // the partial an htmx request asks for; writes answer 303 to the page to show
 // next (HX-Location for htmx). Every form also works with JavaScript off,
-// which is why deletes exist as POST …/delete beside DELETE.
+// which is why deletes exist as GET …/delete (the page that asks first) and
+// POST …/delete beside htmx's DELETE.
 func addRoutes(r chi.Router, s *site) {
 	r.Use(middleware.GetHead) // HEAD of every page, for curl -I and link checkers
 	r.NotFound(s.notFound)
@@ -20,7 +21,7 @@ func addRoutes(r chi.Router, s *site) {
 
 	r.Method(http.MethodGet, "/healthz", health.Live())
 	r.Method(http.MethodGet, "/readyz", health.Ready(s.store))
-	r.Method(http.MethodGet, "/static/*", s.views.static.handler())
+	r.Method(http.MethodGet, "/static/*", s.views.static.handler(s.notFound))
 
 	r.Method(http.MethodGet, "/login", s.loginForm())
 	r.Method(http.MethodPost, "/login", s.login())
@@ -41,6 +42,7 @@ func addRoutes(r chi.Router, s *site) {
 			r.Method(http.MethodPost, "/persons", s.personCreate())
 			r.Method(http.MethodGet, "/persons/{id}/edit", s.personEditForm())
 			r.Method(http.MethodPost, "/persons/{id}", s.personUpdate())
+			r.Method(http.MethodGet, "/persons/{id}/delete", s.personDeleteForm())
 			r.Method(http.MethodDelete, "/persons/{id}", s.personDelete())
 			r.Method(http.MethodPost, "/persons/{id}/delete", s.personDelete())
 
@@ -48,6 +50,7 @@ func addRoutes(r chi.Router, s *site) {
 			r.Method(http.MethodPost, "/vacancies", s.vacancyCreate())
 			r.Method(http.MethodGet, "/vacancies/{id}/edit", s.vacancyEditForm())
 			r.Method(http.MethodPost, "/vacancies/{id}", s.vacancyUpdate())
+			r.Method(http.MethodGet, "/vacancies/{id}/delete", s.vacancyDeleteForm())
 			r.Method(http.MethodDelete, "/vacancies/{id}", s.vacancyDelete())
 			r.Method(http.MethodPost, "/vacancies/{id}/delete", s.vacancyDelete())
 		})

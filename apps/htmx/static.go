@@ -62,13 +62,14 @@ func (s *staticFiles) url(name string) (string, error) {
 
 // handler serves GET /static/{name}. A request carrying the current hash gets
 // an immutable one-year lifetime; without it (a hand-typed address) the file
-// is cached briefly and revalidated by its ETag.
-func (s *staticFiles) handler() http.Handler {
+// is cached briefly and revalidated by its ETag. An unknown name is answered
+// by notFound, the site's own 404 page.
+func (s *staticFiles) handler(notFound http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := strings.TrimPrefix(r.URL.Path, "/static/")
 		f, ok := s.files[name]
 		if !ok {
-			http.NotFound(w, r)
+			notFound(w, r)
 			return
 		}
 		h := w.Header()

@@ -237,8 +237,40 @@ func (s *site) vacancyUpdate() http.Handler {
 	})
 }
 
+// vacancyDeleteForm asks before deleting a vacancy: a page naming it, with a
+// button that posts to …/delete and a way back.
+func (s *site) vacancyDeleteForm() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id, ok := parseID(chi.URLParam(r, "id"))
+		if !ok {
+			s.notFound(w, r)
+			return
+		}
+		v, err := s.store.FindVacancyByID(r.Context(), id)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		to := "/vacancies/" + strconv.FormatInt(v.ID, 10)
+		s.renderDeletePage(w, r, "vacancies", deletePage{
+			Crumbs:   []crumb{{"/vacancies", "Vacancies"}, {to, v.Title}},
+			Heading:  "Delete vacancy",
+			Question: vacancyDeleteQuestion(v),
+			Action:   to + "/delete",
+			Submit:   "Delete vacancy",
+			Cancel:   to,
+		})
+	})
+}
+
+// vacancyDeleteQuestion is what the site asks before deleting v, in htmx's
+// confirm dialog and on the confirmation page alike.
+func vacancyDeleteQuestion(v db.Vacancy) string {
+	return "Delete the vacancy “" + v.Title + "”? This cannot be undone."
+}
+
 // vacancyDelete removes a vacancy and goes back to the list: DELETE for htmx
-// (after hx-confirm), POST …/delete for forms without JavaScript.
+// (after hx-confirm), POST …/delete from the confirmation page.
 func (s *site) vacancyDelete() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, ok := parseID(chi.URLParam(r, "id"))

@@ -51,15 +51,17 @@ func loadViews(logger *slog.Logger, static *staticFiles) (*views, error) {
 		bufs:   sync.Pool{New: func() any { return new(bytes.Buffer) }},
 	}
 	funcs := template.FuncMap{
-		"static":    static.url,
-		"money":     money,
-		"salary":    salary,
-		"date":      func(d db.Date) string { return d.String() },
-		"optDate":   optDate,
-		"label":     label,
-		"number":    func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) },
-		"timestamp": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-		"humanTime": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+		"static":                static.url,
+		"money":                 money,
+		"salary":                salary,
+		"date":                  func(d db.Date) string { return d.String() },
+		"optDate":               optDate,
+		"label":                 label,
+		"number":                func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) },
+		"timestamp":             func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+		"humanTime":             func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+		"deletePersonQuestion":  personDeleteQuestion,
+		"deleteVacancyQuestion": vacancyDeleteQuestion,
 	}
 	base, err := template.New("").Funcs(funcs).ParseFS(resources.Templates, "templates/layout.html", "templates/shared.html")
 	if err != nil {

@@ -25,7 +25,7 @@ const DevAuthSecret = "crudbench-dev-secret-change-me"
 const (
 	DefaultDatabaseURL = "postgres://postgres@localhost:5432/crudbench?sslmode=disable"
 	DefaultDBMaxConns  = 20
-	DefaultTokenTTL    = 12 * time.Hour
+	DefaultTokenTTL    = time.Hour // short: nothing revokes a token, so it outlives a sign-out by up to this
 	// DefaultRequestTimeout bounds how long a request may wait for the
 	// database before it is answered 503; the same for every app.
 	DefaultRequestTimeout = 5 * time.Second

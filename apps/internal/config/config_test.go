@@ -38,7 +38,7 @@ func TestLoadDefaults(t *testing.T) {
 		DBMaxConns:     20,
 		LogLevel:       slog.LevelInfo,
 		AuthSecret:     []byte(config.DevAuthSecret),
-		TokenTTL:       12 * time.Hour,
+		TokenTTL:       time.Hour,
 		RequestTimeout: 5 * time.Second,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
