@@ -38,7 +38,8 @@ type Options struct {
 	// mark it as failed by setting its Error.
 	Observe func(*vegeta.Result)
 	// Raw, when set, receives the measured window's results in vegeta's
-	// binary encoding, without response bodies.
+	// binary encoding, without response bodies, numbered from 0 as a
+	// whole attack of their own would be.
 	Raw io.Writer
 	// Progress, when set, is called about four times a second.
 	Progress func(Progress)
@@ -173,6 +174,9 @@ func Attack(ctx context.Context, tr vegeta.Targeter, opts Options) (*Outcome, er
 			continue
 		}
 		r.Body, r.Headers = nil, nil // the raw file keeps timings, not payloads
+		// Numbered from 0 within the window: vegeta plot orders results by
+		// sequence number and draws nothing until it has seen number 0.
+		r.Seq -= out.Window.First
 		encErr = encode(r)
 	}
 	close(stop)
