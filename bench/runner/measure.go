@@ -371,15 +371,17 @@ func processCost(st sampler.Stats, successes uint64, pid int) results.ProcessCos
 		Available: true,
 		PID:       pid,
 		CPUMean:   st.CPUMean,
-		// CPU time comes in 10 ms ticks: over a short window the busiest
-		// one-second stretch can round below the window's mean, which no
-		// real peak is.
+		// A reading can lack up to a scheduler tick per busy thread: over a
+		// short window the busiest one-second stretch can read below the
+		// window's mean, which no real peak is.
 		CPUMax:          max(st.CPUMax, st.CPUMean),
 		CPUMsPerRequest: perRequest(st.CPUSeconds*1000, successes),
 		RSSMeanMB:       float64(st.RSSMeanBytes) / results.BytesPerMB,
 		RSSMaxMB:        float64(st.RSSMaxBytes) / results.BytesPerMB,
 		RSSStartMB:      float64(st.RSSStartBytes) / results.BytesPerMB,
 		RSSEndMB:        float64(st.RSSEndBytes) / results.BytesPerMB,
+
+		CPUResolutionMsPerRequest: perRequest(ms(st.CPUResolution), successes),
 	}
 }
 

@@ -3,6 +3,7 @@ package sampler_test
 import (
 	"math"
 	"os"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -62,6 +63,47 @@ func TestHalfCoreAndMemory(t *testing.T) {
 	}
 	if st.RSSStartBytes < lo || st.RSSEndBytes < lo || st.RSSMeanBytes < lo {
 		t.Errorf("RSS start, end, mean = %d, %d, %d MiB, want all >= %d MiB", st.RSSStartBytes/mib, st.RSSEndBytes/mib, st.RSSMeanBytes/mib, lo/mib)
+	}
+}
+
+// TestFewMilliseconds reads a process that uses a few ms of CPU time, as
+// an app serving a handful of requests does: /proc/<pid>/stat's 10 ms ticks
+// would read nothing or twice the truth.
+func TestFewMilliseconds(t *testing.T) {
+	h := startHelper(t, modeOnCue)
+	// One reading each side of the burn: Stop takes its last sample before
+	// it returns, and the helper is waiting on its stdin meanwhile.
+	read := func() sampler.Sample {
+		t.Helper()
+		s := sampler.New(0, sampler.Target{Name: "app", PID: h.pid()})
+		s.Start()
+		ser := s.Stop()["app"]
+		if len(ser.Samples) == 0 {
+			t.Fatalf("no sample of the helper: misses %v", ser.Misses)
+		}
+		return ser.Samples[len(ser.Samples)-1]
+	}
+	before := h.cpu(t)
+	first := read()
+	after := h.ask(t, "burn")
+	last := read()
+
+	st := sampler.Series{Samples: []sampler.Sample{first, last}}.Window(time.Time{}, time.Time{})
+	used := (after - before).Seconds()
+	t.Logf("the helper used %.3f ms by its own account; the sampler read %.3f ms, resolution %v",
+		used*1000, st.CPUSeconds*1000, st.CPUResolution)
+	if used < fewBurn.Seconds() {
+		t.Fatalf("the helper used %v, want at least %v: it did not burn as asked", after-before, fewBurn)
+	}
+	// The readings fall between the helper's accounts, apart from the
+	// reading's lag and the helper's own few instructions around them
+	// (reading stdin, printing, the Go runtime's housekeeping).
+	const housekeeping = time.Millisecond
+	if lo, hi := used-st.CPUResolution.Seconds(), used+housekeeping.Seconds(); st.CPUSeconds < lo || st.CPUSeconds > hi || st.CPUSeconds <= 0 {
+		t.Errorf("CPUSeconds = %.6f, want above zero and in [%.6f, %.6f]", st.CPUSeconds, lo, hi)
+	}
+	if st.CPUResolution <= 0 || st.CPUResolution > 10*time.Duration(runtime.NumCPU())*time.Millisecond {
+		t.Errorf("CPUResolution = %v, want a scheduler tick (1 to 10 ms) per CPU at most", st.CPUResolution)
 	}
 }
 
