@@ -159,7 +159,11 @@ func Attack(ctx context.Context, tr vegeta.Targeter, opts Options) (*Outcome, er
 	})
 
 	var encErr error
-	for r := range attacker.Attack(tr, pacer, total, opts.Name) {
+	// No duration for vegeta: it would stop when its clock passes one, and
+	// a load generator running even a little late (the last hit is due at
+	// exactly the duration) would leave the hits still due unsent. The
+	// pacer stops after exactly its hits, however late they go out.
+	for r := range attacker.Attack(tr, pacer, 0, opts.Name) {
 		if opts.Observe != nil {
 			opts.Observe(r)
 		}
