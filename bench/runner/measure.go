@@ -279,11 +279,14 @@ func (r *runner) measure(ctx context.Context, j job, label string, left time.Dur
 		res.AppCost = processCost(ser.Window(from, to), s.Successes, u.pid)
 	}
 	if ser, ok := series[targetPostgres]; ok {
-		st := ser.Window(from, to)
+		// Sampled once a second, PostgreSQL may have a single sample in a
+		// short window: its CPU rate is taken over the samples around the
+		// window and applied to the window's length.
+		st := ser.Window(ser.Around(from, to))
 		if st.Samples >= 2 {
 			res.DB.CPUAvailable = true
 			res.DB.CPUMean = st.CPUMean
-			res.DB.CPUMsPerRequest = perRequest(st.CPUSeconds*1000, s.Successes)
+			res.DB.CPUMsPerRequest = perRequest(st.CPUMean*to.Sub(from).Seconds()*1000, s.Successes)
 			res.DB.RSSMeanMB = float64(st.RSSMeanBytes) / results.BytesPerMB
 		}
 	}

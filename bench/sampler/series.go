@@ -118,6 +118,28 @@ func (ser Series) Window(from, to time.Time) Stats {
 	return st
 }
 
+// Around returns the bounds of the shortest run of samples that covers from
+// to to: the last sample at or before from and the first at or after to,
+// or the series' first and last sample where there is none. A series
+// sampled no more often than a window is long then still has two samples
+// to take a difference of, which Window(from, to) may not.
+func (ser Series) Around(from, to time.Time) (time.Time, time.Time) {
+	if len(ser.Samples) == 0 {
+		return from, to
+	}
+	lo, hi := ser.Samples[0].At, ser.Samples[len(ser.Samples)-1].At
+	for _, s := range ser.Samples {
+		if !s.At.After(from) {
+			lo = s.At
+		}
+		if !s.At.Before(to) {
+			hi = s.At
+			break
+		}
+	}
+	return lo, hi
+}
+
 // WriteCSV writes the samples as CSV with a header: t_seconds (since
 // Start), cpu_seconds (Sample.CPU), rss_bytes and
 // cpu_fraction_over_last_second (the CPU rate over the shortest stretch of

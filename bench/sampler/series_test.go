@@ -71,6 +71,34 @@ func TestWindow(t *testing.T) {
 	}
 }
 
+func TestAround(t *testing.T) {
+	// Samples once a second, at 0 to 3 s.
+	var ser sampler.Series
+	for i := range 4 {
+		ser.Samples = append(ser.Samples, sampler.Sample{At: at(1000 * i), CPU: ticks(10 * i)})
+	}
+	for _, tc := range []struct {
+		name             string
+		from, to         time.Time
+		wantFrom, wantTo time.Time
+	}{
+		{"between samples", at(1050), at(1950), at(1000), at(2000)},
+		{"on samples", at(1000), at(2000), at(1000), at(2000)},
+		{"across samples", at(500), at(2500), at(0), at(3000)},
+		{"past the ends", at(-500), at(3500), at(0), at(3000)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			from, to := ser.Around(tc.from, tc.to)
+			if !from.Equal(tc.wantFrom) || !to.Equal(tc.wantTo) {
+				t.Errorf("Around = %v, %v; want %v, %v", from.Sub(t0), to.Sub(t0), tc.wantFrom.Sub(t0), tc.wantTo.Sub(t0))
+			}
+			if st := ser.Window(from, to); st.Samples < 2 {
+				t.Errorf("Window(Around) holds %d samples, want 2 or more", st.Samples)
+			}
+		})
+	}
+}
+
 func TestWindowMissing(t *testing.T) {
 	ser := steadySeries()
 	ser.Misses = []time.Time{at(3100), at(3200)}
