@@ -301,10 +301,11 @@ func checkResult(t *testing.T, dir string, r results.Result) {
 	}
 
 	// The raw file is vegeta's: it decodes to the measured requests,
-	// numbered from 0 (vegeta plot waits for number 0), and its timings
-	// agree with the figures above. The first request left no earlier than
-	// it was due, so the raw spans from it are no longer than the spans
-	// the rates are computed over.
+	// numbered 0 to n-1 (vegeta plot waits for number 0; results are
+	// written as they complete, so in any order), and its timings agree
+	// with the figures above. The first request left no earlier than it
+	// was due, so the raw spans from it are no longer than the spans the
+	// rates are computed over.
 	f, err := os.Open(filepath.Join(dir, r.RawFile))
 	if err != nil {
 		t.Fatal(err)
@@ -315,6 +316,7 @@ func checkResult(t *testing.T, dir string, r results.Result) {
 		t.Fatalf("%s is not in a vegeta encoding", r.RawFile)
 	}
 	var n uint64
+	seen := make([]bool, r.Requests)
 	var firstSent, lastSent, lastEnd time.Time
 	var slowest time.Duration
 	for ; ; n++ {
@@ -325,13 +327,15 @@ func checkResult(t *testing.T, dir string, r results.Result) {
 			}
 			break
 		}
-		if res.Seq != n {
-			t.Errorf("%s: result %d has sequence number %d", r.RawFile, n, res.Seq)
+		if res.Seq >= r.Requests || seen[res.Seq] {
+			t.Errorf("%s: sequence number %d twice or beyond %d", r.RawFile, res.Seq, r.Requests)
+		} else {
+			seen[res.Seq] = true
 		}
-		if n == 0 {
+		if n == 0 || res.Timestamp.Before(firstSent) {
 			firstSent = res.Timestamp
 		}
-		lastSent, lastEnd, slowest = res.Timestamp, maxTime(lastEnd, res.End()), max(slowest, res.Latency)
+		lastSent, lastEnd, slowest = maxTime(lastSent, res.Timestamp), maxTime(lastEnd, res.End()), max(slowest, res.Latency)
 	}
 	if n != r.Requests {
 		t.Errorf("%s holds %d results, want %d", r.RawFile, n, r.Requests)
