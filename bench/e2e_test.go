@@ -111,10 +111,11 @@ func runBench(t *testing.T, env []string, args ...string) (*results.Run, string,
 // mayBeZero lists the fields that are legitimately zero or empty in this
 // run, by path suffix: the run asks for no cool-down, a problem or reason
 // only explains a failure or a verdict other than ok, repeats exist only
-// with -repeat > 1, a GET sends no body and a site's 303 has none, and the
-// health check costs next to nothing and runs no SQL.
+// with -repeat > 1, a GET sends no body and a site's 303 has none, the
+// health check runs no SQL, and the runner's own CPU comes from getrusage,
+// not from the sampler whose resolution is recorded.
 func mayBeZero(path string, r *results.Result) bool {
-	for _, s := range []string{".Cooldown", ".Problem", ".Reason", ".Repeats", ".Spread", ".Errors"} {
+	for _, s := range []string{".Cooldown", ".Problem", ".Reason", ".Repeats", ".Spread", ".Errors", ".Runner.CPUResolutionMsPerRequest"} {
 		if strings.HasSuffix(path, s) {
 			return true
 		}
@@ -129,15 +130,12 @@ func mayBeZero(path string, r *results.Result) bool {
 	if strings.HasSuffix(path, ".BytesIn") && r.Scenario == "write" && r.App == "htmx" {
 		return true
 	}
-	if r.Scenario == "control" {
-		for _, s := range []string{".StatementsPerRequest", ".CPUMean", ".CPUMax", ".CPUMsPerRequest"} {
-			if strings.HasSuffix(path, s) {
-				return true
-			}
-		}
+	if r.Scenario == "control" && strings.HasSuffix(path, ".StatementsPerRequest") {
+		return true
 	}
-	// PostgreSQL's CPU is a difference of 10 ms ticks: a 2 s window at
-	// 10 req/s can round to nothing.
+	// PostgreSQL's reaped backends count in 10 ms ticks, truncated: one
+	// that exits in a 2 s window at 10 req/s can take the window's
+	// difference down to nothing.
 	if strings.Contains(path, ".DB.CPU") {
 		return true
 	}
@@ -249,24 +247,35 @@ func stmtBounds(r results.Result) (lo, hi float64) {
 }
 
 func checkResult(t *testing.T, dir string, r results.Result) {
-	// The achieved rate is the schedule vegeta kept: exact at this rate.
-	// Throughput also waits for the window's last answer, which on a busy
-	// shared machine can come a few hundred ms late — a lot for a 2 s
-	// window — so it gets a wider margin, and a verdict of saturated is
-	// accepted when that tail is all it reflects.
-	if r.AchievedRate < 0.9*r.TargetRate || r.AchievedRate > 1.1*r.TargetRate {
-		t.Errorf("achieved rate %.2f, want within 10%% of %.2f", r.AchievedRate, r.TargetRate)
-	}
-	if r.Throughput < 0.75*r.TargetRate || r.Throughput > 1.01*r.TargetRate {
-		t.Errorf("throughput %.2f for a target of %.2f", r.Throughput, r.TargetRate)
-	}
-	if r.Verdict != results.VerdictOK && (r.Verdict != results.VerdictSaturated || r.SuccessRatio != 1) {
-		t.Errorf("verdict %s: %s", r.Verdict, r.Reason)
-	} else if r.Verdict != results.VerdictOK {
-		t.Logf("verdict %s: %s (a late last answer in a 2 s window)", r.Verdict, r.Reason)
-	}
+	// What no timing can move: the window holds exactly rate × duration
+	// requests, and every one of them succeeds.
 	if r.Requests != 2*e2eRate || r.SuccessRatio != 1 || len(r.Errors) != 0 {
 		t.Errorf("requests %d, success %v, errors %q; want %d, 1, none", r.Requests, r.SuccessRatio, r.Errors, 2*e2eRate)
+	}
+	// The achieved rate and the throughput are measured from the window's
+	// schedule, and vegeta never sends a request before it is due, so
+	// neither can exceed the target however a busy machine stalls the load
+	// generator (a burst that catches up is not a higher rate). How far
+	// under the target they fall is the machine's doing, not the bench's:
+	// the lower bound ties them together instead. The throughput's span
+	// ends at the last answer, which leaves at most the slowest latency
+	// after the sending span ends.
+	const rounding = 1e-9
+	if r.AchievedRate <= 0 || r.AchievedRate > r.TargetRate*(1+rounding) {
+		t.Errorf("achieved rate %.4f, want above zero and at most the target %.2f", r.AchievedRate, r.TargetRate)
+	}
+	successes := float64(r.Requests) * r.SuccessRatio
+	lo := successes / (float64(r.Requests)/r.AchievedRate + r.Latency.Max/1000)
+	if r.Throughput < lo*(1-rounding) || r.Throughput > r.TargetRate*(1+rounding) {
+		t.Errorf("throughput %.4f, want from %.4f (the sending span plus the slowest answer) to the target %.2f", r.Throughput, lo, r.TargetRate)
+	}
+	// Every request succeeded, so only a late tail can make a run
+	// saturated, and the verdict must say which it was.
+	if ok := r.Throughput >= results.MinThroughputShare*r.TargetRate; ok != (r.Verdict == results.VerdictOK) ||
+		!ok && r.Verdict != results.VerdictSaturated {
+		t.Errorf("verdict %s (%s) for a throughput of %.2f/s at a target of %.2f/s", r.Verdict, r.Reason, r.Throughput, r.TargetRate)
+	} else if !ok {
+		t.Logf("verdict %s: %s (a late tail in a 2 s window on a busy machine)", r.Verdict, r.Reason)
 	}
 	l := r.Latency
 	if !(0 < l.P50 && l.P50 <= l.P90 && l.P90 <= l.P95 && l.P95 <= l.P99 && l.P99 <= l.Max && l.Mean <= l.Max) {
@@ -276,8 +285,13 @@ func checkResult(t *testing.T, dir string, r results.Result) {
 	if !c.Available || c.PID <= 0 || c.RSSMeanMB <= 0 || c.RSSMaxMB < c.RSSMeanMB || c.CPUMax < c.CPUMean {
 		t.Errorf("app cost %+v", c)
 	}
-	if r.Scenario != "control" && (c.CPUMean <= 0 || c.CPUMsPerRequest <= 0) {
-		t.Errorf("app CPU %.4f (%.3f ms per request), want above zero", c.CPUMean, c.CPUMsPerRequest)
+	// An app's CPU clock never goes back and counts a thread's time at
+	// every context switch: an app that answered requests in the window,
+	// even only health checks, has spent CPU there, however busy the
+	// machine (only what a thread on a CPU did since the last scheduler
+	// tick may be missing: CPUResolutionMsPerRequest).
+	if c.CPUMean <= 0 || c.CPUMsPerRequest <= 0 || c.CPUResolutionMsPerRequest <= 0 {
+		t.Errorf("app CPU %.4f (%.4f ms per request, resolution %.4f ms), want all above zero", c.CPUMean, c.CPUMsPerRequest, c.CPUResolutionMsPerRequest)
 	}
 	if !r.DB.Available || !r.DB.CPUAvailable || r.DB.RSSMeanMB <= 0 {
 		t.Errorf("db cost %+v", r.DB)
@@ -286,7 +300,12 @@ func checkResult(t *testing.T, dir string, r results.Result) {
 		t.Errorf("%.2f SQL statements per request, want %v to %v", r.DB.StatementsPerRequest, lo, hi)
 	}
 
-	// The raw file is vegeta's: it decodes to the measured requests.
+	// The raw file is vegeta's: it decodes to the measured requests,
+	// numbered 0 to n-1 (vegeta plot waits for number 0; results are
+	// written as they complete, so in any order), and its timings agree
+	// with the figures above. The first request left no earlier than it
+	// was due, so the raw spans from it are no longer than the spans the
+	// rates are computed over.
 	f, err := os.Open(filepath.Join(dir, r.RawFile))
 	if err != nil {
 		t.Fatal(err)
@@ -296,8 +315,11 @@ func checkResult(t *testing.T, dir string, r results.Result) {
 	if dec == nil {
 		t.Fatalf("%s is not in a vegeta encoding", r.RawFile)
 	}
-	n := uint64(0)
-	for {
+	var n uint64
+	seen := make([]bool, r.Requests)
+	var firstSent, lastSent, lastEnd time.Time
+	var slowest time.Duration
+	for ; ; n++ {
 		var res vegeta.Result
 		if err := dec.Decode(&res); err != nil {
 			if !errors.Is(err, io.EOF) {
@@ -305,10 +327,28 @@ func checkResult(t *testing.T, dir string, r results.Result) {
 			}
 			break
 		}
-		n++
+		if res.Seq >= r.Requests || seen[res.Seq] {
+			t.Errorf("%s: sequence number %d twice or beyond %d", r.RawFile, res.Seq, r.Requests)
+		} else {
+			seen[res.Seq] = true
+		}
+		if n == 0 || res.Timestamp.Before(firstSent) {
+			firstSent = res.Timestamp
+		}
+		lastSent, lastEnd, slowest = maxTime(lastSent, res.Timestamp), maxTime(lastEnd, res.End()), max(slowest, res.Latency)
 	}
 	if n != r.Requests {
 		t.Errorf("%s holds %d results, want %d", r.RawFile, n, r.Requests)
+	}
+	interval := time.Second / e2eRate
+	if hi := float64(n) / (lastSent.Sub(firstSent) + interval).Seconds(); r.AchievedRate > hi*(1+rounding) {
+		t.Errorf("achieved rate %.4f, but the raw file's requests took the time of %.4f/s", r.AchievedRate, hi)
+	}
+	if hi := successes / lastEnd.Sub(firstSent).Seconds(); r.Throughput > hi*(1+rounding) {
+		t.Errorf("throughput %.4f, but the raw file's answers took the time of %.4f/s", r.Throughput, hi)
+	}
+	if want := float64(slowest) / float64(time.Millisecond); r.Latency.Max != want {
+		t.Errorf("latency max %v ms, the raw file's slowest answer took %v ms", r.Latency.Max, want)
 	}
 	// A header and a sample every 100 ms for the app, every second for
 	// PostgreSQL, over the 3 s of the run.
@@ -319,6 +359,14 @@ func checkResult(t *testing.T, dir string, r results.Result) {
 	if lines := countLines(t, filepath.Join(dir, db)); lines < 3 {
 		t.Errorf("%s has %d lines", db, lines)
 	}
+}
+
+// maxTime is the later of a and b.
+func maxTime(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 func countLines(t *testing.T, path string) int {

@@ -38,7 +38,8 @@ type Options struct {
 	// mark it as failed by setting its Error.
 	Observe func(*vegeta.Result)
 	// Raw, when set, receives the measured window's results in vegeta's
-	// binary encoding, without response bodies.
+	// binary encoding, without response bodies, numbered from 0 as a
+	// whole attack of their own would be.
 	Raw io.Writer
 	// Progress, when set, is called about four times a second.
 	Progress func(Progress)
@@ -158,7 +159,11 @@ func Attack(ctx context.Context, tr vegeta.Targeter, opts Options) (*Outcome, er
 	})
 
 	var encErr error
-	for r := range attacker.Attack(tr, pacer, total, opts.Name) {
+	// No duration for vegeta: it would stop when its clock passes one, and
+	// a load generator running even a little late (the last hit is due at
+	// exactly the duration) would leave the hits still due unsent. The
+	// pacer stops after exactly its hits, however late they go out.
+	for r := range attacker.Attack(tr, pacer, 0, opts.Name) {
 		if opts.Observe != nil {
 			opts.Observe(r)
 		}
@@ -173,6 +178,9 @@ func Attack(ctx context.Context, tr vegeta.Targeter, opts Options) (*Outcome, er
 			continue
 		}
 		r.Body, r.Headers = nil, nil // the raw file keeps timings, not payloads
+		// Numbered from 0 within the window: vegeta plot orders results by
+		// sequence number and draws nothing until it has seen number 0.
+		r.Seq -= out.Window.First
 		encErr = encode(r)
 	}
 	close(stop)

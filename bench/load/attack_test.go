@@ -3,6 +3,7 @@ package load_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+	"github.com/tsenart/vegeta/v12/lib/plot"
 
 	"crudbench/bench/load"
 )
@@ -90,7 +92,10 @@ func TestAttack(t *testing.T) {
 	if dec == nil {
 		t.Fatal("vegeta cannot read the raw results")
 	}
+	// Results come as they complete: the window's sequence numbers, from
+	// 0, each once, in any order.
 	var m vegeta.Metrics
+	seen := map[uint64]bool{}
 	for {
 		var r vegeta.Result
 		if err := dec.Decode(&r); err != nil {
@@ -99,15 +104,94 @@ func TestAttack(t *testing.T) {
 			}
 			break
 		}
-		if r.Body != nil || !out.Window.In(r.Seq) || r.Attack != "test" {
-			t.Errorf("raw result %+v: want no body, inside the window, attack name", r)
+		if r.Body != nil || r.Seq >= out.Window.Count || seen[r.Seq] || r.Attack != "test" {
+			t.Errorf("raw result %+v: want no body, a sequence number of its own under %d, attack name", r, out.Window.Count)
 		}
+		seen[r.Seq] = true
 		m.Add(&r)
 	}
 	m.Close()
 	if m.Requests != 50 || len(m.Errors) != 1 {
 		t.Errorf("raw file holds %d results with errors %q, want 50 and [wrong answer]", m.Requests, m.Errors)
 	}
+}
+
+// TestRawFilePlots feeds a raw file to vegeta's own decoder and plotter, as
+// `vegeta plot` does, and counts the points of the chart it writes: one per
+// measured request, successes and failures alike.
+func TestRawFilePlots(t *testing.T) {
+	srv, _ := server(t)
+	var i atomic.Int64
+	var raw bytes.Buffer
+	out, err := load.Attack(context.Background(), vegeta.NewStaticTargeter(vegeta.Target{Method: http.MethodGet, URL: srv.URL}), load.Options{
+		Name: "plot", Rate: 40, Warmup: 500 * time.Millisecond, Duration: time.Second,
+		Timeout: 5 * time.Second, MaxConnections: 4, Raw: &raw,
+		// Failures are plotted as a series of their own.
+		Observe: func(r *vegeta.Result) {
+			if i.Add(1)%3 == 0 {
+				r.Error = "every third"
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Window.First == 0 {
+		t.Fatalf("the window starts at request 0: the warm-up is missing and the test shows nothing")
+	}
+
+	dec := vegeta.DecoderFor(&raw)
+	if dec == nil {
+		t.Fatal("vegeta cannot read the raw results")
+	}
+	// The settings of `vegeta plot`'s command line.
+	p := plot.New(plot.Title("raw"), plot.Downsample(4000), plot.Label(plot.ErrorLabeler))
+	for {
+		var r vegeta.Result
+		if err := dec.Decode(&r); err != nil {
+			if !errors.Is(err, io.EOF) {
+				t.Fatal(err)
+			}
+			break
+		}
+		if err := p.Add(&r); err != nil {
+			t.Fatalf("plot: %v", err)
+		}
+	}
+	p.Close()
+	var page bytes.Buffer
+	if _, err := p.WriteTo(&page); err != nil {
+		t.Fatal(err)
+	}
+	if got := plotPoints(t, page.String()); got != out.Requests {
+		t.Errorf("the plot holds %d points, want one per measured request: %d", got, out.Requests)
+	}
+}
+
+// plotPoints counts the values in the data a vegeta plot page embeds: rows
+// of [seconds, series 1, series 2, ...], null where a row has no value
+// for a series.
+func plotPoints(t *testing.T, page string) uint64 {
+	t.Helper()
+	const start = "const rowData = "
+	_, data, ok := strings.Cut(page, start)
+	data, _, ok2 := strings.Cut(data, ";\n")
+	if !ok || !ok2 {
+		t.Fatalf("no %q in the plot page", start)
+	}
+	var rows [][]*float64
+	if err := json.Unmarshal([]byte(data), &rows); err != nil {
+		t.Fatalf("plot data: %v", err)
+	}
+	var n uint64
+	for _, row := range rows {
+		for _, v := range row[1:] {
+			if v != nil {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 func TestAttackInterrupted(t *testing.T) {

@@ -25,7 +25,9 @@ const MaxErrors = 10
 // a page of the wrong kind, is a failure even with status 200.
 type Window struct {
 	// Start and End are the scheduled bounds of the window: the samples of
-	// CPU and memory taken between them belong to it.
+	// CPU and memory taken between them belong to it. Its Count requests
+	// are due one interval ((End-Start)/Count) apart, the first half an
+	// interval after Start, so no bound falls on a request.
 	Start, End time.Time
 	// First and Count select the requests by sequence number.
 	First, Count uint64
@@ -37,9 +39,9 @@ type Window struct {
 	errors            []string
 	latency           vegeta.LatencyMetrics
 	bytesIn, bytesOut uint64
-	// firstSent and lastSent bound the send times; lastEnd is when the
-	// last answer arrived.
-	firstSent, lastSent, lastEnd time.Time
+	// lastSent is when the last request left; lastEnd is when the last
+	// answer arrived.
+	lastSent, lastEnd time.Time
 }
 
 // NewWindow returns an empty window of count requests from sequence number
@@ -68,9 +70,6 @@ func (w *Window) Add(r *vegeta.Result) bool {
 	w.bytesIn += r.BytesIn
 	w.bytesOut += r.BytesOut
 	w.latency.Add(r.Latency)
-	if w.firstSent.IsZero() || r.Timestamp.Before(w.firstSent) {
-		w.firstSent = r.Timestamp
-	}
 	if r.Timestamp.After(w.lastSent) {
 		w.lastSent = r.Timestamp
 	}
@@ -96,15 +95,20 @@ func Succeeded(r *vegeta.Result) bool {
 type Summary struct {
 	Requests  uint64
 	Successes uint64
-	// AchievedRate is the window's requests divided by the time it took to
-	// send them (from the first to the last, plus one scheduled interval,
-	// the last request's share): the target rate when the load generator
-	// kept its schedule, less when it fell behind.
+	// AchievedRate is the window's requests divided by the sending time:
+	// from when the first was due until the last was sent, plus one
+	// interval (the last request's share), and never less than the
+	// window's scheduled length. It is the target rate when the load
+	// generator kept its schedule, less when it fell behind and never made
+	// up for it, and never more: a generator that stalls and then catches
+	// up sends a burst, not a higher rate.
 	AchievedRate float64
-	// Throughput is the successful answers per second, from the first
-	// request until the later of the sending time and the last answer: a
-	// server that falls behind answers late and gets a throughput under
-	// the rate.
+	// Throughput is the successful answers per second over the later of
+	// the sending time and the time from when the first request was due
+	// until the last answer: a server that falls behind answers late and
+	// gets a throughput under the rate. Both spans start from the schedule,
+	// not from the first send, so a late first request cannot shorten them
+	// and neither figure can exceed the target rate.
 	Throughput   float64
 	SuccessRatio float64
 	// Wait is how much the last answer extended the window beyond the
@@ -137,8 +141,11 @@ func (w *Window) Summary() Summary {
 	if w.Count > 0 {
 		interval = w.End.Sub(w.Start) / time.Duration(w.Count)
 	}
-	sending := w.lastSent.Sub(w.firstSent) + interval
-	elapsed := max(sending, w.lastEnd.Sub(w.firstSent))
+	// Requests are never sent before they are due, so on schedule the last
+	// one leaves at End - interval/2 and sending is exactly End - Start.
+	due := w.Start.Add(interval / 2)
+	sending := max(w.End.Sub(w.Start), w.lastSent.Sub(due)+interval)
+	elapsed := max(sending, w.lastEnd.Sub(due))
 	s.Wait = elapsed - sending
 	if sending > 0 {
 		s.AchievedRate = float64(w.requests) / sending.Seconds()

@@ -46,9 +46,10 @@ func TestWindow(t *testing.T) {
 			t.Errorf("%s = %v, want %v", name, got, want)
 		}
 	}
-	// Sent from 0.25 s to 1.95 s, plus the last one's 0.5 s interval.
+	// Sent from 0.25 s (when the first was due) to 1.95 s, plus the last
+	// one's 0.5 s interval.
 	near("AchievedRate", s.AchievedRate, 4/2.2)
-	// The last answer came at 2.95 s: 2.7 s after the first request.
+	// The last answer came at 2.95 s: 2.7 s after the first was due.
 	near("Throughput", s.Throughput, 2/2.7)
 	near("SuccessRatio", s.SuccessRatio, 0.5)
 	near("BytesInMean", s.BytesInMean, 100)
@@ -76,12 +77,41 @@ func TestWindowOnSchedule(t *testing.T) {
 	start := time.Now()
 	w := load.NewWindow(start, time.Second, 0, 100)
 	for i := range uint64(100) {
-		sent := start.Add(time.Duration(i) * 10 * time.Millisecond)
+		sent := start.Add(5*time.Millisecond + time.Duration(i)*10*time.Millisecond)
 		w.Add(&vegeta.Result{Seq: i, Timestamp: sent, Code: 200, Latency: 3 * time.Millisecond})
 	}
 	s := w.Summary()
 	if math.Abs(s.AchievedRate-100) > 1e-6 || math.Abs(s.Throughput-100) > 1e-6 || s.Wait != 0 {
 		t.Errorf("achieved %v, throughput %v, wait %v; want 100, 100, 0", s.AchievedRate, s.Throughput, s.Wait)
+	}
+}
+
+func TestWindowLateGenerator(t *testing.T) {
+	// 10 requests due every 100 ms from 50 ms, each answered in 5 ms.
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	due := func(i int) time.Time { return start.Add(50*time.Millisecond + time.Duration(i)*100*time.Millisecond) }
+	for _, tc := range []struct {
+		name string
+		sent func(i int) time.Time
+		// rate is both the achieved rate and the throughput.
+		rate float64
+	}{
+		// The first requests leave 300 ms late in a burst, then the
+		// schedule is kept: all ten were sent within the window's second.
+		{"stalls then catches up", func(i int) time.Time { return due(max(i, 3)) }, 10},
+		// Every request leaves 250 ms late: the last one at 1.2 s.
+		{"late throughout", func(i int) time.Time { return due(i).Add(250 * time.Millisecond) }, 10 / 1.25},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := load.NewWindow(start, time.Second, 0, 10)
+			for i := range 10 {
+				w.Add(&vegeta.Result{Seq: uint64(i), Timestamp: tc.sent(i), Code: 200, Latency: 5 * time.Millisecond})
+			}
+			s := w.Summary()
+			if math.Abs(s.AchievedRate-tc.rate) > 1e-9 || math.Abs(s.Throughput-tc.rate) > 1e-9 {
+				t.Errorf("achieved %v, throughput %v; want %v for both", s.AchievedRate, s.Throughput, tc.rate)
+			}
+		})
 	}
 }
 

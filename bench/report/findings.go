@@ -79,15 +79,18 @@ func comparisons(profile string, group []*results.Result) []string {
 		out = append(out, s)
 	}
 
-	var timed, costed, uncosted []*results.Result
+	var timed, costed, unresolved, uncosted []*results.Result
 	for _, r := range ms {
 		if hasRequests(r) {
 			timed = append(timed, r)
 		}
-		if appCPUPerRequest(r) {
-			costed = append(costed, r)
-		} else {
+		switch {
+		case !appCPUPerRequest(r):
 			uncosted = append(uncosted, r)
+		case !cpuResolved(r):
+			unresolved = append(unresolved, r)
+		default:
+			costed = append(costed, r)
 		}
 	}
 	if len(timed) > 1 {
@@ -96,7 +99,10 @@ func comparisons(profile string, group []*results.Result) []string {
 	}
 	if len(costed) > 1 {
 		s := fmt.Sprintf("%s: least app CPU per request: %s", label,
-			ranking(costed, func(r *results.Result) float64 { return r.AppCost.CPUMsPerRequest }, false, "ms", human))
+			ranking(costed, func(r *results.Result) float64 { return r.AppCost.CPUMsPerRequest }, false, "ms", small))
+		if len(unresolved) > 0 {
+			s = strings.TrimSuffix(s, ".") + fmt.Sprintf("; below the CPU readings' resolution for %s.", listText(apps(unresolved)))
+		}
 		if len(uncosted) > 0 {
 			s = strings.TrimSuffix(s, ".") + fmt.Sprintf("; not measured for %s.", listText(apps(uncosted)))
 		}

@@ -20,6 +20,41 @@ func appCPUPerRequest(r *results.Result) bool {
 	return r.Measured() && r.AppCost.Available && r.Throughput > 0
 }
 
+// cpuResolved reports whether r's app CPU per request stands above the
+// resolution of the readings it comes from, so that it is a measurement
+// rather than a number indistinguishable from zero.
+func cpuResolved(r *results.Result) bool {
+	return r.AppCost.CPUMsPerRequest >= r.AppCost.CPUResolutionMsPerRequest
+}
+
+// cpuMsText prints r's app CPU-ms per request. A figure under the
+// resolution says so, with the most the true figure can be; a figure above
+// it gets the digits it needs so as never to read as 0.00.
+func cpuMsText(r *results.Result) string {
+	a := r.AppCost
+	if !cpuResolved(r) {
+		return "below resolution (< " + roundUp(a.CPUMsPerRequest+a.CPUResolutionMsPerRequest) + " ms)"
+	}
+	return small(a.CPUMsPerRequest)
+}
+
+// small prints a value as human does, or with two significant digits when
+// human would round it to 0.00: 0.0042.
+func small(v float64) string {
+	if a := math.Abs(v); a == 0 || a >= 0.005 {
+		return human(v)
+	}
+	return fixed(v, 1-int(math.Floor(math.Log10(math.Abs(v)))))
+}
+
+// roundUp prints a positive bound rounded up to two significant digits, so
+// that "< x" stays true: 0.0041 for 0.00402.
+func roundUp(v float64) string {
+	digits := 1 - int(math.Floor(math.Log10(v)))
+	scale := math.Pow10(digits)
+	return fixed(math.Ceil(v*scale*(1-1e-12))/scale, max(digits, 0))
+}
+
 func fixed(v float64, digits int) string { return strconv.FormatFloat(v, 'f', digits, 64) }
 
 // human prints a value with the precision its size deserves: 0.42, 3.21,

@@ -151,7 +151,7 @@ func writeSamples(t *testing.T, dir string, run *results.Run) {
 		for k := range 181 {
 			ser.Samples = append(ser.Samples, sampler.Sample{
 				At:       start.Add(time.Duration(k) * 100 * time.Millisecond),
-				CPUTicks: uint64(k * (i + 1) / 3),
+				CPU:      time.Duration(k*(i+1)/3) * 10 * time.Millisecond,
 				RSSBytes: uint64(20+i*5+k/20) << 20,
 			})
 		}
@@ -305,6 +305,32 @@ func TestMarkdown(t *testing.T) {
 		if !strings.Contains(md, strings.ReplaceAll(f, "<", `\<`)) {
 			t.Errorf("report.md lacks the finding %q", f)
 		}
+	}
+}
+
+func TestCPUPerRequestBelowResolution(t *testing.T) {
+	run := newRun(t)
+	// htmx's readings may be off by 0.004 ms a request: its 0.001 ms cannot
+	// be told from zero. graphql's 0.0042 ms stands above its resolution and
+	// keeps the digits that say so.
+	h := find(t, run, "light", "read-one", "htmx")
+	h.AppCost.CPUMsPerRequest, h.AppCost.CPUResolutionMsPerRequest = 0.001, 0.004
+	g := find(t, run, "light", "read-one", "graphql")
+	g.AppCost.CPUMsPerRequest, g.AppCost.CPUResolutionMsPerRequest = 0.0042, 0.0001
+	md := readFile(t, filepath.Join(written(t, run), report.MarkdownFile))
+	section := between(md, "## Results: light\n", "\n## ")
+	for app, cell := range map[string]string{"htmx": `| below resolution (\< 0.0050 ms) |`, "graphql": "| 0.0042 |"} {
+		row := between(section, "| read-one | "+app+" |", "\n")
+		if !strings.Contains(row, cell) {
+			t.Errorf("the light read-one row of %s lacks %q: %s", app, cell, row)
+		}
+	}
+	want := "light · read-one: least app CPU per request: graphql at 0.0042 ms; rest 47.6× that (0.20 ms); below the CPU readings' resolution for htmx."
+	if got := report.Findings(run); !slices.Contains(got, want) {
+		t.Errorf("no finding\n  %s\nfindings:\n  %s", want, strings.Join(got, "\n  "))
+	}
+	if strings.Contains(md, " 0.00 ms") || strings.Contains(section, "| 0.00 |") {
+		t.Errorf("report.md prints 0.00 ms of CPU for a run that served requests")
 	}
 }
 

@@ -169,7 +169,7 @@ func resultCells(r *results.Result) []string {
 		c = append(c, na, na)
 	}
 	if appCPUPerRequest(r) {
-		c = append(c, human(a.CPUMsPerRequest))
+		c = append(c, cpuMsText(r))
 	} else {
 		c = append(c, na)
 	}
@@ -443,6 +443,8 @@ func howToRead(run *results.Run) []string {
 		"Latencies are in milliseconds over the measured window (p99: 99% of requests were faster). Bytes/resp is the mean response body size. " +
 			"App CPU is a fraction of one core (100% = one core fully busy; more than 100% means several cores): the mean over the window and the highest one-second stretch. " +
 			"CPU-ms/req is the app's CPU time divided by its successful requests, the cost of one request, comparable across rates and apps. " +
+			"CPU time is read in nanoseconds from each process's CPU clock, but a reading may lack up to one scheduler tick per busy thread: " +
+			"where that could make up the whole figure, it shows as below resolution, with the most it can be. " +
 			"RSS is the app's resident memory in MB. DB stmts/req is the number of SQL statements PostgreSQL executed per successful request (pg_stat_statements); " +
 			"DB CPU is the PostgreSQL server processes' CPU in the same unit as app CPU.",
 		"n/a marks a value that was not measured (a process that could not be seen, a run that was not made): it is never a zero standing in for a measurement.",

@@ -150,6 +150,12 @@ type ProcessCost struct {
 	RSSMaxMB        float64 `json:"rssMaxMB"`
 	RSSStartMB      float64 `json:"rssStartMB"`
 	RSSEndMB        float64 `json:"rssEndMB"`
+
+	// CPUResolutionMsPerRequest is the resolution of CPUMsPerRequest: how
+	// far the CPU readings over the window may be off, per successful
+	// request. A CPUMsPerRequest under it is not told from zero and is
+	// reported as below resolution. Zero where not known.
+	CPUResolutionMsPerRequest float64 `json:"cpuResolutionMsPerRequest,omitempty"`
 }
 
 // DBCost is what PostgreSQL spent on a measured window.

@@ -120,6 +120,7 @@ func Fold(reps []results.Result) results.Result {
 		c.CPUMean = med(func(r *results.Result) float64 { return r.AppCost.CPUMean })
 		c.CPUMax = med(func(r *results.Result) float64 { return r.AppCost.CPUMax })
 		c.CPUMsPerRequest = med(func(r *results.Result) float64 { return r.AppCost.CPUMsPerRequest })
+		c.CPUResolutionMsPerRequest = med(func(r *results.Result) float64 { return r.AppCost.CPUResolutionMsPerRequest })
 		c.RSSMeanMB = med(func(r *results.Result) float64 { return r.AppCost.RSSMeanMB })
 		c.RSSMaxMB = med(func(r *results.Result) float64 { return r.AppCost.RSSMaxMB })
 		c.RSSStartMB = med(func(r *results.Result) float64 { return r.AppCost.RSSStartMB })

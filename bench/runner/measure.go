@@ -279,11 +279,14 @@ func (r *runner) measure(ctx context.Context, j job, label string, left time.Dur
 		res.AppCost = processCost(ser.Window(from, to), s.Successes, u.pid)
 	}
 	if ser, ok := series[targetPostgres]; ok {
-		st := ser.Window(from, to)
+		// Sampled once a second, PostgreSQL may have a single sample in a
+		// short window: its CPU rate is taken over the samples around the
+		// window and applied to the window's length.
+		st := ser.Window(ser.Around(from, to))
 		if st.Samples >= 2 {
 			res.DB.CPUAvailable = true
 			res.DB.CPUMean = st.CPUMean
-			res.DB.CPUMsPerRequest = perRequest(st.CPUSeconds*1000, s.Successes)
+			res.DB.CPUMsPerRequest = perRequest(st.CPUMean*to.Sub(from).Seconds()*1000, s.Successes)
 			res.DB.RSSMeanMB = float64(st.RSSMeanBytes) / results.BytesPerMB
 		}
 	}
@@ -371,15 +374,17 @@ func processCost(st sampler.Stats, successes uint64, pid int) results.ProcessCos
 		Available: true,
 		PID:       pid,
 		CPUMean:   st.CPUMean,
-		// CPU time comes in 10 ms ticks: over a short window the busiest
-		// one-second stretch can round below the window's mean, which no
-		// real peak is.
+		// A reading can lack up to a scheduler tick per busy thread: over a
+		// short window the busiest one-second stretch can read below the
+		// window's mean, which no real peak is.
 		CPUMax:          max(st.CPUMax, st.CPUMean),
 		CPUMsPerRequest: perRequest(st.CPUSeconds*1000, successes),
 		RSSMeanMB:       float64(st.RSSMeanBytes) / results.BytesPerMB,
 		RSSMaxMB:        float64(st.RSSMaxBytes) / results.BytesPerMB,
 		RSSStartMB:      float64(st.RSSStartBytes) / results.BytesPerMB,
 		RSSEndMB:        float64(st.RSSEndBytes) / results.BytesPerMB,
+
+		CPUResolutionMsPerRequest: perRequest(ms(st.CPUResolution), successes),
 	}
 }
 

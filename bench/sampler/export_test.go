@@ -5,17 +5,17 @@ import "slices"
 // Stat mirrors the fields parsed from /proc/<pid>/stat for the external
 // tests.
 type Stat struct {
-	PID                          int
-	PPID                         int
-	UTime, STime, CUTime, CSTime uint64
-	Threads                      int
-	StartTime                    uint64
+	PID            int
+	PPID           int
+	CUTime, CSTime uint64
+	Threads        int
+	StartTime      uint64
 }
 
 // ParseStat exposes the /proc/<pid>/stat parser to the external tests.
 func ParseStat(b []byte) (Stat, error) {
 	p, err := parseStat(b)
-	return Stat{p.pid, p.ppid, p.utime, p.stime, p.cutime, p.cstime, p.threads, p.startTime}, err
+	return Stat{p.pid, p.ppid, p.cutime, p.cstime, p.threads, p.startTime}, err
 }
 
 // Children lists pid's children both ways the sampler can, from the

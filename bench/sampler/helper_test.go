@@ -25,11 +25,13 @@ const (
 	modeTree     = "tree"      // on "go" from stdin, run two burning children, then wait
 	modeBurnExit = "burn-exit" // use childBurn of CPU time and exit
 	modeBurnStay = "burn-stay" // use childBurn of CPU time, then wait for stdin to close
+	modeOnCue    = "on-cue"    // on "burn" from stdin, use fewBurn of CPU time; on "burn" and "cpu", say the CPU time used so far
 )
 
 const (
 	burnMiB   = 200
 	childBurn = 400 * time.Millisecond
+	fewBurn   = 5 * time.Millisecond
 )
 
 func TestMain(m *testing.M) {
@@ -83,6 +85,21 @@ func runHelper(mode string) int {
 			}
 		}()
 		burnShare(0.5, stdinClosed)
+	case modeOnCue:
+		fmt.Println("ready")
+		for {
+			select {
+			case line := <-lines:
+				if line == "burn" {
+					start := processCPU()
+					for processCPU()-start < fewBurn {
+					}
+				}
+				fmt.Println(int64(processCPU()))
+			case <-stdinClosed:
+				return 0
+			}
+		}
 	case modeTree:
 		fmt.Println("ready")
 		select {
@@ -201,10 +218,16 @@ func startHelper(t *testing.T, mode string) *helper {
 	return h
 }
 
-// cpu asks a half-core helper for its own CPU time so far.
+// cpu asks a half-core or on-cue helper for its own CPU time so far.
 func (h *helper) cpu(t *testing.T) time.Duration {
 	t.Helper()
-	h.send(t, "cpu")
+	return h.ask(t, "cpu")
+}
+
+// ask sends the helper a line and reads the CPU time it answers with.
+func (h *helper) ask(t *testing.T, line string) time.Duration {
+	t.Helper()
+	h.send(t, line)
 	line, err := h.out.ReadString('\n')
 	if err != nil {
 		t.Fatalf("helper %d: %v", h.pid(), err)

@@ -5,30 +5,33 @@ import (
 	"fmt"
 	"strconv"
 	"syscall"
+	"time"
 )
 
 // ClockTicksPerSecond is the unit of the CPU times in /proc/<pid>/stat
 // (USER_HZ). Linux reports 100 on every architecture Go supports, so the
-// sampler uses the constant rather than calling sysconf through cgo.
+// sampler uses the constant rather than calling sysconf through cgo. The
+// sampler reads a process's own CPU time from its CPU clock in nanoseconds;
+// only the time of reaped children comes in these ticks.
 const ClockTicksPerSecond = 100
 
 // procStat holds the fields of /proc/<pid>/stat the sampler uses.
 type procStat struct {
 	pid       int
 	ppid      int
-	utime     uint64 // field 14, in clock ticks
-	stime     uint64 // field 15
-	cutime    uint64 // field 16: waited-for children, including theirs
+	cutime    uint64 // field 16: waited-for children, including theirs, in clock ticks
 	cstime    uint64 // field 17
 	threads   int    // field 20
 	startTime uint64 // field 22: tells a process from a later one with the same pid
 }
 
-// ownTicks is the CPU time of the process itself, all threads included.
-func (p procStat) ownTicks() uint64 { return p.utime + p.stime }
-
 // childTicks is the CPU time of the children the process has reaped.
 func (p procStat) childTicks() uint64 { return p.cutime + p.cstime }
+
+// ticksDuration converts clock ticks to a duration.
+func ticksDuration(ticks uint64) time.Duration {
+	return time.Duration(ticks) * (time.Second / ClockTicksPerSecond)
+}
 
 // parseStat parses one /proc/<pid>/stat line (see proc(5)). The command
 // name sits in parentheses and may itself contain spaces and ')' (any
@@ -59,7 +62,7 @@ func parseStat(b []byte) (procStat, error) {
 	for _, v := range []struct {
 		field int
 		dst   *uint64
-	}{{14, &p.utime}, {15, &p.stime}, {16, &p.cutime}, {17, &p.cstime}, {22, &p.startTime}} {
+	}{{16, &p.cutime}, {17, &p.cstime}, {22, &p.startTime}} {
 		if *v.dst, err = strconv.ParseUint(string(f[v.field-3]), 10, 64); err != nil {
 			return procStat{}, fmt.Errorf("stat: field %d: %w", v.field, err)
 		}

@@ -11,7 +11,7 @@ import (
 )
 
 // statLine builds a /proc/<pid>/stat line (52 fields, as on Linux 6.x)
-// whose utime, stime, cutime, cstime are 11, 22, 33, 44, with 3 threads
+// whose cutime and cstime are 33 and 44, with 3 threads
 // and starttime 5555.
 func statLine(pid, comm string) string {
 	rest := "S 77 1234 1234 0 -1 4194560 100 0 0 0 11 22 33 44 20 0 3 0 5555 " +
@@ -35,7 +35,7 @@ func TestParseStat(t *testing.T) {
 			if err != nil {
 				t.Fatalf("ParseStat: %v", err)
 			}
-			want := sampler.Stat{PID: 1234, PPID: 77, UTime: 11, STime: 22, CUTime: 33, CSTime: 44, Threads: 3, StartTime: 5555}
+			want := sampler.Stat{PID: 1234, PPID: 77, CUTime: 33, CSTime: 44, Threads: 3, StartTime: 5555}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("ParseStat (-want +got):\n%s", diff)
 			}
@@ -52,7 +52,7 @@ func TestParseStatRejects(t *testing.T) {
 		{"no parens", "1234 x S 77 1234"},
 		{"truncated", full[:strings.Index(full, " 5555")]},
 		{"bad pid", strings.Replace(full, "1234 (", "12a4 (", 1)},
-		{"bad utime", strings.Replace(full, " 11 22 ", " eleven 22 ", 1)},
+		{"bad cutime", strings.Replace(full, " 33 44 ", " thirty-three 44 ", 1)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got, err := sampler.ParseStat([]byte(tc.line)); err == nil {

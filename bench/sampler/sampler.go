@@ -3,16 +3,21 @@
 //
 // A Sampler reads every target at a fixed interval (10 Hz by default) on one
 // goroutine locked to its own OS thread, which lets it report its own cost
-// (Overhead). CPU times in /proc advance in 1/100 s ticks, so CPU rates are
-// only derived over windows of at least one second (Series.Window), never
-// from a single 100 ms step.
+// (Overhead). A process's CPU time is read from its CPU clock
+// (clock_getcpuclockid(3)) in nanoseconds, exited threads included, rather
+// than from /proc/<pid>/stat's 10 ms ticks, which read zero for a process
+// that spends a few ms in a short run. The clock trails a busy thread by up
+// to a scheduler tick, so every reading carries that bound
+// (Sample.CPUBehind, Stats.CPUResolution), and CPU rates are only derived
+// over windows of at least one second (Series.Window), never from a single
+// 100 ms step.
 //
 // A single process's memory is its VmRSS. A tree (Target.Tree, for
 // PostgreSQL) is the root plus its descendants, found through
 // /proc/<pid>/task/<tid>/children (a scan of all of /proc on kernels
 // without those files); its CPU time is each process's own time plus that
-// of the children it has reaped, so backends that exit between samples are
-// still counted, and its memory is the sum of Pss, which splits shared
+// of the children it has reaped (in ticks: /proc has nothing finer), so
+// backends that exit between samples are still counted, and its memory is the sum of Pss, which splits shared
 // pages among the processes that map them instead of counting PostgreSQL's
 // shared buffers once per backend.
 //
@@ -80,12 +85,13 @@ func New(interval time.Duration, targets ...Target) *Sampler {
 	}
 	s := &Sampler{interval: interval, stop: make(chan struct{})}
 	seen := make(map[string]bool, len(targets))
+	lag := newLagBound()
 	for _, t := range targets {
 		if seen[t.Name] {
 			panic(fmt.Sprintf("sampler: duplicate target name %q", t.Name))
 		}
 		seen[t.Name] = true
-		s.trackers = append(s.trackers, newTracker(t))
+		s.trackers = append(s.trackers, newTracker(t, lag))
 	}
 	return s
 }

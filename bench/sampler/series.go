@@ -11,10 +11,15 @@ import (
 type Sample struct {
 	// At is when the target was read.
 	At time.Time
-	// CPUTicks is the CPU time used so far, user plus system, in
-	// 1/ClockTicksPerSecond seconds. For a tree it also holds the reaped
+	// CPU is the CPU time used so far, user plus system, all threads
+	// (exited ones included). For a tree it also holds the reaped
 	// children's time. Only differences between samples mean anything.
-	CPUTicks uint64
+	CPU time.Duration
+	// CPUBehind is the most CPU can fall short of the true figure at At:
+	// a thread on a CPU at the read has its time since the last scheduler
+	// tick not yet counted, and a tree's reaped children's time comes in
+	// truncated 10 ms ticks.
+	CPUBehind time.Duration
 	// RSSBytes is the resident memory: VmRSS for a process, the Pss sum
 	// for a tree (refreshed every TreeEvery samples).
 	RSSBytes uint64
@@ -44,6 +49,11 @@ type Stats struct {
 	CPUMax float64
 	// CPUSeconds is the CPU time used between the first and last sample.
 	CPUSeconds float64
+	// CPUResolution bounds the error of CPUSeconds: each end's reading
+	// falls short of the truth by no more than its CPUBehind, so their
+	// difference is off by less than the larger of the two. A CPUSeconds
+	// under it cannot be told from zero.
+	CPUResolution time.Duration
 	// RSS statistics over the window's samples; start and end are the
 	// first and last sample's values.
 	RSSMeanBytes, RSSMaxBytes, RSSStartBytes, RSSEndBytes uint64
@@ -55,8 +65,9 @@ type Stats struct {
 	Missing bool
 }
 
-// cpuWindow is the shortest stretch over which a CPU rate is computed: /proc
-// counts in 1/100 s ticks, so a 100 ms step could read 0% or 200%.
+// cpuWindow is the shortest stretch over which a CPU rate is computed: a
+// reading can lack up to a scheduler tick per busy thread (Sample.CPUBehind),
+// several percent of a 100 ms step.
 const cpuWindow = time.Second
 
 // Window returns the statistics of the samples taken from from to to,
@@ -91,7 +102,8 @@ func (ser Series) Window(from, to time.Time) Stats {
 	}
 	st.RSSMeanBytes = sum / uint64(len(samples))
 
-	st.CPUSeconds = tickSeconds(first, last)
+	st.CPUSeconds = cpuSeconds(first, last)
+	st.CPUResolution = max(first.CPUBehind, last.CPUBehind)
 	if span := last.At.Sub(first.At); span > 0 {
 		st.CPUMean = st.CPUSeconds / span.Seconds()
 	}
@@ -106,13 +118,36 @@ func (ser Series) Window(from, to time.Time) Stats {
 	return st
 }
 
+// Around returns the bounds of the shortest run of samples that covers from
+// to to: the last sample at or before from and the first at or after to,
+// or the series' first and last sample where there is none. A series
+// sampled no more often than a window is long then still has two samples
+// to take a difference of, which Window(from, to) may not.
+func (ser Series) Around(from, to time.Time) (time.Time, time.Time) {
+	if len(ser.Samples) == 0 {
+		return from, to
+	}
+	lo, hi := ser.Samples[0].At, ser.Samples[len(ser.Samples)-1].At
+	for _, s := range ser.Samples {
+		if !s.At.After(from) {
+			lo = s.At
+		}
+		if !s.At.Before(to) {
+			hi = s.At
+			break
+		}
+	}
+	return lo, hi
+}
+
 // WriteCSV writes the samples as CSV with a header: t_seconds (since
-// Start), cpu_ticks, rss_bytes and cpu_fraction_over_last_second (the CPU
-// rate over the shortest stretch of at least one second ending at the
-// sample; empty during the first second).
+// Start), cpu_seconds (Sample.CPU), rss_bytes and
+// cpu_fraction_over_last_second (the CPU rate over the shortest stretch of
+// at least one second ending at the sample; empty during the first
+// second).
 func (ser Series) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"t_seconds", "cpu_ticks", "rss_bytes", "cpu_fraction_over_last_second"}); err != nil {
+	if err := cw.Write([]string{"t_seconds", "cpu_seconds", "rss_bytes", "cpu_fraction_over_last_second"}); err != nil {
 		return err
 	}
 	start := ser.Start
@@ -127,7 +162,7 @@ func (ser Series) WriteCSV(w io.Writer) error {
 		}
 		if err := cw.Write([]string{
 			strconv.FormatFloat(s.At.Sub(start).Seconds(), 'f', 3, 64),
-			strconv.FormatUint(s.CPUTicks, 10),
+			strconv.FormatFloat(s.CPU.Seconds(), 'f', 9, 64),
 			strconv.FormatUint(s.RSSBytes, 10),
 			r,
 		}); err != nil {
@@ -149,18 +184,19 @@ func cpuRates(samples []Sample) (rate []float64, ok []bool) {
 			j++
 		}
 		if d := s.At.Sub(samples[j].At); d >= cpuWindow {
-			rate[i], ok[i] = tickSeconds(samples[j], s)/d.Seconds(), true
+			rate[i], ok[i] = cpuSeconds(samples[j], s)/d.Seconds(), true
 		}
 	}
 	return rate, ok
 }
 
-// tickSeconds is the CPU time between two samples. A tree's count can drop
-// when a process leaves it (reparented away, or gone before its parent
-// reaped it); that reads as zero rather than as negative time.
-func tickSeconds(a, b Sample) float64 {
-	if b.CPUTicks < a.CPUTicks {
+// cpuSeconds is the CPU time between two samples. A tree's count can drop
+// when a process leaves it (reparented away), or by the fraction of a tick
+// an exited process's time loses when its parent reaps it; that reads as
+// zero rather than as negative time.
+func cpuSeconds(a, b Sample) float64 {
+	if b.CPU < a.CPU {
 		return 0
 	}
-	return float64(b.CPUTicks-a.CPUTicks) / ClockTicksPerSecond
+	return (b.CPU - a.CPU).Seconds()
 }

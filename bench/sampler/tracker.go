@@ -1,6 +1,7 @@
 package sampler
 
 import (
+	"runtime"
 	"syscall"
 	"time"
 )
@@ -22,6 +23,8 @@ type tracker struct {
 	members map[int]*member
 	// rss is the tree's last Pss total, carried between refreshes.
 	rss uint64
+	// lag bounds how far a process's CPU clock trails at a read.
+	lag lagBound
 
 	samples []Sample
 	misses  []time.Time
@@ -30,15 +33,40 @@ type tracker struct {
 // member is a process in a target's tree other than the root.
 type member struct {
 	stat procStat
+	cpu  time.Duration // its CPU clock, read right after stat
 	file procFile
 }
 
-func newTracker(t Target) *tracker {
+// lagBound bounds how much CPU time a process's clock may not show yet:
+// the kernel adds a running thread's time to the clock at every scheduler
+// tick and context switch, so each thread on a CPU at the moment of a read
+// has up to one tick uncounted, and at most one thread per CPU runs.
+type lagBound struct {
+	tick time.Duration
+	cpus int
+}
+
+// newLagBound measures this machine's tick and counts its CPUs.
+func newLagBound() lagBound {
+	return lagBound{tick: schedulerTick(), cpus: runtime.NumCPU()}
+}
+
+// of is the bound for process p.
+func (l lagBound) of(p procStat) time.Duration {
+	return time.Duration(min(max(p.threads, 1), l.cpus)) * l.tick
+}
+
+// childrenLag is how much reaped children's time /proc/<pid>/stat may not
+// show: it counts cutime and cstime in whole ticks, each truncated.
+const childrenLag = 2 * time.Second / ClockTicksPerSecond
+
+func newTracker(t Target, lag lagBound) *tracker {
 	return &tracker{
 		target:  t,
 		stat:    procFile{pid: t.PID, name: "stat"},
 		status:  procFile{pid: t.PID, name: "status"},
 		members: make(map[int]*member),
+		lag:     lag,
 	}
 }
 
@@ -52,6 +80,12 @@ func (t *tracker) sample(r *procReader, now time.Time, full bool) {
 		return
 	}
 	t.seen, t.startTime = true, root.startTime
+	cpu, err := processCPU(root.pid)
+	if err != nil {
+		t.miss(now)
+		return
+	}
+	behind := t.lag.of(root)
 
 	if !t.target.Tree {
 		b, err := t.status.read(r)
@@ -60,7 +94,7 @@ func (t *tracker) sample(r *procReader, now time.Time, full bool) {
 			return
 		}
 		rss, _ := parseKB(b, "VmRSS:") // a zombie has none: zero
-		t.samples = append(t.samples, Sample{At: now, CPUTicks: root.ownTicks(), RSSBytes: rss})
+		t.samples = append(t.samples, Sample{At: now, CPU: cpu, CPUBehind: behind, RSSBytes: rss})
 		return
 	}
 
@@ -70,15 +104,22 @@ func (t *tracker) sample(r *procReader, now time.Time, full bool) {
 	}
 	// Every process counts its own time plus its reaped children's: when a
 	// backend exits, its time moves into its parent's cutime, so the total
-	// stays continuous whoever reaps whom.
-	ticks := root.ownTicks() + root.childTicks()
+	// stays continuous whoever reaps whom. The reaped children's time comes
+	// in whole ticks: a process that has reaped none lacks nothing there,
+	// the root (the one that reaps, in PostgreSQL) is assumed to have.
+	cpu += ticksDuration(root.childTicks())
+	behind += childrenLag
 	for _, m := range t.members {
-		ticks += m.stat.ownTicks() + m.stat.childTicks()
+		cpu += m.cpu + ticksDuration(m.stat.childTicks())
+		behind += t.lag.of(m.stat)
+		if m.stat.childTicks() > 0 {
+			behind += childrenLag
+		}
 	}
 	if full {
 		t.rss = t.treeMemory(r)
 	}
-	t.samples = append(t.samples, Sample{At: now, CPUTicks: ticks, RSSBytes: t.rss})
+	t.samples = append(t.samples, Sample{At: now, CPU: cpu, CPUBehind: behind, RSSBytes: t.rss})
 }
 
 // readStat reads and parses a held stat file.
@@ -112,12 +153,16 @@ func (t *tracker) close() {
 func (t *tracker) rereadMembers(r *procReader) {
 	for pid, m := range t.members {
 		p, err := readStat(r, &m.file)
+		var cpu time.Duration
+		if err == nil {
+			cpu, err = processCPU(pid)
+		}
 		if err != nil || !t.inTree(p.ppid) {
 			m.file.close()
 			delete(t.members, pid)
 			continue
 		}
-		m.stat = p
+		m.stat, m.cpu = p, cpu
 	}
 }
 
@@ -158,11 +203,15 @@ func (t *tracker) refreshMembers(r *procReader, root procStat) bool {
 				// the pid has a new owner: try the pid afresh.
 				p, err = readStat(r, &m.file)
 			}
+			var cpu time.Duration
+			if err == nil {
+				cpu, err = processCPU(pid)
+			}
 			if err != nil || p.ppid != parent.pid {
 				m.file.close()
 				continue
 			}
-			m.stat = p
+			m.stat, m.cpu = p, cpu
 			found[pid] = m
 			queue = append(queue, p)
 		}
