@@ -20,7 +20,8 @@ check-generated:
 		| tar --null --files-from=- --ignore-failed-read -cf - \
 		| tar -xf - -C "$$tmp/tree"; \
 	cp -a "$$tmp/tree" "$$tmp/generated"; \
-	$(MAKE) -s -C "$$tmp/generated" generate; \
+	$(MAKE) -s -C "$$tmp/generated" generate \
+		|| { echo "make generate failed on a copy of the tree (see above)"; exit 1; }; \
 	if ! out=$$(cd "$$tmp" && diff -rq tree generated); then \
 		echo "generated code is stale; run 'make generate' and commit:"; \
 		echo "$$out" | sed -e 's|^Files tree/\([^ ]*\) and .*|  \1|' -e 's|^Only in |  new or removed: |'; \
