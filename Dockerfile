@@ -3,6 +3,7 @@
 # them by executable name):
 #
 #   docker build --target rest .      (also: graphql, htmx, dbctl, bench)
+#   docker build --target bench --build-arg COMMIT=$(git rev-parse --short=12 HEAD) .
 #
 # docker compose builds all of them (see docker-compose.yml).
 
@@ -12,8 +13,13 @@ COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
 ENV CGO_ENABLED=0
+# COMMIT is the commit being built (docker compose passes it from the
+# environment: COMMIT=$(git rev-parse --short=12 HEAD)). .git is not in the
+# build context, so Go cannot stamp it by itself; the bench writes it into
+# every report, empty meaning unknown.
+ARG COMMIT=
 RUN go build -trimpath -ldflags="-s -w" -o /out/ ./apps/rest ./apps/graphql ./apps/htmx ./db/dbctl \
- && go build -trimpath -ldflags="-s -w" -o /out/bench ./bench
+ && go build -trimpath -ldflags="-s -w -X crudbench/bench/runner.buildCommit=${COMMIT}" -o /out/bench ./bench
 
 # busybox gives the health checks a wget; the binaries are static.
 FROM busybox:1.37 AS runtime

@@ -1,11 +1,14 @@
 package compose_test
 
 import (
+	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -15,7 +18,9 @@ import (
 
 var apps = []string{"rest", "graphql", "htmx"}
 
-func load(t *testing.T) *types.Project {
+// load reads docker-compose.yml as compose would with the given environment
+// (KEY=value entries; none means every default).
+func load(t *testing.T, env ...string) *types.Project {
 	t.Helper()
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -25,7 +30,7 @@ func load(t *testing.T) *types.Project {
 		cli.WithWorkingDirectory(root),
 		cli.WithName("crudbench"),
 		cli.WithProfiles([]string{"bench"}),
-		cli.WithEnv([]string{}),
+		cli.WithEnv(env),
 	)
 	if err != nil {
 		t.Fatal(err)
@@ -112,6 +117,103 @@ func TestComposeFile(t *testing.T) {
 	}
 }
 
+// TestPortBindings checks that every published port is on loopback unless
+// BIND_ADDR opens the apps on purpose, and that PostgreSQL, which needs no
+// outside clients, stays on loopback even then.
+func TestPortBindings(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		env     []string
+		appHost string
+	}{
+		{"default", nil, "127.0.0.1"},
+		{"opened with BIND_ADDR", []string{"BIND_ADDR=0.0.0.0"}, "0.0.0.0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := load(t, tc.env...)
+			want := map[string]string{"postgres": "127.0.0.1"}
+			for _, name := range apps {
+				want[name] = tc.appHost
+			}
+			for name, s := range p.Services {
+				host, publishes := want[name]
+				if !publishes {
+					if len(s.Ports) > 0 {
+						t.Errorf("%s publishes ports %v, want none", name, s.Ports)
+					}
+					continue
+				}
+				if len(s.Ports) == 0 {
+					t.Errorf("%s publishes no port", name)
+				}
+				for _, port := range s.Ports {
+					if port.HostIP != host {
+						t.Errorf("%s publishes %s on %q, want %q", name, port.Published, port.HostIP, host)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestBuildStampsCommit checks that every built service passes COMMIT from
+// the environment to the build (the same value, so all share one build
+// stage), and that the Dockerfile links it into a variable the bench really
+// has: -X on a missing symbol is silently ignored.
+func TestBuildStampsCommit(t *testing.T) {
+	p := load(t, "COMMIT=feedc0ffee42")
+	for name, s := range p.Services {
+		if s.Build == nil {
+			continue
+		}
+		if c := s.Build.Args["COMMIT"]; c == nil || *c != "feedc0ffee42" {
+			t.Errorf("%s: build argument COMMIT = %v, want the environment's feedc0ffee42", name, c)
+		}
+	}
+
+	dockerfile, err := os.ReadFile("../../Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`-X (\S+)=\$\{COMMIT\}`).FindSubmatch(dockerfile)
+	if m == nil {
+		t.Fatal("the Dockerfile links no variable from ${COMMIT} (-X name=${COMMIT})")
+	}
+	bin := filepath.Join(t.TempDir(), "bench")
+	marker := "stamped-commit-" + strconv.Itoa(os.Getpid())
+	build := exec.Command("go", "build", "-ldflags", "-X "+string(m[1])+"="+marker, "-o", bin, "../../bench")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte(marker)) {
+		t.Errorf("the bench binary built with -X %s=%s does not hold the value: no such variable", m[1], marker)
+	}
+}
+
+// TestBenchUser checks that the bench runs as root by default (it must be
+// able to write into a ./results folder Docker created root-owned) and as
+// the invoking user when BENCH_USER says so.
+func TestBenchUser(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		env  []string
+		want string
+	}{
+		{"default", nil, "0:0"},
+		{"BENCH_USER", []string{"BENCH_USER=1000:1000"}, "1000:1000"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := load(t, tc.env...).Services["bench"].User; got != tc.want {
+				t.Errorf("bench user = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
 // TestReadmeMatchesCompose checks that the README's compose section names
 // the same published ports, services and profile as the file.
 func TestReadmeMatchesCompose(t *testing.T) {
@@ -144,12 +246,26 @@ func TestReadmeMatchesCompose(t *testing.T) {
 			t.Errorf("README shows port %s, which no app publishes", m[1])
 		}
 	}
-	for _, cmd := range []string{"docker compose up", "docker compose run --rm bench", "BENCH_PROFILES=", "docker compose down"} {
+	for _, cmd := range []string{"docker compose up", "docker compose run --rm bench", "BENCH_PROFILES=", "docker compose down",
+		"Compose v2", "BIND_ADDR=0.0.0.0", "DB CPU is always n/a", "`logs/` is empty", "docker compose logs"} {
 		if !strings.Contains(section, cmd) {
 			t.Errorf("README compose section lacks %q", cmd)
 		}
 	}
 	if !strings.Contains(section, "results/") {
 		t.Error("README compose section does not say where results land")
+	}
+	file, err := os.ReadFile("../../docker-compose.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]bool{}
+	for _, m := range regexp.MustCompile(`\$\{([A-Z_]+)`).FindAllStringSubmatch(string(file), -1) {
+		vars[m[1]] = true
+	}
+	for v := range vars {
+		if !strings.Contains(section, "`"+v+"`") {
+			t.Errorf("README compose section does not document the variable %s", v)
+		}
 	}
 }

@@ -447,7 +447,9 @@ func howToRead(run *results.Run) []string {
 			"where that could make up the whole figure, it shows as below resolution, with the most it can be. " +
 			"RSS is the app's resident memory in MB. DB stmts/req is the number of SQL statements PostgreSQL executed per successful request (pg_stat_statements); " +
 			"DB CPU is the PostgreSQL server processes' CPU in the same unit as app CPU.",
-		"n/a marks a value that was not measured (a process that could not be seen, a run that was not made): it is never a zero standing in for a measurement.",
+		"n/a marks a value that was not measured (a process that could not be seen, a run that was not made): it is never a zero standing in for a measurement. " +
+			"DB CPU is n/a whenever the PostgreSQL server's processes are not visible to the runner as the server numbers them: always under docker compose (the server reports its pids in its own container) and for a server on another host. " +
+			"Likewise logs/ holds only the logs of processes the runner started itself: it is empty when the runner attaches to running apps (docker compose keeps theirs: docker compose logs).",
 	}
 	if hasRepeats(run) {
 		p = append(p, fmt.Sprintf("Each run was repeated (%d times): the tables show the median of the repeats, which one disturbed repeat cannot drag the way it drags a mean, and the spread tables give max − min across repeats.", max(run.Settings.Repeat, maxRepeats(run))))

@@ -8,3 +8,6 @@ func Plan(profiles, scenarios, apps []string, repeat int) [][4]any {
 	}
 	return out
 }
+
+// SourceCommit exposes how the report names the measured commit.
+var SourceCommit = sourceCommit

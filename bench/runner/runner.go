@@ -123,10 +123,8 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (run *results.Run, d
 			}
 		}
 	}()
-	run.Environment.GitCommit = "unknown (not run from the repository)"
-	if root, err := stack.ModuleRoot(ctx); err == nil {
-		run.Environment.GitCommit = gitCommit(ctx, root)
-	}
+	root, _ := stack.ModuleRoot(ctx) // "" outside the repository, e.g. in a container
+	run.Environment.GitCommit = sourceCommit(ctx, root, buildCommit)
 	if err := r.setup(ctx, run, &teardown); err != nil {
 		return nil, r.dir, err
 	}
