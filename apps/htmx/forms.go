@@ -114,9 +114,10 @@ func fieldErrors(err error, specs []fieldSpec, rename map[string]string, words *
 	for _, f := range specs {
 		byName[f.Name] = f
 	}
+	e := db.ErrorOf(err)
 	errs := map[string]string{}
 	var problems []string
-	for k, msg := range db.ErrorFields(err) {
+	for k, msg := range e.Fields {
 		if words != nil {
 			msg = words.Replace(msg)
 		}
@@ -132,23 +133,25 @@ func fieldErrors(err error, specs []fieldSpec, rename map[string]string, words *
 	}
 	slices.Sort(problems)
 	if len(errs) == 0 && len(problems) == 0 {
-		problems = append(problems, db.ErrorMessage(err))
+		problems = append(problems, e.Message)
 	}
 	return errs, problems
 }
 
-// isFormError reports whether a write failed on its input (re-render the
-// form with messages) rather than on something a page must explain.
+// isFormError reports whether a write's error (not nil) is about its input
+// (re-render the form with messages) rather than something a page must
+// explain.
 func isFormError(err error) bool {
-	c := db.ErrorCode(err)
-	return c == db.EINVALID || (c == db.ECONFLICT && len(db.ErrorFields(err)) > 0)
+	e := db.ErrorOf(err)
+	return e.Code == db.EINVALID || (e.Code == db.ECONFLICT && len(e.Fields) > 0)
 }
 
 // isStale reports a write refused because the record changed since the form
 // was read (the Store names the field "version").
 func isStale(err error) bool {
-	_, ok := db.ErrorFields(err)["version"]
-	return db.ErrorCode(err) == db.ECONFLICT && ok
+	e := db.ErrorOf(err)
+	_, ok := e.Fields["version"]
+	return e.Code == db.ECONFLICT && ok
 }
 
 // formStatus is the status of a form re-render: 409 for a conflict (stale
