@@ -289,17 +289,9 @@ func parseID(s string) (int64, bool) {
 	return id, err == nil && id > 0
 }
 
-// parseLimit reads the page size of a list: absent means the default, else a
-// whole number from 1 to db.MaxLimit, like the APIs.
+// parseLimit reads the page size of a list from the limit query parameter;
+// the rule is the data's (db.ParsePageLimit), and fail answers a bad size
+// with the error page.
 func parseLimit(r *http.Request) (int, error) {
-	s := r.URL.Query().Get("limit")
-	if s == "" {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 || n > db.MaxLimit {
-		return 0, &db.Error{Code: db.EINVALID, Message: "invalid input",
-			Fields: map[string]string{"limit": "must be a whole number from 1 to " + strconv.Itoa(db.MaxLimit)}}
-	}
-	return n, nil
+	return db.ParsePageLimit("limit", r.URL.Query().Get("limit"))
 }
