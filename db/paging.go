@@ -15,8 +15,8 @@ var msgLimit = "must be a whole number from 1 to " + strconv.Itoa(MaxLimit)
 
 // PageLimit checks a page size a client asked for under the name field
 // ("limit", "first"): 1 to MaxLimit, else an EINVALID error naming field.
-// Only the transport can tell a size not asked for from a zero, so it gives
-// DefaultLimit for the former itself.
+// A size not asked for is not checked: the transport leaves the filter's
+// Limit 0, and the Store uses DefaultLimit.
 func PageLimit(field string, n int64) (int, error) {
 	if n < 1 || n > MaxLimit {
 		return 0, invalid(map[string]string{field: msgLimit})
@@ -25,11 +25,11 @@ func PageLimit(field string, n int64) (int, error) {
 }
 
 // ParsePageLimit is PageLimit for a page size written as text, a query
-// parameter: "" (not asked for) is DefaultLimit, and text that is not a
-// whole number is refused like a number out of range.
+// parameter: "" (not asked for) is 0, the filters' DefaultLimit, and text
+// that is not a whole number is refused like a number out of range.
 func ParsePageLimit(field, s string) (int, error) {
 	if s == "" {
-		return DefaultLimit, nil
+		return 0, nil
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {

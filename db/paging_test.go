@@ -13,7 +13,7 @@ func TestParsePageLimit(t *testing.T) {
 		name, text string
 		want       int
 	}{
-		{"absent is the default", "", db.DefaultLimit},
+		{"absent is the filters' default", "", 0},
 		{"smallest", "1", 1},
 		{"largest", "1000", db.MaxLimit},
 		{"leading zero", "050", 50},

@@ -291,7 +291,8 @@ func parseID(s string) (int64, bool) {
 
 // parseLimit reads the page size of a list from the limit query parameter;
 // the rule is the data's (db.ParsePageLimit), and fail answers a bad size
-// with the error page.
+// with the error page. Not asked for, it is 0: the Store's default, which
+// the pager's links leave out.
 func parseLimit(r *http.Request) (int, error) {
 	return db.ParsePageLimit("limit", r.URL.Query().Get("limit"))
 }

@@ -21,6 +21,7 @@ func pathID(r *http.Request) (int64, error) {
 
 // limitParam reads the page size from the limit query parameter; the rule
 // is the data's (db.ParsePageLimit), and respondError answers a bad size 400.
+// Not asked for, it is 0: the Store's default.
 func limitParam(r *http.Request) (int, error) {
 	return db.ParsePageLimit("limit", r.URL.Query().Get("limit"))
 }

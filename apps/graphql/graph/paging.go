@@ -6,12 +6,12 @@ import (
 )
 
 // pageSize reads a list's first argument; the rule is the data's
-// (db.PageLimit). A list asked without first gets db.DefaultLimit: the Store
-// would take 0 as the default too, but first: 0 is a client asking for
-// nothing, which the rule refuses.
+// (db.PageLimit). Without first it is 0, which the Store's filters read as
+// db.DefaultLimit; first: 0 is a client asking for nothing, which the rule
+// refuses.
 func pageSize(first *int32) (int, error) {
 	if first == nil {
-		return db.DefaultLimit, nil
+		return 0, nil
 	}
 	return db.PageLimit("first", int64(*first))
 }
