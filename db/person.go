@@ -14,12 +14,8 @@ import (
 	"crudbench/db/internal/sqlcdb"
 )
 
-// Paging limits shared by every list in every app.
-const (
-	DefaultLimit = 50
-	MaxLimit     = 1000
-	maxSearchLen = 100
-)
+// maxSearchLen is the longest search text of the person list.
+const maxSearchLen = 100
 
 // PersonFilter selects a page of persons ordered by last name, first name
 // and id.
@@ -110,7 +106,7 @@ func (s *Store) FindPersonsByIDs(ctx context.Context, ids []int64) ([]Person, er
 
 // FindPersons returns one page of persons.
 func (s *Store) FindPersons(ctx context.Context, f PersonFilter) (PersonPage, error) {
-	limit, err := checkLimit(f.Limit)
+	limit, err := filterLimit(f.Limit)
 	if err != nil {
 		return PersonPage{}, err
 	}
@@ -237,16 +233,6 @@ func inputOfPerson(r sqlcdb.Person) PersonInput {
 		EmployeeNo: p.EmployeeNo, FirstName: p.FirstName, LastName: p.LastName, Email: p.Email,
 		Phone: p.Phone, Department: p.Department, Status: p.Status, HiredOn: p.HiredOn,
 	}
-}
-
-func checkLimit(limit int) (int, error) {
-	switch {
-	case limit == 0:
-		return DefaultLimit, nil
-	case limit < 1 || limit > MaxLimit:
-		return 0, invalid(map[string]string{"limit": "must be between 1 and 1000"})
-	}
-	return limit, nil
 }
 
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)

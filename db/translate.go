@@ -85,7 +85,7 @@ func translate(err error) error {
 		case "08", "53": // connection exception, insufficient resources
 			return &Error{Code: EUNAVAILABLE, Message: msgUnavailable, Err: err}
 		}
-		return &Error{Code: EINTERNAL, Message: "internal error", Err: err}
+		return &Error{Code: EINTERNAL, Message: msgInternal, Err: err}
 	}
 	if errors.Is(err, context.DeadlineExceeded) || pgconn.Timeout(err) {
 		// The request's deadline passed while it waited for the database:
@@ -95,7 +95,7 @@ func translate(err error) error {
 	if unavailable(err) {
 		return &Error{Code: EUNAVAILABLE, Message: msgUnavailable, Err: err}
 	}
-	return &Error{Code: EINTERNAL, Message: "internal error", Err: err}
+	return &Error{Code: EINTERNAL, Message: msgInternal, Err: err}
 }
 
 // The client-safe messages of EUNAVAILABLE: the database is away, or it did

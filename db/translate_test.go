@@ -68,8 +68,8 @@ func TestConstraintsTranslated(t *testing.T) {
 			if err == nil {
 				t.Fatalf("database accepted %s", tc.sql)
 			}
-			got := db.Translate(err)
-			if db.ErrorCode(got) != tc.code || db.ErrorFields(got)[tc.field] == "" {
+			got := db.ErrorOf(db.Translate(err))
+			if got.Code != tc.code || got.Fields[tc.field] == "" {
 				t.Errorf("translate(%v) = %v, want %s on field %s", err, got, tc.code, tc.field)
 			}
 		})
@@ -130,7 +130,7 @@ func TestStatementTimeoutIsUnavailable(t *testing.T) {
 	s := dbtest.Store(t, url, db.Options{StatementTimeout: 100 * time.Millisecond})
 	title := "never saved"
 	_, err = s.UpdateVacancy(ctx, 1, 1, db.VacancyPatch{Title: &title})
-	if db.ErrorCode(err) != db.EUNAVAILABLE || db.ErrorMessage(err) != "the database did not answer in time" {
+	if e := db.ErrorOf(err); e == nil || e.Code != db.EUNAVAILABLE || e.Message != "the database did not answer in time" {
 		t.Errorf("update held up past the statement timeout: %v, want %s saying it did not answer in time", err, db.EUNAVAILABLE)
 	}
 }

@@ -41,7 +41,7 @@ func (s *Store) FindVacancyByID(ctx context.Context, id int64) (Vacancy, error) 
 
 // FindVacancies returns one page of vacancies.
 func (s *Store) FindVacancies(ctx context.Context, f VacancyFilter) (VacancyPage, error) {
-	limit, err := checkLimit(f.Limit)
+	limit, err := filterLimit(f.Limit)
 	if err != nil {
 		return VacancyPage{}, err
 	}

@@ -53,59 +53,56 @@ func gqlError(code, message string) *gqlerror.Error {
 	return &gqlerror.Error{Message: message, Extensions: map[string]any{"code": code}}
 }
 
-// dbCodes translates the data layer's codes; anything else is INTERNAL.
+// dbCodes translates the data layer's codes, every one that db.ErrorOf gives.
 var dbCodes = map[string]string{
 	db.EINVALID:      codeBadUserInput,
 	db.ENOTFOUND:     codeNotFound,
 	db.ECONFLICT:     codeConflict,
 	db.EUNAUTHORIZED: codeUnauthenticated,
 	db.EUNAVAILABLE:  codeUnavailable,
+	db.EINTERNAL:     codeInternal,
 }
 
-// presentError is the one translator from errors to GraphQL errors. Errors of
-// the data layer get their code and client-safe message (and, for bad input,
-// extensions.fields); errors that already carry a code (gqlgen's, the auth
-// directives', the limits') pass unchanged; everything else is INTERNAL with a
-// generic message, and its details go to the log only.
+// presentError is the one translator from errors to GraphQL errors. Errors
+// that already carry a code (gqlgen's, the auth directives', the limits')
+// pass unchanged, and an argument gqlgen could not read is BAD_USER_INPUT;
+// everything else is answered from its db.ErrorOf value by presentDBError:
+// the data layer's errors with their code and client-safe message, any other
+// error as INTERNAL with the generic message, its details in the log only.
 func presentError(logger *slog.Logger) graphql.ErrorPresenterFunc {
 	return func(ctx context.Context, err error) *gqlerror.Error {
 		gqlErr := graphql.DefaultErrorPresenter(ctx, err)
-		if dbErr, ok := errors.AsType[*db.Error](err); ok {
-			return presentDBError(ctx, logger, gqlErr, dbErr)
+		if _, ok := errors.AsType[*db.Error](err); !ok {
+			if _, ok := gqlErr.Extensions["code"]; ok {
+				return gqlErr
+			}
+			if name := inputName(ctx, gqlErr.Path); name != "" {
+				// gqlgen could not read an argument (an Int out of range).
+				gqlErr.Extensions = map[string]any{"code": codeBadUserInput, "fields": map[string]string{name: gqlErr.Message}}
+				return gqlErr
+			}
 		}
-		if _, ok := gqlErr.Extensions["code"]; ok {
-			return gqlErr
-		}
-		if name := inputName(ctx, gqlErr.Path); name != "" {
-			// gqlgen could not read an argument (an Int out of range).
-			gqlErr.Extensions = map[string]any{"code": codeBadUserInput, "fields": map[string]string{name: gqlErr.Message}}
-			return gqlErr
-		}
-		serve.LogError(ctx, logger, err, slog.String("field", gqlErr.Path.String()))
-		gqlErr.Message = "internal error"
-		gqlErr.Extensions = map[string]any{"code": codeInternal}
-		return gqlErr
+		return presentDBError(ctx, logger, gqlErr, db.ErrorOf(err))
 	}
 }
 
-func presentDBError(ctx context.Context, logger *slog.Logger, gqlErr *gqlerror.Error, dbErr *db.Error) *gqlerror.Error {
-	serve.LogError(ctx, logger, dbErr, slog.String("field", gqlErr.Path.String()))
-	code, ok := dbCodes[dbErr.Code]
-	if !ok {
-		code = codeInternal
-	}
-	gqlErr.Message = db.ErrorMessage(dbErr)
+// presentDBError answers e, read once: its code as extensions.code, its
+// message, and for bad input the fields at fault as extensions.fields.
+func presentDBError(ctx context.Context, logger *slog.Logger, gqlErr *gqlerror.Error, e *db.Error) *gqlerror.Error {
+	serve.LogError(ctx, logger, e, slog.String("field", gqlErr.Path.String()))
+	code := dbCodes[e.Code]
+	gqlErr.Message = e.Message
 	gqlErr.Extensions = map[string]any{"code": code}
 	if code != codeBadUserInput {
 		return gqlErr
 	}
-	fields := dbErr.Fields
+	fields := e.Fields
 	if len(fields) == 0 {
 		// A custom scalar (ID, Date) refused an argument or input field:
 		// gqlgen's path then goes on past the field being resolved, to the
 		// argument and input field names.
 		if name := inputName(ctx, gqlErr.Path); name != "" {
-			fields = map[string]string{name: dbErr.Message}
+			fields = map[string]string{name: e.Message}
 		}
 	}
 	if len(fields) > 0 {

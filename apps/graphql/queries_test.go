@@ -164,8 +164,8 @@ func TestPersons(t *testing.T) {
 	t.Run("bad page size and cursor", func(t *testing.T) {
 		for _, vars := range []map[string]any{{"first": 0}, {"first": 1001}, {"first": -1}} {
 			e := app.post(t, token, query, vars).wantError(t, codeBadUserInput)
-			if e.Extensions.Fields["first"] == "" {
-				t.Errorf("%v: fields = %v, want first", vars, e.Extensions.Fields)
+			if e.Extensions.Fields["first"] != "must be a whole number from 1 to 1000" {
+				t.Errorf("%v: fields = %v, want first in the words every app uses", vars, e.Extensions.Fields)
 			}
 		}
 		e := app.post(t, token, query, map[string]any{"after": "not-a-cursor"}).wantError(t, codeBadUserInput)

@@ -22,22 +22,23 @@ type errorPage struct {
 	Details []string // per-field problems of a bad request
 }
 
-// fail is the one translator from the Store's error codes to the site's
-// answers: an error page with the matching status. Forms handle EINVALID and
-// ECONFLICT themselves (they re-render with messages) and call fail for the
-// rest. Internal details go to the log (serve.LogError, with the cause),
-// never to the page.
+// fail is the one translator from the Store's errors to the site's answers:
+// an error page with the status of the db.ErrorOf value's code. Forms handle
+// EINVALID and ECONFLICT themselves (they re-render with messages) and call
+// fail for the rest. Internal details go to the log (serve.LogError, with the
+// cause), never to the page.
 func (s *site) fail(w http.ResponseWriter, r *http.Request, err error) {
-	serve.LogError(r.Context(), s.logger, err)
-	switch db.ErrorCode(err) {
+	e := db.ErrorOf(err)
+	serve.LogError(r.Context(), s.logger, e)
+	switch e.Code {
 	case db.ENOTFOUND:
-		s.errorPage(w, r, http.StatusNotFound, "Not found", db.ErrorMessage(err)+". It may have been deleted.")
+		s.errorPage(w, r, http.StatusNotFound, "Not found", e.Message+". It may have been deleted.")
 	case db.EINVALID:
 		s.errorPage(w, r, http.StatusBadRequest, "Bad request", "The address asks for something this page cannot show.",
-			fieldProblems(db.ErrorFields(err))...)
+			fieldProblems(e.Fields)...)
 	case db.ECONFLICT:
-		s.errorPage(w, r, http.StatusConflict, "Conflict", db.ErrorMessage(err),
-			fieldProblems(db.ErrorFields(err))...)
+		s.errorPage(w, r, http.StatusConflict, "Conflict", e.Message,
+			fieldProblems(e.Fields)...)
 	case db.EUNAUTHORIZED:
 		s.errorPage(w, r, http.StatusUnauthorized, "Not signed in", "Please sign in again.")
 	case db.EUNAVAILABLE:

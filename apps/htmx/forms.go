@@ -134,9 +134,10 @@ func fieldErrors(err error, specs []fieldSpec, rename map[string]string, words *
 	for _, f := range specs {
 		byName[f.Name] = f
 	}
+	e := db.ErrorOf(err)
 	errs := map[string]string{}
 	var problems []string
-	for k, msg := range db.ErrorFields(err) {
+	for k, msg := range e.Fields {
 		if words != nil {
 			msg = words.Replace(msg)
 		}
@@ -152,23 +153,25 @@ func fieldErrors(err error, specs []fieldSpec, rename map[string]string, words *
 	}
 	slices.Sort(problems)
 	if len(errs) == 0 && len(problems) == 0 {
-		problems = append(problems, db.ErrorMessage(err))
+		problems = append(problems, e.Message)
 	}
 	return errs, problems
 }
 
-// isFormError reports whether a write failed on its input (re-render the
-// form with messages) rather than on something a page must explain.
+// isFormError reports whether a write's error (not nil) is about its input
+// (re-render the form with messages) rather than something a page must
+// explain.
 func isFormError(err error) bool {
-	c := db.ErrorCode(err)
-	return c == db.EINVALID || (c == db.ECONFLICT && len(db.ErrorFields(err)) > 0)
+	e := db.ErrorOf(err)
+	return e.Code == db.EINVALID || (e.Code == db.ECONFLICT && len(e.Fields) > 0)
 }
 
 // isStale reports a write refused because the record changed since the form
 // was read (the Store names the field "version").
 func isStale(err error) bool {
-	_, ok := db.ErrorFields(err)["version"]
-	return db.ErrorCode(err) == db.ECONFLICT && ok
+	e := db.ErrorOf(err)
+	_, ok := e.Fields["version"]
+	return e.Code == db.ECONFLICT && ok
 }
 
 // formStatus is the status of a form re-render: 409 for a conflict (stale
@@ -306,17 +309,10 @@ func parseID(s string) (int64, bool) {
 	return id, err == nil && id > 0
 }
 
-// parseLimit reads the page size of a list: absent means the default, else a
-// whole number from 1 to db.MaxLimit, like the APIs.
+// parseLimit reads the page size of a list from the limit query parameter;
+// the rule is the data's (db.ParsePageLimit), and fail answers a bad size
+// with the error page. Not asked for, it is 0: the Store's default, which
+// the pager's links leave out.
 func parseLimit(r *http.Request) (int, error) {
-	s := r.URL.Query().Get("limit")
-	if s == "" {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 || n > db.MaxLimit {
-		return 0, &db.Error{Code: db.EINVALID, Message: "invalid input",
-			Fields: map[string]string{"limit": "must be a whole number from 1 to " + strconv.Itoa(db.MaxLimit)}}
-	}
-	return n, nil
+	return db.ParsePageLimit("limit", r.URL.Query().Get("limit"))
 }

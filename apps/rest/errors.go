@@ -37,8 +37,9 @@ func badRequest(detail string, fields map[string]string) error {
 }
 
 // respondError is the one translator from errors to HTTP: a requestError
-// keeps its status, a store error maps by its code. Internal details go to
-// the log (serve.LogError), never to the client.
+// keeps its status, anything else is answered from its db.ErrorOf value,
+// the status by its code. Internal details go to the log (serve.LogError),
+// never to the client.
 //
 // EINVALID is 400 on requests without a body (a bad query parameter or id)
 // and 422 on requests with one: the JSON was well-formed, but a value breaks
@@ -48,10 +49,10 @@ func respondError(w http.ResponseWriter, r *http.Request, logger *slog.Logger, e
 		writeProblem(w, r, re.status, re.detail, re.fields)
 		return
 	}
-	serve.LogError(r.Context(), logger, err)
-	code := db.ErrorCode(err)
+	e := db.ErrorOf(err)
+	serve.LogError(r.Context(), logger, e)
 	status := http.StatusInternalServerError
-	switch code {
+	switch e.Code {
 	case db.EINVALID:
 		status = http.StatusUnprocessableEntity
 		if r.Method == http.MethodGet || r.Method == http.MethodDelete {
@@ -69,7 +70,7 @@ func respondError(w http.ResponseWriter, r *http.Request, logger *slog.Logger, e
 		writeProblem(w, r, status, "", nil)
 		return
 	}
-	writeProblem(w, r, status, db.ErrorMessage(err), db.ErrorFields(err))
+	writeProblem(w, r, status, e.Message, e.Fields)
 }
 
 // writeProblem writes a problem+json response. A 401 names the scheme to

@@ -193,7 +193,7 @@ func TestRespondError(t *testing.T) {
 					t.Error("a server-side error was not logged")
 				}
 				for _, want := range []string{"connection refused", "secret_table", "password authentication"} {
-					if strings.Contains(fmt.Sprint(c.err, errors.Unwrap(c.err)), want) && !strings.Contains(logs.String(), want) {
+					if strings.Contains(fmt.Sprint(c.err, db.ErrorOf(c.err).Err), want) && !strings.Contains(logs.String(), want) {
 						t.Errorf("the log does not hold the cause %q: %s", want, logs.String())
 					}
 				}

@@ -19,18 +19,11 @@ func pathID(r *http.Request) (int64, error) {
 	return id, nil
 }
 
-// limitParam reads the page size: absent means the default, anything but
-// a whole number from 1 to db.MaxLimit is 400.
+// limitParam reads the page size from the limit query parameter; the rule
+// is the data's (db.ParsePageLimit), and respondError answers a bad size 400.
+// Not asked for, it is 0: the Store's default.
 func limitParam(r *http.Request) (int, error) {
-	s := r.URL.Query().Get("limit")
-	if s == "" {
-		return db.DefaultLimit, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 || n > db.MaxLimit {
-		return 0, badRequest("invalid query parameter", map[string]string{"limit": "must be a whole number from 1 to " + strconv.Itoa(db.MaxLimit)})
-	}
-	return n, nil
+	return db.ParsePageLimit("limit", r.URL.Query().Get("limit"))
 }
 
 // page is one page of a list. NextCursor is the "after" of the next page,

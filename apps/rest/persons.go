@@ -71,9 +71,9 @@ func handlePersonList(logger *slog.Logger, store *db.Store) http.Handler {
 		}
 		q := r.URL.Query()
 		res, err := store.FindPersons(r.Context(), db.PersonFilter{Search: q.Get("q"), After: q.Get("after"), Limit: limit})
-		if msg := db.ErrorFields(err)["search"]; msg != "" {
+		if e := db.ErrorOf(err); e != nil && e.Fields["search"] != "" {
 			// The store calls it search; here it is the q parameter.
-			err = badRequest("invalid query parameter", map[string]string{"q": msg})
+			err = badRequest("invalid query parameter", map[string]string{"q": e.Fields["search"]})
 		}
 		if err != nil {
 			respondError(w, r, logger, err)

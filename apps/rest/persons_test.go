@@ -135,7 +135,10 @@ func TestPersonList(t *testing.T) {
 	}
 	for _, c := range bad {
 		t.Run(c.name, func(t *testing.T) {
-			a.do(t, "GET", "/api/persons?"+c.query, a.viewer, nil).wantProblem(t, http.StatusBadRequest, c.field)
+			p := a.do(t, "GET", "/api/persons?"+c.query, a.viewer, nil).wantProblem(t, http.StatusBadRequest, c.field)
+			if c.field == "limit" && p.Fields["limit"] != "must be a whole number from 1 to 1000" {
+				t.Errorf("limit: %q, want the words every app uses", p.Fields["limit"])
+			}
 		})
 	}
 }

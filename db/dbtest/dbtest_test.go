@@ -89,7 +89,7 @@ func TestProxyStallAndResume(t *testing.T) {
 			start := time.Now()
 			_, err := tc.store.FindPersonByID(c, seed.ShowcaseID)
 			took := time.Since(start)
-			if db.ErrorCode(err) != db.EUNAVAILABLE || db.ErrorMessage(err) != "the database did not answer in time" {
+			if e := db.ErrorOf(err); e == nil || e.Code != db.EUNAVAILABLE || e.Message != "the database did not answer in time" {
 				t.Errorf("during the stall: %v, want %s saying it did not answer in time", err, db.EUNAVAILABLE)
 			}
 			// It cannot return sooner unless the stall let something

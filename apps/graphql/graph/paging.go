@@ -1,27 +1,19 @@
 package graph
 
 import (
-	"fmt"
-
 	"crudbench/apps/graphql/graph/model"
 	"crudbench/db"
 )
 
-// pageSize checks a list's first argument: 1..db.MaxLimit, like every list of
-// every app. The store would take 0 as "the default", which a GraphQL client
-// asking for first: 0 does not mean, so the range is checked here.
+// pageSize reads a list's first argument; the rule is the data's
+// (db.PageLimit). Without first it is 0, which the Store's filters read as
+// db.DefaultLimit; first: 0 is a client asking for nothing, which the rule
+// refuses.
 func pageSize(first *int32) (int, error) {
 	if first == nil {
-		return db.DefaultLimit, nil
+		return 0, nil
 	}
-	if *first < 1 || *first > db.MaxLimit {
-		return 0, &db.Error{
-			Code:    db.EINVALID,
-			Message: "invalid input",
-			Fields:  map[string]string{"first": fmt.Sprintf("must be between 1 and %d", db.MaxLimit)},
-		}
-	}
-	return int(*first), nil
+	return db.PageLimit("first", int64(*first))
 }
 
 // pageInfo turns the store's next cursor ("" on the last page) into PageInfo.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -154,24 +153,25 @@ func LimitBody(max int64, onTooLarge func(http.ResponseWriter, *http.Request), n
 	})
 }
 
-// LogError logs an error a handler answered when the fault is the server's:
-// db.EINTERNAL at error level ("internal error") and db.EUNAVAILABLE at warn
-// level ("database unavailable"), with the request's ID, method and path, the
-// error and its cause (which the Store's message leaves out because clients
-// see it). The client's own mistakes (bad input, not found, conflicts, bad
-// credentials) are answers, not faults, and are not logged. attrs add what
-// only the transport knows, such as a GraphQL field path.
-func LogError(ctx context.Context, logger *slog.Logger, err error, attrs ...slog.Attr) {
+// LogError logs an error a translator answered (the db.ErrorOf value it
+// read) when the fault is the server's: db.EINTERNAL at error level
+// ("internal error") and db.EUNAVAILABLE at warn level ("database
+// unavailable"), with the request's ID, method and path, the error and its
+// cause (which the error's message leaves out because clients see it). The
+// client's own mistakes (bad input, not found, conflicts, bad credentials)
+// are answers, not faults, and are not logged. attrs add what only the
+// transport knows, such as a GraphQL field path.
+func LogError(ctx context.Context, logger *slog.Logger, e *db.Error, attrs ...slog.Attr) {
 	level, msg := slog.LevelError, "internal error"
-	switch db.ErrorCode(err) {
+	switch e.Code {
 	case db.EINTERNAL:
 	case db.EUNAVAILABLE:
 		level, msg = slog.LevelWarn, "database unavailable"
 	default:
 		return
 	}
-	attrs = append(requestAttrs(ctx), append(attrs, slog.String("error", err.Error()))...)
-	if e, ok := errors.AsType[*db.Error](err); ok && e.Err != nil {
+	attrs = append(requestAttrs(ctx), append(attrs, slog.String("error", e.Error()))...)
+	if e.Err != nil {
 		attrs = append(attrs, slog.String("cause", e.Err.Error()))
 	}
 	logger.LogAttrs(ctx, level, msg, attrs...)

@@ -135,20 +135,24 @@ func TestLogError(t *testing.T) {
 		err       error
 		wantLevel string // "" when nothing is logged
 		wantMsg   string
+		wantError string
+		wantCause string
 	}{
-		{"internal", &db.Error{Code: db.EINTERNAL, Message: "internal error", Err: errors.New(`relation "secret" does not exist`)}, "ERROR", "internal error"},
-		{"foreign", errors.New("not a store error"), "ERROR", "internal error"},
-		{"unavailable", &db.Error{Code: db.EUNAVAILABLE, Message: "the database did not answer in time", Err: context.DeadlineExceeded}, "WARN", "database unavailable"},
-		{"invalid", &db.Error{Code: db.EINVALID, Message: "invalid input"}, "", ""},
-		{"not found", db.Errorf(db.ENOTFOUND, "person 9 not found"), "", ""},
-		{"conflict", db.Errorf(db.ECONFLICT, "stale"), "", ""},
-		{"unauthorized", db.Errorf(db.EUNAUTHORIZED, "bad credentials"), "", ""},
+		{"internal", &db.Error{Code: db.EINTERNAL, Message: "internal error", Err: errors.New(`relation "secret" does not exist`)},
+			"ERROR", "internal error", "internal: internal error", `relation "secret" does not exist`},
+		{"foreign", errors.New("not a store error"), "ERROR", "internal error", "internal: internal error", "not a store error"},
+		{"unavailable", &db.Error{Code: db.EUNAVAILABLE, Message: "the database did not answer in time", Err: context.DeadlineExceeded},
+			"WARN", "database unavailable", "unavailable: the database did not answer in time", "context deadline exceeded"},
+		{"invalid", &db.Error{Code: db.EINVALID, Message: "invalid input"}, "", "", "", ""},
+		{"not found", db.Errorf(db.ENOTFOUND, "person 9 not found"), "", "", "", ""},
+		{"conflict", db.Errorf(db.ECONFLICT, "stale"), "", "", "", ""},
+		{"unauthorized", db.Errorf(db.EUNAUTHORIZED, "bad credentials"), "", "", "", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var logs bytes.Buffer
 			logger := slog.New(slog.NewJSONHandler(&logs, nil))
 			h := serve.RequestID(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				serve.LogError(r.Context(), logger, tt.err, slog.String("field", "person"))
+				serve.LogError(r.Context(), logger, db.ErrorOf(tt.err), slog.String("field", "person"))
 			}))
 			r := httptest.NewRequest("GET", "/api/persons/9", nil)
 			r.Header.Set(serve.RequestIDHeader, "req-1")
@@ -165,10 +169,7 @@ func TestLogError(t *testing.T) {
 			}
 			want := map[string]any{
 				"level": tt.wantLevel, "msg": tt.wantMsg, "request_id": "req-1",
-				"method": "GET", "path": "/api/persons/9", "field": "person", "error": tt.err.Error(),
-			}
-			if e, ok := tt.err.(*db.Error); ok {
-				want["cause"] = e.Err.Error()
+				"method": "GET", "path": "/api/persons/9", "field": "person", "error": tt.wantError, "cause": tt.wantCause,
 			}
 			for k, v := range want {
 				if entry[k] != v {
