@@ -23,6 +23,6 @@ func addRoutes(mux *http.ServeMux, store *db.Store, tokens *auth.Tokens, gql htt
 	// Allow) in the GraphQL shape. Authentication happens per field (@auth,
 	// @editor), so login needs no token; the loaders batch one request's
 	// nested reads.
-	api := limitBody(tokens.Bearer(loaders.Middleware(store, withHTTPStatus(gql))))
+	api := limitBody(tokens.Bearer(loaders.Middleware(store)(withHTTPStatus(gql))))
 	mux.Handle("/graphql", api)
 }
