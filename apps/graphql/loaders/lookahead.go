@@ -33,18 +33,25 @@ import (
 
 // PrimePersons primes the loaders with what the query selects below persons:
 // the selection of the field being resolved or, with path, of its sub-field
-// (a connection's "nodes").
+// (a connection's "nodes"). It takes the request's loaders first, so that a
+// missing Middleware panics (see For) on every query, not only on those
+// that select nested lists.
 func PrimePersons(ctx context.Context, persons []db.Person, path ...string) {
-	w := newWalk(ctx)
-	if len(persons) > 0 {
-		w.persons(persons, selection(ctx, path))
+	l := For(ctx)
+	if len(persons) == 0 {
+		return
 	}
+	sel, ok := fields(ctx, selection(ctx, path), "Person")["appointments"]
+	if !ok {
+		return
+	}
+	newWalk(ctx, l).appointmentsOf(persons, sel)
 }
 
 // PrimeVacancies primes the loaders with what the query selects below
 // vacancies, as PrimePersons does.
 func PrimeVacancies(ctx context.Context, vacancies []db.Vacancy, path ...string) {
-	w := newWalk(ctx)
+	l := For(ctx)
 	sel, ok := fields(ctx, selection(ctx, path), "Vacancy")["filledByPerson"]
 	if !ok {
 		return
@@ -55,7 +62,7 @@ func PrimeVacancies(ctx context.Context, vacancies []db.Vacancy, path ...string)
 			ids = append(ids, *v.FilledBy)
 		}
 	}
-	w.personIDs(ids, sel)
+	newWalk(ctx, l).personIDs(ids, sel)
 }
 
 // walk is one look-ahead, down from one resolver's result. It remembers
@@ -69,24 +76,25 @@ type walk struct {
 	loaded       map[int64]bool // persons loaded by id
 }
 
-// newWalk starts a walk with the request's loaders; like For, it panics
-// when Middleware did not run, so that a wiring mistake shows on the first
-// request rather than only on those that select nested lists.
-func newWalk(ctx context.Context) *walk {
-	return &walk{ctx: ctx, l: For(ctx), appointments: map[int64]bool{}, loaded: map[int64]bool{}}
+func newWalk(ctx context.Context, l *Loaders) *walk {
+	return &walk{ctx: ctx, l: l, appointments: map[int64]bool{}, loaded: map[int64]bool{}}
 }
 
 // persons loads the appointments of persons if sel selects them, and what
 // is selected below those.
 func (w *walk) persons(persons []db.Person, sel ast.SelectionSet) {
-	below, ok := fields(w.ctx, sel, "Person")["appointments"]
-	if !ok {
-		return
+	if below, ok := fields(w.ctx, sel, "Person")["appointments"]; ok {
+		w.appointmentsOf(persons, below)
 	}
+}
+
+// appointmentsOf loads the appointments of persons, and what sel selects
+// below them.
+func (w *walk) appointmentsOf(persons []db.Person, sel ast.SelectionSet) {
 	ids := claim(w.appointments, persons, func(p db.Person) int64 { return p.ID })
 	rows := prime(w.ctx, ids, w.l.store.FindAppointments, appointmentParent, w.l.appointmentsByPerson)
 	if len(rows) > 0 {
-		w.appointmentsBelow(rows, below)
+		w.appointmentsBelow(rows, sel)
 	}
 }
 
