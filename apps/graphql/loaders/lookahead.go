@@ -14,18 +14,19 @@ import (
 // The look-ahead. A dataloader sends one batch for the keys that arrive
 // within its wait, and gqlgen resolves sibling fields in goroutines: on a
 // busy machine the last siblings arrive after the wait and a level splits
-// into two statements or more. Measured on the 2-core development machine
-// under a load average of about 9 (300 requests each, loaders alone → with
-// the look-ahead): the showcase detail took more than 4 statements in 7 of
-// 300 requests (up to 8) → 4 in all 300; persons(first: 50) with
-// appointments and stipends more than 3 in 134 of 300 → 3 in all; and every
-// level also waited out the loader's millisecond, which tripled the time
-// those 1,500 requests took (49 s → 17 s). So the resolvers that return
-// persons or vacancies call PrimePersons or PrimeVacancies: they load each
-// nested list the query selects, one statement per level, and prime the
-// loaders before any child resolver runs. The count of statements then
-// depends on the query only, never on timing, and the child resolvers'
-// GetX calls are answered from the cache.
+// into two statements or more. Measured with the loaders alone against this
+// look-ahead, 300 requests of each query after another through the app's
+// handler (as TestStatementsPerQuery sends them), two runs each, on two
+// cores at a load average of about 10: the showcase detail took more than
+// 4 statements in 6 and 8 of 300 requests (up to 7) and 5.5–8.1 ms a
+// request, against 4 in every request and 3.6–5.6 ms; persons(first: 50)
+// with appointments and stipends more than 3 in 117 and 133 of 300 (up to
+// 10), against 3 in all. So the resolvers that return persons or vacancies
+// call PrimePersons or PrimeVacancies: they load each nested list the query
+// selects, one statement per level, and prime the loaders before any child
+// resolver runs. The count of statements then depends on the query only,
+// never on timing, and the child resolvers' GetX calls are answered from
+// the cache without waiting.
 //
 // It is an optimisation only: a level it cannot load (an error) is left to
 // the loaders, which load it on demand and report the error on the field
