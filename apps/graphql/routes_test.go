@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"testing"
 )
@@ -34,15 +33,7 @@ func TestRoutes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer resp.Body.Close()
-			body, err := io.ReadAll(resp.Body)
-			if err != nil {
-				t.Fatal(err)
-			}
+			resp, body := do(t, req)
 			if resp.StatusCode != tt.status || resp.Header.Get("Allow") != tt.allow || (len(body) == 0) != tt.empty {
 				t.Fatalf("HTTP %d, Allow %q, body %q; want %d, Allow %q, empty body %t",
 					resp.StatusCode, resp.Header.Get("Allow"), body, tt.status, tt.allow, tt.empty)
