@@ -130,7 +130,7 @@ func TestSchemaViolations(t *testing.T) {
 func TestInternalErrorFromPanic(t *testing.T) {
 	t.Parallel()
 	app := startApp(t, appConfig{handler: func(logger *slog.Logger, store *db.Store, tokens *auth.Tokens) http.Handler {
-		gql := newGraphQL(logger, store, tokens, Options{})
+		gql := handleGraphQL(logger, store, tokens, Options{})
 		return tokens.Bearer(withHTTPStatus(gql))
 	}})
 	token, _, err := auth.NewTokens(testSecret, 60e9).Issue(1, "viewer", auth.RoleViewer)

@@ -23,8 +23,8 @@ var graphiqlFiles embed.FS
 const graphiqlPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
 	"font-src 'self' data:; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 
-// graphiqlPage serves GraphiQL for people trying the API in a browser.
-func graphiqlPage() http.Handler {
+// handleGraphiQL serves GraphiQL for people trying the API in a browser.
+func handleGraphiQL() http.Handler {
 	page, err := graphiqlFiles.ReadFile("graphiql/index.html")
 	if err != nil {
 		panic(err) // the file is embedded: only a broken build gets here
@@ -39,10 +39,10 @@ func graphiqlPage() http.Handler {
 	})
 }
 
-// graphiqlAssets serves the page's scripts and styles. Vendored files carry
-// their version in the name, so browsers may keep them for good; they go out
-// gzipped, or unpacked for the rare client that does not accept gzip.
-func graphiqlAssets() http.Handler {
+// handleGraphiQLAsset serves the page's scripts and styles. Vendored files
+// carry their version in the name, so browsers may keep them for good; they
+// go out gzipped, or unpacked for the rare client that does not accept gzip.
+func handleGraphiQLAsset() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := r.PathValue("file")
 		var contentType string

@@ -156,20 +156,27 @@ func (app *testApp) postAccepting(t testing.TB, accept, token, query string, var
 // send does req and decodes a GraphQL response.
 func send(t testing.TB, req *http.Request) *gqlResponse {
 	t.Helper()
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp, raw := do(t, req)
 	out := &gqlResponse{Status: resp.StatusCode, Header: resp.Header}
 	if err := json.Unmarshal(raw, out); err != nil {
 		t.Fatalf("HTTP %d: body is not a GraphQL response: %v\n%s", resp.StatusCode, err, raw)
 	}
 	return out
+}
+
+// do does req and returns the response with its whole body.
+func do(t testing.TB, req *http.Request) (*http.Response, []byte) {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, body
 }
 
 // login returns a token for one of the seeded users (viewer, editor).

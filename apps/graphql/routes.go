@@ -1,7 +1,11 @@
 package main
 
 import (
+	"log/slog"
 	"net/http"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
 
 	"crudbench/apps/graphql/loaders"
 	"crudbench/apps/internal/auth"
@@ -9,20 +13,24 @@ import (
 	"crudbench/db"
 )
 
-// addRoutes is the app's whole HTTP surface.
-func addRoutes(mux *http.ServeMux, store *db.Store, tokens *auth.Tokens, gql http.Handler) {
-	mux.Handle("GET /healthz", health.Live())
-	mux.Handle("GET /readyz", health.Ready(store))
+// addRoutes is the app's whole HTTP surface. HEAD is served wherever GET
+// is, as RFC 9110 asks: the GET handler runs and net/http drops the body.
+func addRoutes(r chi.Router, logger *slog.Logger, store *db.Store, tokens *auth.Tokens, opts Options) {
+	r.Use(middleware.GetHead)
+	r.Method(http.MethodGet, "/healthz", health.Live())
+	r.Method(http.MethodGet, "/readyz", health.Ready(store))
 
 	// GraphiQL for people; its assets are embedded (no CDN).
-	mux.Handle("GET /{$}", graphiqlPage())
-	mux.Handle("GET /graphiql/{file}", graphiqlAssets())
+	r.Method(http.MethodGet, "/", handleGraphiQL())
+	r.Method(http.MethodGet, "/graphiql/{file}", handleGraphiQLAsset())
 
-	// GraphQL over HTTP: POST for everything, GET for queries only; every
+	// GraphQL over HTTP: POST for everything, GET for queries only. Every
 	// method reaches the transport, which answers what it refuses (405 with
-	// Allow) in the GraphQL shape. Authentication happens per field (@auth,
-	// @editor), so login needs no token; the loaders batch one request's
-	// nested reads.
-	api := limitBody(tokens.Bearer(loaders.Middleware(store, withHTTPStatus(gql))))
-	mux.Handle("/graphql", api)
+	// Allow) in the GraphQL shape, so the endpoint is routed for all methods.
+	// Authentication happens per field (@auth, @editor), so login needs no
+	// token; the loaders batch one request's nested reads.
+	endpoint := chi.Chain(limitBody, tokens.Bearer, loaders.Middleware(store), withHTTPStatus).
+		Handler(handleGraphQL(logger, store, tokens, opts))
+	r.Handle("/graphql", endpoint)
+	r.MethodNotAllowed(handleMethodNotAllowed(r, endpoint))
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
+	"github.com/go-chi/chi/v5"
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"crudbench/apps/graphql/graph"
@@ -30,8 +31,8 @@ type Options struct {
 // the resolvers and an oversized body are answered in the GraphQL response
 // shape.
 func NewServer(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, timeout time.Duration, opts Options) http.Handler {
-	mux := http.NewServeMux()
-	addRoutes(mux, store, tokens, newGraphQL(logger, store, tokens, opts))
+	mux := chi.NewRouter()
+	addRoutes(mux, logger, store, tokens, opts)
 	return serve.Stack{
 		Logger:     logger,
 		Timeout:    timeout,
@@ -40,9 +41,10 @@ func NewServer(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, timeou
 	}.Wrap(mux)
 }
 
-// newGraphQL configures gqlgen's server: the transports of the
-// GraphQL-over-HTTP spec, the error translator, and the query limits.
-func newGraphQL(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, opts Options) http.Handler {
+// handleGraphQL is the GraphQL endpoint, gqlgen's server configured with
+// the transport of the GraphQL-over-HTTP spec, the error translator and the
+// query limits. It needs the middleware addRoutes puts before it.
+func handleGraphQL(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, opts Options) http.Handler {
 	schema := generated.NewExecutableSchema(generated.Config{
 		Resolvers:  &graph.Resolver{Store: store, Tokens: tokens},
 		Directives: generated.DirectiveRoot{Auth: requireSession, Editor: requireEditor},
@@ -67,4 +69,25 @@ func newGraphQL(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, opts 
 	srv.Use(extension.FixedComplexityLimit(maxComplexity))
 	srv.Use(unavailableResponses{})
 	return srv
+}
+
+// handleMethodNotAllowed answers 405 with the Allow header RFC 9110 asks
+// for (chi's own leaves out HEAD): every route but /graphql serves GET and
+// HEAD only. chi also sends here, before it looks at the path, a method it
+// does not know (PROPFIND, …): on /graphql that goes to the endpoint, whose
+// transport answers every method itself; on a path without a route it is
+// a 404.
+func handleMethodNotAllowed(routes chi.Routes, graphql http.Handler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/graphql" {
+			graphql.ServeHTTP(w, r)
+			return
+		}
+		if !routes.Match(chi.NewRouteContext(), http.MethodGet, r.URL.Path) {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
+	}
 }

@@ -11,26 +11,18 @@ import (
 	"crudbench/apps/graphql/graph/model"
 	"crudbench/apps/graphql/loaders"
 	"crudbench/db"
-	"errors"
 )
 
 func (r *appointmentResolver) Person(ctx context.Context, obj *db.Appointment) (*db.Person, error) {
-	p, err := loaders.For(ctx).PersonByID.Load(ctx, obj.PersonID)
-	if errors.Is(err, loaders.ErrNotFound) {
-		return nil, db.Errorf(db.ENOTFOUND, "person not found")
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &p, nil
+	return loaders.GetPerson(ctx, obj.PersonID)
 }
 
 func (r *appointmentResolver) Stipends(ctx context.Context, obj *db.Appointment) ([]db.Stipend, error) {
-	return loaders.For(ctx).StipendsByAppointment.Load(ctx, obj.ID)
+	return loaders.GetStipends(ctx, obj.ID)
 }
 
 func (r *appointmentResolver) Fundings(ctx context.Context, obj *db.Appointment) ([]db.Funding, error) {
-	return loaders.For(ctx).FundingsByAppointment.Load(ctx, obj.ID)
+	return loaders.GetFundings(ctx, obj.ID)
 }
 
 func (r *mutationResolver) CreatePerson(ctx context.Context, input db.PersonInput) (*db.Person, error) {
@@ -57,7 +49,7 @@ func (r *mutationResolver) DeletePerson(ctx context.Context, id int64) (bool, er
 }
 
 func (r *personResolver) Appointments(ctx context.Context, obj *db.Person) ([]db.Appointment, error) {
-	return loaders.For(ctx).AppointmentsByPerson.Load(ctx, obj.ID)
+	return loaders.GetAppointments(ctx, obj.ID)
 }
 
 func (r *queryResolver) Person(ctx context.Context, id int64) (*db.Person, error) {
@@ -65,7 +57,7 @@ func (r *queryResolver) Person(ctx context.Context, id int64) (*db.Person, error
 	if err != nil {
 		return nil, err
 	}
-	loaders.For(ctx).ExpectPersons(ctx, []db.Person{p}, loaders.Selection(ctx))
+	loaders.PrimePersons(ctx, []db.Person{p})
 	return &p, nil
 }
 
@@ -78,7 +70,7 @@ func (r *queryResolver) Persons(ctx context.Context, first *int32, after *string
 	if err != nil {
 		return nil, err
 	}
-	loaders.For(ctx).ExpectPersons(ctx, page.Persons, loaders.Selection(ctx, "nodes"))
+	loaders.PrimePersons(ctx, page.Persons, "nodes")
 	return &model.PersonConnection{Nodes: page.Persons, PageInfo: pageInfo(page.NextCursor)}, nil
 }
 

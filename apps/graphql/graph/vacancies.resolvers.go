@@ -11,7 +11,6 @@ import (
 	"crudbench/apps/graphql/graph/model"
 	"crudbench/apps/graphql/loaders"
 	"crudbench/db"
-	"errors"
 )
 
 func (r *mutationResolver) CreateVacancy(ctx context.Context, input db.VacancyInput) (*db.Vacancy, error) {
@@ -42,7 +41,7 @@ func (r *queryResolver) Vacancy(ctx context.Context, id int64) (*db.Vacancy, err
 	if err != nil {
 		return nil, err
 	}
-	loaders.For(ctx).ExpectVacancies(ctx, []db.Vacancy{v}, loaders.Selection(ctx))
+	loaders.PrimeVacancies(ctx, []db.Vacancy{v})
 	return &v, nil
 }
 
@@ -55,22 +54,12 @@ func (r *queryResolver) Vacancies(ctx context.Context, status *db.VacancyStatus,
 	if err != nil {
 		return nil, err
 	}
-	loaders.For(ctx).ExpectVacancies(ctx, page.Vacancies, loaders.Selection(ctx, "nodes"))
+	loaders.PrimeVacancies(ctx, page.Vacancies, "nodes")
 	return &model.VacancyConnection{Nodes: page.Vacancies, PageInfo: pageInfo(page.NextCursor)}, nil
 }
 
 func (r *vacancyResolver) FilledByPerson(ctx context.Context, obj *db.Vacancy) (*db.Person, error) {
-	if obj.FilledBy == nil {
-		return nil, nil
-	}
-	p, err := loaders.For(ctx).PersonByID.Load(ctx, *obj.FilledBy)
-	if errors.Is(err, loaders.ErrNotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &p, nil
+	return loaders.GetFilledBy(ctx, obj)
 }
 
 // ClosesOn records an explicit null as "clear the closing day".

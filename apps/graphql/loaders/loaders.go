@@ -4,23 +4,16 @@
 // stipends from another, and so on (no N+1).
 //
 // A fresh set of loaders is made for every request by Middleware, so results
-// are cached for that request only and never leak between users; resolvers
-// reach them with For(ctx).
-//
-// A dataloader batches the keys that arrive within a short wait. gqlgen
-// resolves sibling fields concurrently, but on a busy machine the last
-// sibling can arrive after the wait and a level splits into two batches. So
-// the resolvers that return a list also look ahead (lookahead.go): they load
-// each nested list their query selects, one statement per level, and prime
-// the loaders with the results before any child resolver runs. The count of
-// statements then depends on the query only, never on timing.
+// are cached for that request only and never leak between users. Resolvers
+// read through the GetX helpers, which find the request's loaders with
+// For(ctx) and answer in the data layer's terms; the resolvers that return
+// persons or vacancies prime the loaders first (lookahead.go says why).
 package loaders
 
 import (
 	"context"
 	"errors"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/vikstrous/dataloadgen"
@@ -29,41 +22,29 @@ import (
 )
 
 // wait is how long a loader collects keys before it sends one batch: a
-// millisecond, as in the gqlgen documentation. Looked-ahead levels never wait.
+// millisecond, as in the gqlgen documentation. Primed keys never wait.
 const wait = time.Millisecond
 
 // Loaders holds one batching loader per nested read.
 type Loaders struct {
-	// AppointmentsByPerson loads the appointments of persons by person id.
-	AppointmentsByPerson *dataloadgen.Loader[int64, []db.Appointment]
-	// StipendsByAppointment loads the stipends of appointments, payers
-	// included, by appointment id.
-	StipendsByAppointment *dataloadgen.Loader[int64, []db.Stipend]
-	// FundingsByAppointment loads the fundings of appointments, payers
-	// included, by appointment id.
-	FundingsByAppointment *dataloadgen.Loader[int64, []db.Funding]
-	// PersonByID loads persons by id; a missing person is ErrNotFound.
-	PersonByID *dataloadgen.Loader[int64, db.Person]
+	appointmentsByPerson  *dataloadgen.Loader[int64, []db.Appointment]
+	stipendsByAppointment *dataloadgen.Loader[int64, []db.Stipend]
+	fundingsByAppointment *dataloadgen.Loader[int64, []db.Funding]
+	personByID            *dataloadgen.Loader[int64, db.Person]
 
-	store *db.Store
-
-	mu     sync.Mutex
-	primed map[primedKey]bool // what the look-ahead has loaded already
+	store *db.Store // for the look-ahead (lookahead.go)
 }
-
-// ErrNotFound is what PersonByID returns for an id without a person.
-var ErrNotFound = dataloadgen.ErrNotFound
 
 // New returns loaders that read through store.
 func New(store *db.Store) *Loaders {
 	return &Loaders{
-		AppointmentsByPerson: dataloadgen.NewLoader(
+		appointmentsByPerson: dataloadgen.NewLoader(
 			grouped(store.FindAppointments, appointmentParent), dataloadgen.WithWait(wait)),
-		StipendsByAppointment: dataloadgen.NewLoader(
+		stipendsByAppointment: dataloadgen.NewLoader(
 			grouped(store.FindStipends, stipendParent), dataloadgen.WithWait(wait)),
-		FundingsByAppointment: dataloadgen.NewLoader(
+		fundingsByAppointment: dataloadgen.NewLoader(
 			grouped(store.FindFundings, fundingParent), dataloadgen.WithWait(wait)),
-		PersonByID: dataloadgen.NewMappedLoader(
+		personByID: dataloadgen.NewMappedLoader(
 			func(ctx context.Context, ids []int64) (map[int64]db.Person, error) {
 				persons, err := store.FindPersonsByIDs(ctx, ids)
 				if err != nil {
@@ -76,9 +57,55 @@ func New(store *db.Store) *Loaders {
 				return byID, nil
 			},
 			dataloadgen.WithWait(wait)),
-		store:  store,
-		primed: map[primedKey]bool{},
+		store: store,
 	}
+}
+
+// GetAppointments returns the appointments of the person with personID.
+func GetAppointments(ctx context.Context, personID int64) ([]db.Appointment, error) {
+	return For(ctx).appointmentsByPerson.Load(ctx, personID)
+}
+
+// GetStipends returns the stipends of the appointment with appointmentID,
+// payers included.
+func GetStipends(ctx context.Context, appointmentID int64) ([]db.Stipend, error) {
+	return For(ctx).stipendsByAppointment.Load(ctx, appointmentID)
+}
+
+// GetFundings returns the fundings of the appointment with appointmentID,
+// payers included.
+func GetFundings(ctx context.Context, appointmentID int64) ([]db.Funding, error) {
+	return For(ctx).fundingsByAppointment.Load(ctx, appointmentID)
+}
+
+// GetPerson returns the person with id, or an error of code db.ENOTFOUND
+// when there is none, as the Store's FindPersonByID does.
+func GetPerson(ctx context.Context, id int64) (*db.Person, error) {
+	p, err := For(ctx).personByID.Load(ctx, id)
+	if errors.Is(err, dataloadgen.ErrNotFound) {
+		return nil, db.Errorf(db.ENOTFOUND, "person not found")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// GetFilledBy returns the person who filled v, or nil when nobody did or
+// that person is gone: a vacancy outlives its filler (the database sets
+// filled_by to null when the person is deleted).
+func GetFilledBy(ctx context.Context, v *db.Vacancy) (*db.Person, error) {
+	if v.FilledBy == nil {
+		return nil, nil
+	}
+	p, err := For(ctx).personByID.Load(ctx, *v.FilledBy)
+	if errors.Is(err, dataloadgen.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &p, nil
 }
 
 func appointmentParent(a db.Appointment) int64 { return a.PersonID }
@@ -117,11 +144,13 @@ func group[T any](keys []int64, rows []T, parent func(T) int64) [][]T {
 type contextKey struct{}
 
 // Middleware gives each request its own loaders.
-func Middleware(store *db.Store, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ctx := context.WithValue(r.Context(), contextKey{}, New(store))
-		next.ServeHTTP(w, r.WithContext(ctx))
-	})
+func Middleware(store *db.Store) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			ctx := context.WithValue(r.Context(), contextKey{}, New(store))
+			next.ServeHTTP(w, r.WithContext(ctx))
+		})
+	}
 }
 
 // For returns the request's loaders. It panics when Middleware did not run:
