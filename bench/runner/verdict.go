@@ -3,6 +3,7 @@ package runner
 import (
 	"fmt"
 
+	"crudbench/bench/load"
 	"crudbench/bench/results"
 )
 
@@ -34,4 +35,17 @@ func withNote(reason, note string) string {
 		return note
 	}
 	return reason + "; " + note
+}
+
+// judge gives a measured run its verdict: a window cut short by Ctrl-C is
+// not comparable, an attack that ended in an error failed, and anything
+// else is judged on its numbers by Verdict.
+func judge(out *load.Outcome, attackErr error, rate float64, res results.Result) (verdict, reason string) {
+	switch {
+	case out.Interrupted:
+		return results.VerdictSkipped, "interrupted during the run: the partial window is not comparable"
+	case attackErr != nil:
+		return results.VerdictFailed, attackErr.Error()
+	}
+	return Verdict(rate, res.Throughput, res.SuccessRatio)
 }
