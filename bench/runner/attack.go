@@ -1,0 +1,54 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"time"
+
+	"crudbench/bench/load"
+	"crudbench/bench/sampler"
+	"crudbench/bench/scenario"
+)
+
+// attackOptions sets one run's attack from the configuration: its rate,
+// timings and limits, where raw results go, and how progress is shown.
+func (r *runner) attackOptions(j job, rate float64, wl *scenario.Workload, raw io.Writer, progress func(load.Progress)) load.Options {
+	return load.Options{
+		Name:           fmt.Sprintf("%s/%s/%s", j.profile, j.scenario, j.app),
+		Rate:           rate,
+		Warmup:         r.cfg.Warmup,
+		Duration:       r.cfg.Duration,
+		Timeout:        r.cfg.Timeout,
+		MaxConnections: r.cfg.MaxConnections,
+		Observe:        wl.Observe,
+		Raw:            raw,
+		Progress:       progress,
+	}
+}
+
+// attack runs the load while the samplers watch, and books what the run
+// cost the runner itself and what sampling added, for the report's
+// overhead figures.
+func (r *runner) attack(ctx context.Context, wl *scenario.Workload, opts load.Options, samplers []*sampler.Sampler) (*load.Outcome, map[string]sampler.Series, error) {
+	self := selfUsage{rssStart: selfRSS()}
+	cpu0, wall0 := cpuTime(), time.Now()
+	for _, smp := range samplers {
+		smp.Start()
+	}
+	out, err := load.Attack(ctx, wl.Targeter(), opts)
+	series := map[string]sampler.Series{}
+	for _, smp := range samplers {
+		maps.Copy(series, smp.Stop())
+		// The samplers run side by side: their costs add up.
+		r.overheadCPU += smp.Overhead() * (r.cfg.Warmup + r.cfg.Duration).Seconds()
+	}
+	self.cpu, self.wall, self.rssEnd = cpuTime()-cpu0, time.Since(wall0), selfRSS()
+	r.self = append(r.self, self)
+	r.overheadWall += (r.cfg.Warmup + r.cfg.Duration).Seconds()
+	if out != nil {
+		r.sent += out.Sent
+	}
+	return out, series, err
+}

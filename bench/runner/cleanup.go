@@ -1,0 +1,46 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+
+	"crudbench/bench/scenario"
+)
+
+// cleanupWrites deletes every row a write run left alive, including rows
+// whose create answer never arrived (found by title in the database), and
+// checks the vacancy count is back where it was.
+func (r *runner) cleanupWrites(ctx context.Context, wl *scenario.Workload, tag string, before int64) error {
+	var extra []int64
+	if r.probe != nil {
+		ids, err := r.probe.VacanciesTitled(ctx, tag+" ")
+		if err != nil {
+			return fmt.Errorf("find rows left by the run: %w", err)
+		}
+		extra = ids
+	}
+	if _, err := wl.Cleanup(ctx, r.client, extra...); err != nil {
+		return fmt.Errorf("delete rows left by the run: %w", err)
+	}
+	if r.probe != nil && before >= 0 {
+		after, err := r.probe.CountVacancies(ctx)
+		if err != nil {
+			return err
+		}
+		if after != before {
+			return fmt.Errorf("%d vacancies before the run, %d after cleanup: rows left behind", before, after)
+		}
+	}
+	return nil
+}
+
+// vacancyCount is the number of vacancies before a write run, for
+// cleanupWrites to compare against; -1 when it cannot be read.
+func (r *runner) vacancyCount(ctx context.Context) int64 {
+	if r.probe != nil {
+		if n, err := r.probe.CountVacancies(ctx); err == nil {
+			return n
+		}
+	}
+	return -1
+}

@@ -1,0 +1,145 @@
+package runner
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"crudbench/bench/sampler"
+	"crudbench/bench/scenario"
+	"crudbench/bench/stack"
+	"crudbench/db"
+	"crudbench/db/seed"
+)
+
+// usage heads the -h output; the flags' defaults follow it.
+const usage = `Usage: go run ./bench [flags]
+
+Benchmarks the rest, graphql and htmx apps at constant request rates and writes
+report.md, report.html and results.json into a new folder under -out.
+
+With nothing set it starts a throwaway PostgreSQL cluster, builds and starts
+the three apps, and runs the light profile. DATABASE_URL uses that server
+instead; -attach measures apps that are already running.
+
+Flags:
+`
+
+// flagValues holds the flags as parsed, before the lists in them are read
+// and checked into a Config.
+type flagValues struct {
+	profiles, scenarios, apps, rates, out, attach, pids *string
+	duration, warmup, cooldown, timeout, interval       *time.Duration
+	maxConns, repeat, dbMaxConns                        *int
+	resetDB                                             *bool
+}
+
+// defineFlags declares the bench's flags on fs.
+func defineFlags(fs *flag.FlagSet) flagValues {
+	return flagValues{
+		profiles:   fs.String("profiles", scenario.Light, "profiles to run, comma-separated: light,medium,high or all"),
+		scenarios:  fs.String("scenarios", strings.Join(scenario.Core, ","), "scenarios, comma-separated, or all: "+strings.Join(scenario.All, ",")),
+		apps:       fs.String("apps", strings.Join(scenario.Apps, ","), "apps to measure, comma-separated"),
+		duration:   fs.Duration("duration", 15*time.Second, "measured `time` of each run"),
+		warmup:     fs.Duration("warmup", 3*time.Second, "warm-up `time` before each measured window (discarded)"),
+		cooldown:   fs.Duration("cooldown", 2*time.Second, "pause between runs"),
+		timeout:    fs.Duration("timeout", 30*time.Second, "timeout of each request"),
+		maxConns:   fs.Int("max-connections", 100, "most connections open to an app at once"),
+		rates:      fs.String("rate", "", "rate overrides in req/s, e.g. read-one=50,high.write=80"),
+		repeat:     fs.Int("repeat", 1, "measure every run `n` times; the report shows medians and the spread"),
+		out:        fs.String("out", "results", "`folder` for the results (a timestamped subfolder is made)"),
+		interval:   fs.Duration("sample-interval", sampler.DefaultInterval, "CPU and memory sampling interval"),
+		dbMaxConns: fs.Int("db-max-conns", db.DefaultMaxConns, "DB_MAX_CONNS given to every app the runner starts"),
+		attach:     fs.String("attach", "", "measure running apps instead of starting them: rest=http://host:8081,graphql=…,htmx=…"),
+		pids:       fs.String("pid", "", "process ids of attached apps for CPU/RSS, e.g. rest=1234 (default: found by executable name)"),
+		resetDB:    fs.Bool("reset-db", false, "with DATABASE_URL: empty the database and load the dataset again"),
+	}
+}
+
+// ParseFlags reads the bench's flags and environment (DATABASE_URL and the
+// SEED_* variables). With -h it prints usage to stderr and returns an error
+// matching flag.ErrHelp.
+func ParseFlags(args []string, getenv func(string) string, stderr io.Writer) (Config, error) {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usage)
+		fs.PrintDefaults()
+	}
+	v := defineFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return Config{}, err
+	}
+	if fs.NArg() > 0 {
+		return Config{}, fmt.Errorf("unexpected arguments %q (flags only)", fs.Args())
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+
+	cfg := Config{
+		Warmup: *v.warmup, Duration: *v.duration, Cooldown: *v.cooldown, Timeout: *v.timeout,
+		MaxConnections: *v.maxConns, Repeat: *v.repeat, Out: *v.out, SampleInterval: *v.interval,
+		DBMaxConns: *v.dbMaxConns, DatabaseURL: getenv("DATABASE_URL"), ResetDB: *v.resetDB,
+	}
+	errs := cfg.readLists(v, set["apps"])
+	errs = append(errs, cfg.checkAttach()...)
+	errs = append(errs, cfg.readRates(*v.rates), cfg.checkLimits())
+	var err error
+	if cfg.Seed, err = seed.ConfigFromEnv(getenv); err != nil {
+		errs = append(errs, err)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return Config{}, err
+	}
+	return cfg, nil
+}
+
+// readLists reads the comma-separated flags into c. Without -apps, the
+// apps -attach names are the ones measured.
+func (c *Config) readLists(v flagValues, appsSet bool) []error {
+	var err error
+	var errs []error
+	if c.Profiles, err = scenario.ParseList("profile", *v.profiles, scenario.Profiles); err != nil {
+		errs = append(errs, fmt.Errorf("-profiles: %w", err))
+	}
+	if c.Scenarios, err = scenario.ParseList("scenario", *v.scenarios, scenario.All); err != nil {
+		errs = append(errs, fmt.Errorf("-scenarios: %w", err))
+	}
+	if c.Attach, err = stack.ParseAttach(*v.attach); err != nil {
+		errs = append(errs, err)
+	}
+	if c.PIDs, err = stack.ParsePIDs(*v.pids); err != nil {
+		errs = append(errs, err)
+	}
+	appList := *v.apps
+	if len(c.Attach) > 0 && !appsSet {
+		// Attaching names the apps: measure exactly those.
+		var names []string
+		for name := range c.Attach {
+			names = append(names, name)
+		}
+		appList = strings.Join(names, ",")
+	}
+	if c.Apps, err = scenario.ParseList("app", appList, scenario.Apps); err != nil {
+		errs = append(errs, fmt.Errorf("-apps: %w", err))
+	}
+	return errs
+}
+
+// readRates builds c.Rates from the profiles and scenarios read and the
+// -rate overrides; without both lists there is no table to build.
+func (c *Config) readRates(rates string) error {
+	overrides, err := scenario.ParseRates(rates)
+	if err != nil {
+		return fmt.Errorf("-rate: %w", err)
+	}
+	if c.Profiles != nil && c.Scenarios != nil {
+		if c.Rates, err = scenario.RateTable(c.Profiles, c.Scenarios, overrides); err != nil {
+			return fmt.Errorf("-rate: %w", err)
+		}
+	}
+	return nil
+}

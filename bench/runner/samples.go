@@ -1,0 +1,63 @@
+package runner
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"time"
+
+	"crudbench/bench/sampler"
+)
+
+// targetPostgres names the sampler's PostgreSQL series.
+const targetPostgres = "postgres"
+
+// DBSampleInterval is the shortest interval at which PostgreSQL is sampled.
+// The server is a tree of processes — a backend per pooled connection of
+// every app, some sixty in all — and reading all of them ten times a second
+// costs several percent of a core, far above the sampler's 1% budget. Its
+// CPU is only reported as means over a window, which one sample a second
+// serves as well.
+const DBSampleInterval = time.Second
+
+// writeSamples writes the app's series to name and PostgreSQL's next to it.
+func (r *runner) writeSamples(series map[string]sampler.Series, app, name string) error {
+	write := func(ser sampler.Series, path string) error {
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		if err := ser.WriteCSV(f); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
+	path := filepath.Join(r.dir, filepath.FromSlash(name))
+	var errs []error
+	if ser, ok := series[app]; ok {
+		errs = append(errs, write(ser, path))
+	} else {
+		// Keep the file the result names, empty but for the header, so
+		// the report can tell "not visible" from "lost".
+		errs = append(errs, write(sampler.Series{}, path))
+	}
+	if ser, ok := series[targetPostgres]; ok {
+		errs = append(errs, write(ser, path[:len(path)-len(".csv")]+".postgres.csv"))
+	}
+	return errors.Join(errs...)
+}
+
+// samplersFor makes the samplers of one run: the app when its process is
+// known, and PostgreSQL's process tree at its own, slower interval.
+func (r *runner) samplersFor(app string, pid int) []*sampler.Sampler {
+	var samplers []*sampler.Sampler
+	if pid > 0 {
+		samplers = append(samplers, sampler.New(r.cfg.SampleInterval, sampler.Target{Name: app, PID: pid}))
+	}
+	if r.dbPID > 0 {
+		samplers = append(samplers, sampler.New(max(r.cfg.SampleInterval, DBSampleInterval),
+			sampler.Target{Name: targetPostgres, PID: r.dbPID, Tree: true}))
+	}
+	return samplers
+}
