@@ -152,12 +152,12 @@ func (s *site) handlePersonCreate() http.Handler {
 				redirectAfterWrite(w, r, "/persons/"+strconv.FormatInt(p.ID, 10), "person-created")
 				return
 			}
-			if !isFormError(err) {
+			fe, ok := formErrorOf(err, personSpecs, nil, nil)
+			if !ok {
 				s.fail(w, r, err)
 				return
 			}
-			errs, problems = fieldErrors(err, personSpecs, nil, nil)
-			status = formStatus(err)
+			errs, problems, status = fe.fields, fe.problems, fe.status
 		}
 		f := newPersonForm(vals, errs, nil)
 		f.Problems = problems
@@ -207,20 +207,21 @@ func (s *site) handlePersonUpdate() http.Handler {
 		var saved values
 		if len(errs) == 0 {
 			p, err := s.store.UpdatePerson(r.Context(), id, version, personPatch(in))
-			switch {
-			case err == nil:
+			if err == nil {
 				redirectAfterWrite(w, r, "/persons/"+strconv.FormatInt(p.ID, 10), "person-saved")
 				return
-			case isStale(err):
+			}
+			fe, ok := formErrorOf(err, personSpecs, nil, nil)
+			switch {
+			case fe.stale:
 				cur, err := s.store.FindPersonByID(r.Context(), id)
 				if err != nil {
 					s.fail(w, r, err)
 					return
 				}
 				stored, saved, status = cur, personValues(cur), http.StatusConflict
-			case isFormError(err):
-				errs, problems = fieldErrors(err, personSpecs, nil, nil)
-				status = formStatus(err)
+			case ok:
+				errs, problems, status = fe.fields, fe.problems, fe.status
 			default:
 				s.fail(w, r, err)
 				return

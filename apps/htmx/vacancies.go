@@ -157,12 +157,12 @@ func (s *site) handleVacancyCreate() http.Handler {
 				redirectAfterWrite(w, r, "/vacancies/"+strconv.FormatInt(v.ID, 10), "vacancy-created")
 				return
 			}
-			if !isFormError(err) {
+			fe, ok := formErrorOf(err, vacancySpecs, vacancyFormNames, vacancyWords)
+			if !ok {
 				s.fail(w, r, err)
 				return
 			}
-			errs, problems = fieldErrors(err, vacancySpecs, vacancyFormNames, vacancyWords)
-			status = formStatus(err)
+			errs, problems, status = fe.fields, fe.problems, fe.status
 		}
 		f := newVacancyForm(vals, errs)
 		f.Problems = problems
@@ -213,20 +213,21 @@ func (s *site) handleVacancyUpdate() http.Handler {
 		var saved values
 		if len(errs) == 0 {
 			v, err := s.store.UpdateVacancy(r.Context(), id, version, vacancyPatch(in))
-			switch {
-			case err == nil:
+			if err == nil {
 				redirectAfterWrite(w, r, "/vacancies/"+strconv.FormatInt(v.ID, 10), "vacancy-saved")
 				return
-			case isStale(err):
+			}
+			fe, ok := formErrorOf(err, vacancySpecs, vacancyFormNames, vacancyWords)
+			switch {
+			case fe.stale:
 				cur, err := s.store.FindVacancyByID(r.Context(), id)
 				if err != nil {
 					s.fail(w, r, err)
 					return
 				}
 				stored, saved, status = cur, vacancyValues(cur), http.StatusConflict
-			case isFormError(err):
-				errs, problems = fieldErrors(err, vacancySpecs, vacancyFormNames, vacancyWords)
-				status = formStatus(err)
+			case ok:
+				errs, problems, status = fe.fields, fe.problems, fe.status
 			default:
 				s.fail(w, r, err)
 				return
