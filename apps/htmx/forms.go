@@ -124,19 +124,32 @@ func fields(specs []fieldSpec, vals values, errs map[string]string, saved values
 	return out
 }
 
-// fieldErrors turns a Store validation error into messages per form field.
-// The Store names fields as the APIs do (salaryMinCents); rename maps those
-// names to this form's, and messages mentioning another field get its label.
-// Messages for fields the form does not have become form-level problems.
-// words, when not nil, rewrites API field names inside the messages.
-func fieldErrors(err error, specs []fieldSpec, rename map[string]string, words *strings.Replacer) (map[string]string, []string) {
-	byName := map[string]fieldSpec{}
-	for _, f := range specs {
-		byName[f.Name] = f
-	}
+// formError is what a form shows of a write's error.
+type formError struct {
+	status   int               // 409 for a conflict (stale version, duplicate value), 422 otherwise
+	stale    bool              // the record changed since the form was read
+	fields   map[string]string // messages per form field
+	problems []string          // messages for the form as a whole
+}
+
+// formErrorOf reads a write's error (not nil) once, as db.ErrorOf gives it,
+// for re-rendering the form. ok is false when the error is not about the
+// input: a page must explain it (fail). The Store names fields as the APIs do
+// (salaryMinCents); rename maps those names to this form's, and words, when
+// not nil, rewrites API field names inside the messages. Messages for fields
+// the form does not have become form-level problems.
+func formErrorOf(err error, specs []fieldSpec, rename map[string]string, words *strings.Replacer) (fe formError, ok bool) {
 	e := db.ErrorOf(err)
-	errs := map[string]string{}
-	var problems []string
+	switch {
+	case e.Code == db.EINVALID:
+		fe.status = http.StatusUnprocessableEntity
+	case e.Code == db.ECONFLICT && len(e.Fields) > 0:
+		fe.status = http.StatusConflict
+		_, fe.stale = e.Fields["version"]
+	default:
+		return formError{}, false
+	}
+	fe.fields = map[string]string{}
 	for k, msg := range e.Fields {
 		if words != nil {
 			msg = words.Replace(msg)
@@ -145,42 +158,17 @@ func fieldErrors(err error, specs []fieldSpec, rename map[string]string, words *
 		if n, ok := rename[k]; ok {
 			name = n
 		}
-		if _, ok := byName[name]; ok {
-			errs[name] = msg
+		if slices.ContainsFunc(specs, func(f fieldSpec) bool { return f.Name == name }) {
+			fe.fields[name] = msg
 		} else {
-			problems = append(problems, k+" "+msg)
+			fe.problems = append(fe.problems, k+" "+msg)
 		}
 	}
-	slices.Sort(problems)
-	if len(errs) == 0 && len(problems) == 0 {
-		problems = append(problems, e.Message)
+	slices.Sort(fe.problems)
+	if len(fe.fields) == 0 && len(fe.problems) == 0 {
+		fe.problems = append(fe.problems, e.Message)
 	}
-	return errs, problems
-}
-
-// isFormError reports whether a write's error (not nil) is about its input
-// (re-render the form with messages) rather than something a page must
-// explain.
-func isFormError(err error) bool {
-	e := db.ErrorOf(err)
-	return e.Code == db.EINVALID || (e.Code == db.ECONFLICT && len(e.Fields) > 0)
-}
-
-// isStale reports a write refused because the record changed since the form
-// was read (the Store names the field "version").
-func isStale(err error) bool {
-	e := db.ErrorOf(err)
-	_, ok := e.Fields["version"]
-	return e.Code == db.ECONFLICT && ok
-}
-
-// formStatus is the status of a form re-render: 409 for a conflict (stale
-// version, duplicate value), 422 for anything else wrong with the input.
-func formStatus(err error) int {
-	if db.ErrorCode(err) == db.ECONFLICT {
-		return http.StatusConflict
-	}
-	return http.StatusUnprocessableEntity
+	return fe, true
 }
 
 // renderForm answers with the form: only the form element when htmx asked

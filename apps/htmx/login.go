@@ -22,9 +22,10 @@ var loginSpecs = []fieldSpec{
 	{Name: "password", Label: "Password", Type: "password", Required: true, Complete: "current-password"},
 }
 
-// loginForm shows the sign-in form, or sends a signed-in user on. A rejected
-// session cookie (expired, forged) is deleted, with a word when it expired.
-func (s *site) loginForm() http.Handler {
+// handleLoginForm shows the sign-in form, or sends a signed-in user on. A
+// rejected session cookie (expired, forged) is deleted, with a word when it
+// expired.
+func (s *site) handleLoginForm() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		next := safeNext(r.URL.Query().Get("next"))
 		if _, ok := auth.FromContext(r.Context()); ok {
@@ -42,10 +43,10 @@ func (s *site) loginForm() http.Handler {
 	})
 }
 
-// login checks the credentials, sets the session cookie and sends the user
-// to the page they wanted (303). Wrong credentials re-render the form with
-// 401 and keep the username.
-func (s *site) login() http.Handler {
+// handleLogin checks the credentials, sets the session cookie and sends the
+// user to the page they wanted (303). Wrong credentials re-render the form
+// with 401 and keep the username.
+func (s *site) handleLogin() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := r.ParseForm(); err != nil {
 			s.badForm(w, r, err)
@@ -99,10 +100,10 @@ func (s *site) renderLogin(w http.ResponseWriter, r *http.Request, status int, p
 	s.views.page(w, r, status, "login", p)
 }
 
-// logout deletes the session cookie and shows the sign-in page. Tokens are
-// stateless, so there is nothing to revoke server-side; the cookie is gone
+// handleLogout deletes the session cookie and shows the sign-in page. Tokens
+// are stateless, so there is nothing to revoke server-side; the cookie is gone
 // and the token expires on its own.
-func (s *site) logout() http.Handler {
+func (s *site) handleLogout() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		auth.ClearCookie(w, r)
 		setFlash(w, r, "signed-out")

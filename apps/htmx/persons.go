@@ -49,10 +49,10 @@ func options[T ~string](vs []T) []option {
 	return out
 }
 
-// personList shows a page of persons, filtered by ?q=, paged by ?after= and
-// sized by ?limit= (up to 1000: the whole register). For the active search
+// handlePersonList shows a page of persons, filtered by ?q=, paged by ?after=
+// and sized by ?limit= (up to 1000: the whole register). For the active search
 // it answers only the results block.
-func (s *site) personList() http.Handler {
+func (s *site) handlePersonList() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		limit, err := parseLimit(r)
@@ -105,9 +105,9 @@ func pageLinks(path string, link url.Values, limit int, after, next string) (fir
 	return firstURL, nextURL
 }
 
-// personDetail shows one person with all appointments, stipends and
+// handlePersonGet shows one person with all appointments, stipends and
 // fundings: a fixed number of SQL statements however many there are.
-func (s *site) personDetail() http.Handler {
+func (s *site) handlePersonGet() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, ok := parseID(chi.URLParam(r, "id"))
 		if !ok {
@@ -126,17 +126,17 @@ func (s *site) personDetail() http.Handler {
 	})
 }
 
-// personNewForm shows the empty person form.
-func (s *site) personNewForm() http.Handler {
+// handlePersonNewForm shows the empty person form.
+func (s *site) handlePersonNewForm() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		vals := values{"status": string(db.PersonActive)}
 		s.renderPersonForm(w, r, http.StatusOK, nil, newPersonForm(vals, nil, nil))
 	})
 }
 
-// personCreate stores a new person and shows it; bad input re-renders the
-// form with a message per field (422, or 409 for a duplicate).
-func (s *site) personCreate() http.Handler {
+// handlePersonCreate stores a new person and shows it; bad input re-renders
+// the form with a message per field (422, or 409 for a duplicate).
+func (s *site) handlePersonCreate() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := r.ParseForm(); err != nil {
 			s.badForm(w, r, err)
@@ -152,12 +152,12 @@ func (s *site) personCreate() http.Handler {
 				redirectAfterWrite(w, r, "/persons/"+strconv.FormatInt(p.ID, 10), "person-created")
 				return
 			}
-			if !isFormError(err) {
+			fe, ok := formErrorOf(err, personSpecs, nil, nil)
+			if !ok {
 				s.fail(w, r, err)
 				return
 			}
-			errs, problems = fieldErrors(err, personSpecs, nil, nil)
-			status = formStatus(err)
+			errs, problems, status = fe.fields, fe.problems, fe.status
 		}
 		f := newPersonForm(vals, errs, nil)
 		f.Problems = problems
@@ -165,9 +165,9 @@ func (s *site) personCreate() http.Handler {
 	})
 }
 
-// personEditForm shows the form filled with the stored person and its
+// handlePersonEditForm shows the form filled with the stored person and its
 // version.
-func (s *site) personEditForm() http.Handler {
+func (s *site) handlePersonEditForm() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, ok := parseID(chi.URLParam(r, "id"))
 		if !ok {
@@ -183,11 +183,11 @@ func (s *site) personEditForm() http.Handler {
 	})
 }
 
-// personUpdate saves the edit form if the person is still at the version the
-// form was read at. Otherwise (409) the form comes back with the user's
+// handlePersonUpdate saves the edit form if the person is still at the version
+// the form was read at. Otherwise (409) the form comes back with the user's
 // input, the values saved meanwhile and the new version, so that saving again
 // is a deliberate overwrite.
-func (s *site) personUpdate() http.Handler {
+func (s *site) handlePersonUpdate() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, ok := parseID(chi.URLParam(r, "id"))
 		if !ok {
@@ -207,20 +207,21 @@ func (s *site) personUpdate() http.Handler {
 		var saved values
 		if len(errs) == 0 {
 			p, err := s.store.UpdatePerson(r.Context(), id, version, personPatch(in))
-			switch {
-			case err == nil:
+			if err == nil {
 				redirectAfterWrite(w, r, "/persons/"+strconv.FormatInt(p.ID, 10), "person-saved")
 				return
-			case isStale(err):
+			}
+			fe, ok := formErrorOf(err, personSpecs, nil, nil)
+			switch {
+			case fe.stale:
 				cur, err := s.store.FindPersonByID(r.Context(), id)
 				if err != nil {
 					s.fail(w, r, err)
 					return
 				}
 				stored, saved, status = cur, personValues(cur), http.StatusConflict
-			case isFormError(err):
-				errs, problems = fieldErrors(err, personSpecs, nil, nil)
-				status = formStatus(err)
+			case ok:
+				errs, problems, status = fe.fields, fe.problems, fe.status
 			default:
 				s.fail(w, r, err)
 				return
@@ -232,9 +233,9 @@ func (s *site) personUpdate() http.Handler {
 	})
 }
 
-// personDeleteForm asks before deleting a person: a page naming them, with a
-// button that posts to …/delete and a way back.
-func (s *site) personDeleteForm() http.Handler {
+// handlePersonDeleteForm asks before deleting a person: a page naming them,
+// with a button that posts to …/delete and a way back.
+func (s *site) handlePersonDeleteForm() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, ok := parseID(chi.URLParam(r, "id"))
 		if !ok {
@@ -264,10 +265,10 @@ func personDeleteQuestion(p db.Person) string {
 	return "Delete " + p.FirstName + " " + p.LastName + " with all appointments, stipends and fundings? This cannot be undone."
 }
 
-// personDelete removes a person with their appointments and goes back to the
-// list. It serves both DELETE (htmx, after hx-confirm) and POST …/delete
+// handlePersonDelete removes a person with their appointments and goes back to
+// the list. It serves both DELETE (htmx, after hx-confirm) and POST …/delete
 // (from the confirmation page).
-func (s *site) personDelete() http.Handler {
+func (s *site) handlePersonDelete() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, ok := parseID(chi.URLParam(r, "id"))
 		if !ok {

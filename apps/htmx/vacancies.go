@@ -63,9 +63,9 @@ var vacancyWords = strings.NewReplacer(
 	"closesOn", "the closing date",
 )
 
-// vacancyList shows a page of vacancies, filtered by ?status=. For the
+// handleVacancyList shows a page of vacancies, filtered by ?status=. For the
 // filter's htmx request it answers only the results block.
-func (s *site) vacancyList() http.Handler {
+func (s *site) handleVacancyList() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		limit, err := parseLimit(r)
@@ -100,8 +100,8 @@ func (s *site) vacancyList() http.Handler {
 	})
 }
 
-// vacancyDetail shows one vacancy and, when filled, who filled it.
-func (s *site) vacancyDetail() http.Handler {
+// handleVacancyGet shows one vacancy and, when filled, who filled it.
+func (s *site) handleVacancyGet() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, ok := parseID(chi.URLParam(r, "id"))
 		if !ok {
@@ -130,17 +130,18 @@ func (s *site) vacancyDetail() http.Handler {
 	})
 }
 
-// vacancyNewForm shows the empty vacancy form.
-func (s *site) vacancyNewForm() http.Handler {
+// handleVacancyNewForm shows the empty vacancy form.
+func (s *site) handleVacancyNewForm() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		vals := values{"employmentType": string(db.FullTime), "status": string(db.VacancyDraft)}
 		s.renderVacancyForm(w, r, http.StatusOK, nil, newVacancyForm(vals, nil))
 	})
 }
 
-// vacancyCreate stores a new vacancy and shows it (303 to /vacancies/{id});
-// bad input re-renders the form with a message per field (422).
-func (s *site) vacancyCreate() http.Handler {
+// handleVacancyCreate stores a new vacancy and shows it (303 to
+// /vacancies/{id}); bad input re-renders the form with a message per field
+// (422).
+func (s *site) handleVacancyCreate() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := r.ParseForm(); err != nil {
 			s.badForm(w, r, err)
@@ -156,12 +157,12 @@ func (s *site) vacancyCreate() http.Handler {
 				redirectAfterWrite(w, r, "/vacancies/"+strconv.FormatInt(v.ID, 10), "vacancy-created")
 				return
 			}
-			if !isFormError(err) {
+			fe, ok := formErrorOf(err, vacancySpecs, vacancyFormNames, vacancyWords)
+			if !ok {
 				s.fail(w, r, err)
 				return
 			}
-			errs, problems = fieldErrors(err, vacancySpecs, vacancyFormNames, vacancyWords)
-			status = formStatus(err)
+			errs, problems, status = fe.fields, fe.problems, fe.status
 		}
 		f := newVacancyForm(vals, errs)
 		f.Problems = problems
@@ -169,9 +170,9 @@ func (s *site) vacancyCreate() http.Handler {
 	})
 }
 
-// vacancyEditForm shows the form filled with the stored vacancy and its
+// handleVacancyEditForm shows the form filled with the stored vacancy and its
 // version.
-func (s *site) vacancyEditForm() http.Handler {
+func (s *site) handleVacancyEditForm() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, ok := parseID(chi.URLParam(r, "id"))
 		if !ok {
@@ -187,12 +188,12 @@ func (s *site) vacancyEditForm() http.Handler {
 	})
 }
 
-// vacancyUpdate saves the edit form if the vacancy is still at the version
-// the form was read at (303 to /vacancies/{id}). A stale version answers 409
-// with the user's input kept, the values saved meanwhile shown beside it and
-// the new version in the form, so that saving again is a deliberate
-// overwrite.
-func (s *site) vacancyUpdate() http.Handler {
+// handleVacancyUpdate saves the edit form if the vacancy is still at the
+// version the form was read at (303 to /vacancies/{id}). A stale version
+// answers 409 with the user's input kept, the values saved meanwhile shown
+// beside it and the new version in the form, so that saving again is a
+// deliberate overwrite.
+func (s *site) handleVacancyUpdate() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, ok := parseID(chi.URLParam(r, "id"))
 		if !ok {
@@ -212,20 +213,21 @@ func (s *site) vacancyUpdate() http.Handler {
 		var saved values
 		if len(errs) == 0 {
 			v, err := s.store.UpdateVacancy(r.Context(), id, version, vacancyPatch(in))
-			switch {
-			case err == nil:
+			if err == nil {
 				redirectAfterWrite(w, r, "/vacancies/"+strconv.FormatInt(v.ID, 10), "vacancy-saved")
 				return
-			case isStale(err):
+			}
+			fe, ok := formErrorOf(err, vacancySpecs, vacancyFormNames, vacancyWords)
+			switch {
+			case fe.stale:
 				cur, err := s.store.FindVacancyByID(r.Context(), id)
 				if err != nil {
 					s.fail(w, r, err)
 					return
 				}
 				stored, saved, status = cur, vacancyValues(cur), http.StatusConflict
-			case isFormError(err):
-				errs, problems = fieldErrors(err, vacancySpecs, vacancyFormNames, vacancyWords)
-				status = formStatus(err)
+			case ok:
+				errs, problems, status = fe.fields, fe.problems, fe.status
 			default:
 				s.fail(w, r, err)
 				return
@@ -237,9 +239,9 @@ func (s *site) vacancyUpdate() http.Handler {
 	})
 }
 
-// vacancyDeleteForm asks before deleting a vacancy: a page naming it, with a
-// button that posts to …/delete and a way back.
-func (s *site) vacancyDeleteForm() http.Handler {
+// handleVacancyDeleteForm asks before deleting a vacancy: a page naming it,
+// with a button that posts to …/delete and a way back.
+func (s *site) handleVacancyDeleteForm() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, ok := parseID(chi.URLParam(r, "id"))
 		if !ok {
@@ -269,9 +271,9 @@ func vacancyDeleteQuestion(v db.Vacancy) string {
 	return "Delete the vacancy “" + v.Title + "”? This cannot be undone."
 }
 
-// vacancyDelete removes a vacancy and goes back to the list: DELETE for htmx
-// (after hx-confirm), POST …/delete from the confirmation page.
-func (s *site) vacancyDelete() http.Handler {
+// handleVacancyDelete removes a vacancy and goes back to the list: DELETE for
+// htmx (after hx-confirm), POST …/delete from the confirmation page.
+func (s *site) handleVacancyDelete() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, ok := parseID(chi.URLParam(r, "id"))
 		if !ok {
