@@ -131,7 +131,7 @@ func TestInternalErrorFromPanic(t *testing.T) {
 	t.Parallel()
 	app := startApp(t, appConfig{handler: func(logger *slog.Logger, store *db.Store, tokens *auth.Tokens) http.Handler {
 		gql := handleGraphQL(logger, store, tokens, Options{})
-		return tokens.Bearer(withHTTPStatus(gql))
+		return tokens.Bearer(gql)
 	}})
 	token, _, err := auth.NewTokens(testSecret, 60e9).Issue(1, "viewer", auth.RoleViewer)
 	if err != nil {

@@ -67,7 +67,6 @@ func handleGraphQL(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, op
 	srv.Use(querySizeLimit{max: maxQueryBytes})
 	srv.Use(depthLimit{max: maxDepth})
 	srv.Use(extension.FixedComplexityLimit(maxComplexity))
-	srv.Use(unavailableResponses{})
 	return srv
 }
 

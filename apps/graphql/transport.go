@@ -15,6 +15,8 @@ import (
 	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"crudbench/apps/internal/serve"
 )
 
 // The media types of a GraphQL response (GraphQL over HTTP, "Accept").
@@ -138,7 +140,13 @@ func execute(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor,
 		return
 	}
 	responses, ctx := exec.DispatchOperation(ctx, opCtx)
-	writeResponse(w, mediaType, http.StatusOK, responses(ctx))
+	resp, status := responses(ctx), http.StatusOK
+	if unavailable(resp) {
+		resp.Data = nil
+		w.Header().Set("Retry-After", serve.RetryAfter)
+		status = http.StatusServiceUnavailable
+	}
+	writeResponse(w, mediaType, status, resp)
 }
 
 // decodeObject reads data, which must be exactly one JSON object, into v;
@@ -184,8 +192,7 @@ func responseType(r *http.Request) string {
 	return mediaGraphQLResponse
 }
 
-// writeResponse writes a GraphQL response with status (which the app's
-// statusWriter may still turn into 503).
+// writeResponse writes a GraphQL response with status.
 func writeResponse(w http.ResponseWriter, mediaType string, status int, resp *graphql.Response) {
 	body, err := json.Marshal(resp)
 	if err != nil {
