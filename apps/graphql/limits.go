@@ -1,13 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"math"
-	"net/http"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -195,27 +191,4 @@ func depth(set ast.SelectionSet, stop int) int {
 		}
 	}
 	return deepest
-}
-
-// limitBody answers 413 for a body of unknown length (chunked) that grows
-// past serve.MaxBodyBytes, where gqlgen's transport would answer 200 with an
-// error: it reads such a body here, through the limit the shared middleware
-// set, before gqlgen sees it. A body of announced length was checked by its
-// Content-Length already, and net/http never reads past that.
-func limitBody(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.ContentLength < 0 && r.Body != nil && r.Body != http.NoBody {
-			body, err := io.ReadAll(r.Body)
-			if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-				writeTooLarge(w, r)
-				return
-			}
-			if err != nil {
-				writeError(w, r, http.StatusBadRequest, codeBadRequest, "the request body could not be read")
-				return
-			}
-			r.Body = io.NopCloser(bytes.NewReader(body))
-		}
-		next.ServeHTTP(w, r)
-	})
 }

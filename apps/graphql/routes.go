@@ -29,7 +29,7 @@ func addRoutes(r chi.Router, logger *slog.Logger, store *db.Store, tokens *auth.
 	// Allow) in the GraphQL shape, so the endpoint is routed for all methods.
 	// Authentication happens per field (@auth, @editor), so login needs no
 	// token; the loaders batch one request's nested reads.
-	endpoint := chi.Chain(limitBody, tokens.Bearer, loaders.Middleware(store)).
+	endpoint := chi.Chain(tokens.Bearer, loaders.Middleware(store)).
 		Handler(handleGraphQL(logger, store, tokens, opts))
 	r.Handle("/graphql", endpoint)
 	r.MethodNotAllowed(handleMethodNotAllowed(r, endpoint))

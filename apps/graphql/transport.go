@@ -75,6 +75,12 @@ func servePOST(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecuto
 		return
 	}
 	body, err := io.ReadAll(r.Body)
+	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+		// A body of unknown length (chunked) that grew past the shared
+		// limit; one of announced length never gets here.
+		writeTooLarge(w, r)
+		return
+	}
 	if err != nil {
 		writeError(w, r, http.StatusBadRequest, codeBadRequest, "the request body could not be read")
 		return
