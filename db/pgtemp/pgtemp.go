@@ -73,6 +73,13 @@ type Options struct {
 	// Log receives the server's stderr and stdout (and initdb's); nil discards
 	// them. The last lines are kept in memory either way for start-up errors.
 	Log io.Writer
+	// Root is the folder the cluster's folder is made in, and where Start
+	// looks for stale ones first. Empty means /tmp (or, for an ordinary
+	// user, a short TMPDIR). A program that leaves an orphan on purpose (a
+	// crash test) gives it a root of its own, so that no other program's
+	// Start cleans it up first. As root, the folder must be reachable by the
+	// postgres user.
+	Root string
 }
 
 // Cluster is a running throwaway PostgreSQL server. Call Stop when done.
@@ -101,9 +108,13 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	removeStale()
+	root := opts.Root
+	if root == "" {
+		root = tempRoot()
+	}
+	removeStale(root)
 
-	dir, err := os.MkdirTemp(tempRoot(), dirPrefix+strconv.Itoa(os.Getpid())+"-")
+	dir, err := os.MkdirTemp(root, dirPrefix+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
 		return nil, fmt.Errorf("pgtemp: create cluster folder: %w", err)
 	}

@@ -26,6 +26,13 @@ import (
 // starts a cluster, prints "<postmaster PID> <folder>" and waits to be killed.
 const helperEnv = "PGTEMP_TEST_CRASH_HELPER"
 
+// helperRootEnv names the folder the crash helper makes its cluster in: one
+// of the test's own, so that the orphan it leaves is cleaned up by the test's
+// Start and not first by a Start in another test binary running beside it
+// (go test runs packages in parallel, and any Start removes stale folders
+// from its root).
+const helperRootEnv = "PGTEMP_TEST_CRASH_ROOT"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(helperEnv) == "1" {
 		crashHelper()
@@ -35,7 +42,7 @@ func TestMain(m *testing.M) {
 }
 
 func crashHelper() {
-	c, err := pgtemp.Start(context.Background(), pgtemp.Options{})
+	c, err := pgtemp.Start(context.Background(), pgtemp.Options{Root: os.Getenv(helperRootEnv)})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -192,8 +199,9 @@ func TestCrashedParent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	root := privateRoot(t)
 	helper := exec.Command(os.Args[0], "-test.run=^$")
-	helper.Env = append(os.Environ(), helperEnv+"=1")
+	helper.Env = append(os.Environ(), helperEnv+"=1", helperRootEnv+"="+root)
 	helper.Stderr = os.Stderr
 	out, err := helper.StdoutPipe()
 	if err != nil {
@@ -259,7 +267,7 @@ func TestCrashedParent(t *testing.T) {
 	}, "orphan server to accept connections; its log:\n%s", &log)
 	orphanChildren := childrenOf(orphan.Process.Pid)
 
-	c := start(t, pgtemp.Options{})
+	c := start(t, pgtemp.Options{Root: root})
 	// Start waits for the kill, so the orphan is gone (only left to reap).
 	select {
 	case <-exited:
@@ -273,6 +281,21 @@ func TestCrashedParent(t *testing.T) {
 	if err := c.Stop(); err != nil {
 		t.Error(err)
 	}
+}
+
+// privateRoot makes a short folder under /tmp for clusters of this test
+// alone, reachable by the postgres user the server runs as under root.
+func privateRoot(t *testing.T) string {
+	t.Helper()
+	root, err := os.MkdirTemp("/tmp", "pgtemp-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(root) })
+	return root
 }
 
 // start starts a cluster and stops it when the test ends.

@@ -11,13 +11,14 @@ import (
 	"time"
 )
 
-// removeStale deletes the cluster folders of processes that are gone: a test
-// binary or benchmark killed before it could call Stop leaves its folder (and,
-// without the parent-death signal, possibly a running server) behind. It is
-// best effort: whatever cannot be removed now is retried by the next Start.
-func removeStale() {
-	roots := []string{tempRoot()}
-	if roots[0] != "/tmp" {
+// removeStale deletes the cluster folders of processes that are gone, in root
+// and in /tmp: a test binary or benchmark killed before it could call Stop
+// leaves its folder (and, without the parent-death signal, possibly a running
+// server) behind. It is best effort: whatever cannot be removed now is retried
+// by the next Start.
+func removeStale(root string) {
+	roots := []string{root}
+	if root != "/tmp" {
 		roots = append(roots, "/tmp")
 	}
 	for _, root := range roots {
