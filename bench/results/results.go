@@ -6,14 +6,33 @@ package results
 import "time"
 
 // SchemaVersion is bumped whenever a field changes meaning or disappears.
-const SchemaVersion = 1
+// Version 2 added the SLO (verdict slow, Settings.SLOP99), capacity
+// searches, CPU profiles, per-second timelines and stack facts; a version 1
+// file is still read: it simply has none of them.
+const SchemaVersion = 2
+
+// OldestReadable is the oldest schema version the report still reads.
+const OldestReadable = 1
 
 // Verdicts of a measured run.
 const (
-	VerdictOK        = "ok"
+	VerdictOK        = "ok"        // held the rate, p99 within the SLO
+	VerdictSlow      = "slow"      // held the rate, p99 over the SLO
 	VerdictSaturated = "saturated" // achieved throughput < 95% of target, or success < 99%
 	VerdictFailed    = "failed"    // validation failed: not measured
 	VerdictSkipped   = "skipped"   // not run (e.g. interrupted)
+)
+
+// DefaultSLOP99 is the p99 latency a run must stay within to be ok, and a
+// capacity probe to count as met, unless -slo-p99 says otherwise.
+const DefaultSLOP99 = 50 * time.Millisecond
+
+// The capacity search's service level besides the p99: stricter than the
+// fixed profiles' verdict, because a capacity is a rate to size servers
+// with, not a description of what happened.
+const (
+	CapacityMinSuccessRatio    = 0.999
+	CapacityMinThroughputShare = 0.99
 )
 
 // BytesPerMB is the MB of every *MB field (2^20 bytes).
@@ -42,6 +61,11 @@ type Run struct {
 	Runner ProcessCost `json:"runner"`
 	// SamplerOverhead is the sampler's own CPU as a fraction of one core.
 	SamplerOverhead float64 `json:"samplerOverhead"`
+	// Capacities holds one entry per (scenario, app) when -capacity ran.
+	Capacities []Capacity `json:"capacities,omitempty"`
+	// Stacks holds the stack facts of each app, in the order of
+	// Settings.Apps.
+	Stacks []StackFacts `json:"stacks,omitempty"`
 	// Notes are deliberate differences and caveats, stated in the report.
 	Notes []string `json:"notes"`
 }
@@ -76,6 +100,33 @@ type Settings struct {
 	SampleInterval Duration                      `json:"sampleInterval"`
 	DBMaxConns     int                           `json:"dbMaxConns"`
 	Rates          map[string]map[string]float64 `json:"rates"` // profile -> scenario -> req/s
+	// SLOP99 is the p99 latency of the service level objective; zero in a
+	// version 1 file, which judged no latency.
+	SLOP99 Duration `json:"sloP99,omitempty"`
+	// Capacity is how the capacity search ran; nil when it did not.
+	Capacity *CapacitySettings `json:"capacity,omitempty"`
+	// ProfileCPU is true when a CPU profile was taken of every measured
+	// window (-profile-cpu).
+	ProfileCPU bool `json:"profileCPU,omitempty"`
+}
+
+// CapacitySettings are the knobs of the capacity search.
+type CapacitySettings struct {
+	// Start is the first rate of the ramp, Growth the factor between ramp
+	// steps, Max the cap (req/s).
+	Start  float64 `json:"start"`
+	Growth float64 `json:"growth"`
+	Max    float64 `json:"max"`
+	// Precision is the relative width the bisection stops at (0.05: the
+	// lowest failing rate is within 5% above the capacity).
+	Precision float64 `json:"precision"`
+	// ProbeWarmup and ProbeDuration time each probe; the confirmation run
+	// uses Settings.Warmup and Settings.Duration.
+	ProbeWarmup   Duration `json:"probeWarmup"`
+	ProbeDuration Duration `json:"probeDuration"`
+	// MinSuccessRatio and MinThroughputShare complete the SLO.
+	MinSuccessRatio    float64 `json:"minSuccessRatio"`
+	MinThroughputShare float64 `json:"minThroughputShare"`
 }
 
 // Validation is the outcome of checking one scenario on one app before load.
@@ -111,6 +162,13 @@ type Result struct {
 	AppCost ProcessCost `json:"appCost"`
 	DB      DBCost      `json:"dbCost"`
 
+	// Timeline is the measured window second by second, so a reader sees
+	// a queue build up.
+	Timeline []Second `json:"timeline,omitempty"`
+	// CPUProfile is where the app's CPU went in the measured window, when
+	// -profile-cpu took one.
+	CPUProfile *CPUProfile `json:"cpuProfile,omitempty"`
+
 	// Repeats holds each repeat's key numbers when -repeat > 1; the fields
 	// above are then medians and Spread gives max-min of each.
 	Repeats []RepeatSummary `json:"repeats,omitempty"`
@@ -121,10 +179,179 @@ type Result struct {
 	SamplesFile string `json:"samplesFile"` // CSV of the sampler
 }
 
-// Measured reports whether r carries numbers: ok and saturated runs do,
-// failed and skipped runs do not.
+// Measured reports whether r carries numbers: ok, slow and saturated runs
+// do, failed and skipped runs do not.
 func (r *Result) Measured() bool {
-	return r.Verdict == VerdictOK || r.Verdict == VerdictSaturated
+	return r.Verdict == VerdictOK || r.Verdict == VerdictSlow || r.Verdict == VerdictSaturated
+}
+
+// HeldRate reports whether r kept up with its rate (ok or slow): only then
+// are its latencies latencies rather than the length of a queue.
+func (r *Result) HeldRate() bool {
+	return r.Verdict == VerdictOK || r.Verdict == VerdictSlow
+}
+
+// Second is one second of a measured window: the requests scheduled in it
+// and their latencies (by when they were due, so a queue shows in the
+// seconds it built up in).
+type Second struct {
+	// At is the second's start, in seconds from the window's start.
+	At        float64 `json:"at"`
+	Requests  int     `json:"requests"`
+	Successes int     `json:"successes"`
+	P50       float64 `json:"p50Ms"`
+	P99       float64 `json:"p99Ms"`
+}
+
+// Layers of a CPU profile, in the order the report stacks them.
+const (
+	LayerHTTP     = "http"     // net/http server, router, middleware of the standard library and chi
+	LayerEncoding = "encoding" // encoding/json, html/template, gqlgen's executor and marshalling, gqlparser
+	LayerDriver   = "driver"   // pgx, pgconn, pgproto3, puddle (the pool)
+	LayerApp      = "app"      // the app's own code and the shared crudbench packages
+	LayerRuntime  = "runtime"  // scheduler, garbage collector and what only the runtime called
+	LayerOther    = "other"    // anything else (crypto, logging, other libraries)
+)
+
+// Layers lists the layer names in order.
+var Layers = []string{LayerHTTP, LayerEncoding, LayerDriver, LayerApp, LayerRuntime, LayerOther}
+
+// CPUProfile summarizes one CPU profile of an app.
+type CPUProfile struct {
+	// File is the profile (pprof's gzipped protobuf, go tool pprof reads
+	// it), relative to the results folder.
+	File string `json:"file"`
+	// Seconds is the time profiled; CPUSeconds the CPU time its samples add up to.
+	Seconds    float64 `json:"seconds"`
+	CPUSeconds float64 `json:"cpuSeconds"`
+	// Layers holds each layer's share of CPUSeconds, in the order of
+	// Layers; the shares add up to 1.
+	Layers []LayerShare `json:"layers"`
+	// Top is the ten functions with the most CPU of their own.
+	Top []FunctionShare `json:"top"`
+}
+
+// LayerShare is a layer's share of a profile's CPU (0..1).
+type LayerShare struct {
+	Layer string  `json:"layer"`
+	Share float64 `json:"share"`
+}
+
+// FunctionShare is a function's own (flat) and inclusive (cum) share of a
+// profile's CPU (0..1).
+type FunctionShare struct {
+	Name string  `json:"name"`
+	Flat float64 `json:"flat"`
+	Cum  float64 `json:"cum"`
+}
+
+// Capacity statuses.
+const (
+	CapacityFound   = "found"   // a highest rate within the SLO was bracketed to the precision
+	CapacityCapped  = "capped"  // every rate up to the cap met the SLO: the capacity is at least Rate
+	CapacityNone    = "none"    // even the first rate of the ramp missed the SLO
+	CapacityFailed  = "failed"  // not searched: validation failed, or a probe could not run
+	CapacitySkipped = "skipped" // not searched: interrupted
+)
+
+// Stop reasons: what kept a capacity from being higher, judged on the
+// lowest probe that missed the SLO.
+const (
+	StopAppCPU        = "app-cpu"        // the app used (nearly) all the CPU it could
+	StopPostgresCPU   = "postgres-cpu"   // PostgreSQL did
+	StopLoadGenerator = "load-generator" // the runner could not keep its schedule, or used the CPU the others needed
+	StopQueueing      = "queueing"       // latency grew with CPU to spare: a pool, lock or connection limit
+	StopCap           = "cap"            // the search reached -capacity-max
+)
+
+// Capacity is the outcome of the capacity search of one (scenario, app).
+type Capacity struct {
+	Scenario string `json:"scenario"`
+	App      string `json:"app"`
+	Status   string `json:"status"`
+	// Reason says why a search failed or was skipped.
+	Reason string `json:"reason,omitempty"`
+
+	// Rate is the highest rate (req/s) that met the SLO; Upper the lowest
+	// that missed it (0 when the cap was reached first).
+	Rate  float64 `json:"rate"`
+	Upper float64 `json:"upper,omitempty"`
+
+	// StopReason is one of the Stop* constants; StopDetail says it with
+	// the numbers it was judged on.
+	StopReason string `json:"stopReason,omitempty"`
+	StopDetail string `json:"stopDetail,omitempty"`
+
+	// PerCore is Rate divided by the app's mean CPU (cores) in the
+	// confirmation run: the figure that transfers to a bigger machine.
+	// Zero when the app's CPU was not visible.
+	PerCore float64 `json:"perCore,omitempty"`
+
+	// Probes are the short runs of the search, in the order they ran.
+	Probes []Probe `json:"probes"`
+	// Confirmation is the full-length run at Rate (profile "capacity");
+	// Held says whether it met the SLO too.
+	Confirmation *Result `json:"confirmation,omitempty"`
+	Held         bool    `json:"held"`
+}
+
+// Probe is one short run of a capacity search.
+type Probe struct {
+	Rate         float64 `json:"rate"`
+	AchievedRate float64 `json:"achievedRate"`
+	Throughput   float64 `json:"throughput"`
+	SuccessRatio float64 `json:"successRatio"`
+	P50          float64 `json:"p50Ms"`
+	P99          float64 `json:"p99Ms"`
+
+	// CPU in cores over the probe's measured window: the app, PostgreSQL,
+	// the runner itself, and the whole machine (/proc/stat), each only
+	// when its Available flag is set.
+	AppCPU              float64 `json:"appCPU"`
+	AppCPUAvailable     bool    `json:"appCPUAvailable"`
+	DBCPU               float64 `json:"dbCPU"`
+	DBCPUAvailable      bool    `json:"dbCPUAvailable"`
+	RunnerCPU           float64 `json:"runnerCPU"`
+	MachineCPU          float64 `json:"machineCPU"`
+	MachineCPUAvailable bool    `json:"machineCPUAvailable"`
+
+	// Met says whether the probe met the SLO; Why names what it missed.
+	Met bool   `json:"met"`
+	Why string `json:"why,omitempty"`
+}
+
+// StackFacts are the size and start-up cost of one app, from the source
+// tree and the built binary.
+type StackFacts struct {
+	App string `json:"app"`
+	// Own counts the files of the app's own packages (apps/<name>/...);
+	// Shared those of the other crudbench packages its binary links (the
+	// data layer and the apps' common packages).
+	Own    Lines `json:"own"`
+	Shared Lines `json:"shared"`
+	// DirectModules are the modules outside crudbench whose packages the
+	// crudbench packages import; TotalModules every module in the binary
+	// (go version -m), crudbench itself excluded.
+	DirectModules int   `json:"directModules"`
+	TotalModules  int   `json:"totalModules"`
+	BinaryBytes   int64 `json:"binaryBytes"`
+	// StartMs is the time from starting the process to its first
+	// successful /readyz; IdleRSSMB its VmRSS then, before any load.
+	StartMs   float64 `json:"startMs"`
+	IdleRSSMB float64 `json:"idleRSSMB"`
+	// Problems name the facts that could not be measured (attach mode has
+	// no binary and no start).
+	Problems []string `json:"problems,omitempty"`
+}
+
+// Lines counts non-blank lines by kind.
+type Lines struct {
+	Go        int `json:"go"`        // hand-written Go, tests excluded
+	Generated int `json:"generated"` // Go marked "Code generated ... DO NOT EDIT."
+	Tests     int `json:"tests"`     // _test.go files
+	// Other is schema, templates, SQL and the app's own static files
+	// (vendored third-party assets such as htmx excluded).
+	Other int `json:"other"`
 }
 
 // Latency percentiles in milliseconds.

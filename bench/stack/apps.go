@@ -77,6 +77,13 @@ type Process struct {
 	// URL is where it listens, e.g. http://127.0.0.1:40123.
 	URL string
 	PID int
+	// DebugURL is the app's admin address (DEBUG_ADDR), where it serves
+	// net/http/pprof on loopback only, e.g. http://127.0.0.1:40124.
+	DebugURL string
+	// Ready is the time from starting the process to its first successful
+	// /readyz, and IdleRSSBytes its VmRSS at that moment, before any load.
+	Ready        time.Duration
+	IdleRSSBytes uint64
 
 	cmd      *exec.Cmd
 	done     chan struct{}
