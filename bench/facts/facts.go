@@ -37,7 +37,7 @@ func Measure(ctx context.Context, root, app, bin string) (results.StackFacts, er
 	if err != nil {
 		return facts, fmt.Errorf("facts: %w", err)
 	}
-	if fi, err := os.Stat(filepath.Join(root, "apps", app)); err != nil || !fi.IsDir() || app == "" {
+	if fi, err := os.Stat(filepath.Join(root, "apps", app)); err != nil || !fi.IsDir() || !filepath.IsLocal(app) || strings.ContainsAny(app, `/\`) {
 		return facts, fmt.Errorf("facts: no app %q in the tree at %s", app, root)
 	}
 	binary, err := os.ReadFile(bin)

@@ -202,6 +202,7 @@ func TestMeasureErrors(t *testing.T) {
 		name, app, bin, want string
 	}{
 		{"app not in the tree", "soap", filepath.Join(dir, "rest"), `no app "soap"`},
+		{"a path, not an app", "../db", filepath.Join(dir, "rest"), `no app "../db"`},
 		{"binary missing", "rest", filepath.Join(t.TempDir(), "rest"), "read the binary of rest"},
 		{"not a Go binary", "rest", filepath.Join(root, "go.mod"), "build info"},
 		{"another app's binary", "graphql", filepath.Join(dir, "rest"), "binary of crudbench/apps/rest, not of crudbench/apps/graphql"},
