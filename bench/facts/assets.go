@@ -3,12 +3,9 @@ package facts
 import (
 	"bytes"
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -31,53 +28,6 @@ func isAsset(name string, content []byte) bool {
 		return false
 	}
 	return true
-}
-
-// generatorInputs are the names of the files a code generator reads that
-// live beside the package it generates (gqlgen's config and schema): they
-// are the source a team writes in place of the generated Go.
-var generatorInputs = []string{"*.graphqls", "gqlgen.yml", "gqlgen.yaml"}
-
-// folderInputs returns the generator inputs in the folder dir.
-func folderInputs(dir string) []string {
-	var names []string
-	for _, pattern := range generatorInputs {
-		found, _ := filepath.Glob(filepath.Join(dir, pattern)) // the patterns are well-formed
-		names = append(names, found...)
-	}
-	return names
-}
-
-// sqlcConfigNames are the names sqlc looks for its config under.
-var sqlcConfigNames = []string{"sqlc.yaml", "sqlc.yml", "sqlc.json"}
-
-// sqlcPaths finds the scalar queries: and schema: entries of a sqlc config.
-var sqlcPaths = regexp.MustCompile(`(?m)^\s*(?:-\s*)?"?(?:queries|schema)"?\s*:\s*"?([^"\s,#]+)"?,?\s*$`)
-
-// sqlcInputs returns the files sqlc reads to generate a package: its config
-// at the module root and the SQL files the config names (a file, or the
-// *.sql files of a folder). sqlc keeps them apart from its output, at the
-// top of the tree, so they are not found beside the package.
-func sqlcInputs(root string) []string {
-	for _, name := range sqlcConfigNames {
-		config := filepath.Join(root, name)
-		content, err := os.ReadFile(config)
-		if err != nil {
-			continue
-		}
-		inputs := []string{config}
-		for _, m := range sqlcPaths.FindAllSubmatch(content, -1) {
-			p := filepath.Join(root, filepath.FromSlash(string(m[1])))
-			if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-				inputs = append(inputs, p)
-				continue
-			}
-			found, _ := filepath.Glob(filepath.Join(p, "*.sql"))
-			inputs = append(inputs, found...)
-		}
-		return inputs
-	}
-	return nil
 }
 
 // embedPatterns returns the //go:embed patterns of each package-level
@@ -137,46 +87,4 @@ func embeds(pattern, name string) bool {
 		}
 	}
 	return false
-}
-
-// selections returns the exported names of imported packages that files
-// use, as "import/path.Name". localNames maps an import path to the name
-// its package declares, used where an import does not rename it.
-func selections(files []*ast.File, localNames map[string]string) map[string]bool {
-	used := map[string]bool{}
-	for _, f := range files {
-		imported := map[string]string{} // local name -> import path
-		for _, spec := range f.Imports {
-			p, _ := strconv.Unquote(spec.Path.Value) // the parser checked it
-			name := localNames[p]
-			if spec.Name != nil {
-				name = spec.Name.Name
-			}
-			imported[name] = p
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			sel, ok := n.(*ast.SelectorExpr)
-			if !ok {
-				return true
-			}
-			if x, ok := sel.X.(*ast.Ident); ok && imported[x.Name] != "" {
-				used[imported[x.Name]+"."+sel.Sel.Name] = true
-			}
-			return true
-		})
-	}
-	return used
-}
-
-// parseFiles parses the named files of folder dir with their comments.
-func parseFiles(fset *token.FileSet, dir string, names []string) ([]*ast.File, error) {
-	files := make([]*ast.File, 0, len(names))
-	for _, name := range names {
-		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ParseComments|parser.SkipObjectResolution)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, f)
-	}
-	return files, nil
 }

@@ -28,22 +28,9 @@ type tree struct {
 // countTree counts the module's packages among pkgs, telling the app's own
 // apart with isOwn.
 func countTree(root string, binary []byte, pkgs []pkg, isOwn func(pkg) bool) (own, shared results.Lines, err error) {
-	t := &tree{fset: token.NewFileSet(), root: root, binary: binary, ownUses: map[string]bool{}, counted: map[string]bool{}}
-	localNames := map[string]string{}
-	for _, p := range pkgs {
-		localNames[p.ImportPath] = p.Name
-	}
-	for _, p := range pkgs {
-		if !p.mainModule() || !isOwn(p) {
-			continue
-		}
-		files, err := parseFiles(t.fset, p.Dir, p.sources())
-		if err != nil {
-			return own, shared, err
-		}
-		for name := range selections(files, localNames) {
-			t.ownUses[name] = true
-		}
+	t := &tree{fset: token.NewFileSet(), root: root, binary: binary, counted: map[string]bool{}}
+	if t.ownUses, err = ownSelections(t.fset, pkgs, isOwn); err != nil {
+		return own, shared, err
 	}
 	for _, p := range pkgs {
 		if !p.mainModule() {
@@ -58,6 +45,29 @@ func countTree(root string, binary []byte, pkgs []pkg, isOwn func(pkg) bool) (ow
 		}
 	}
 	return t.own, t.shared, nil
+}
+
+// ownSelections returns the names the app's own packages select from
+// other packages.
+func ownSelections(fset *token.FileSet, pkgs []pkg, isOwn func(pkg) bool) (map[string]bool, error) {
+	localNames := map[string]string{}
+	for _, p := range pkgs {
+		localNames[p.ImportPath] = p.Name
+	}
+	uses := map[string]bool{}
+	for _, p := range pkgs {
+		if !p.mainModule() || !isOwn(p) {
+			continue
+		}
+		files, err := parseFiles(fset, p.Dir, p.sources())
+		if err != nil {
+			return nil, err
+		}
+		for name := range selections(files, localNames) {
+			uses[name] = true
+		}
+	}
+	return uses, nil
 }
 
 // sources are the Go files of p that the build compiles.
