@@ -13,10 +13,22 @@ var generatorInputs = []string{"*.graphqls", "gqlgen.yml", "gqlgen.yaml"}
 
 // folderInputs returns the generator inputs in the folder dir.
 func folderInputs(dir string) []string {
+	return matching(dir, generatorInputs...)
+}
+
+// matching returns the files of the folder dir whose names match one of
+// the patterns (a folder that cannot be read has none). Unlike
+// filepath.Glob it takes dir literally, whatever characters it holds.
+func matching(dir string, patterns ...string) []string {
+	entries, _ := os.ReadDir(dir)
 	var names []string
-	for _, pattern := range generatorInputs {
-		found, _ := filepath.Glob(filepath.Join(dir, pattern)) // the patterns are well-formed
-		names = append(names, found...)
+	for _, e := range entries {
+		for _, pattern := range patterns {
+			if ok, _ := filepath.Match(pattern, e.Name()); ok && !e.IsDir() {
+				names = append(names, filepath.Join(dir, e.Name()))
+				break
+			}
+		}
 	}
 	return names
 }
@@ -45,8 +57,7 @@ func sqlcInputs(root string) []string {
 				inputs = append(inputs, p)
 				continue
 			}
-			found, _ := filepath.Glob(filepath.Join(p, "*.sql"))
-			inputs = append(inputs, found...)
+			inputs = append(inputs, matching(p, "*.sql")...)
 		}
 		return inputs
 	}
