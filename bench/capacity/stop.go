@@ -15,8 +15,9 @@ import (
 const BusyShare = 0.85
 
 // OtherShown is the CPU (cores) of the machine's other processes (the
-// machine less the app, PostgreSQL and the runner) above which a stop
-// detail names it: a busy machine explains a limit as much as the app does.
+// machine less the app, PostgreSQL and the runner, those whose CPU is
+// available) above which a stop detail names it: a busy machine explains
+// a limit as much as the app does.
 const OtherShown = 0.25
 
 // StopReason says what kept the app from meeting the SLO at p, a probe
