@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -16,25 +17,34 @@ import (
 
 // tokenServer serves at most k requests per second whatever the CPU: each
 // request waits for its token, the first free slot 1/k after the last
-// one's. Below k a request hardly waits; above it the queue, and with it
-// the latency, grows for as long as the load lasts. A server that was
-// slow to wake loses no slots: the late requests go at once.
+// one's and no earlier than the request was due. Below k a request hardly
+// waits; above it the queue, and with it the latency, grows for as long
+// as the load lasts. Its clock is the load's schedule (the dueHeader), not
+// when a request arrived: when the loaded test machine stalls the test
+// process, the requests it then sends late in a burst each find their
+// slot passed and go at once, as they would from a server with CPU to
+// spare, rather than queue behind slots the stall let go by unused.
 func tokenServer(t *testing.T, k float64) *httptest.Server {
 	t.Helper()
 	var mu sync.Mutex
 	var last time.Time
 	interval := time.Duration(float64(time.Second) / k)
-	take := func() time.Time {
+	take := func(due time.Time) time.Time {
 		mu.Lock()
 		defer mu.Unlock()
 		last = last.Add(interval)
-		if now := time.Now(); now.After(last) {
-			last = now
+		if due.After(last) {
+			last = due
 		}
 		return last
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		wait := time.NewTimer(time.Until(take()))
+		due, err := strconv.ParseInt(r.Header.Get(dueHeader), 10, 64)
+		if err != nil {
+			http.Error(w, "no "+dueHeader, http.StatusBadRequest)
+			return
+		}
+		wait := time.NewTimer(time.Until(take(time.Unix(0, due))))
 		defer wait.Stop()
 		select {
 		case <-wait.C:
@@ -46,14 +56,14 @@ func tokenServer(t *testing.T, k float64) *httptest.Server {
 	return srv
 }
 
-// The tests' SLO is looser than the issue's, for a loaded machine: a
-// stalled test process sends a burst late that a paced server then
-// queues (p99s near 100 ms at rates well under the limit were seen with
-// a load average of 9 on 2 cores), and an answer read late at the end of
-// a 3 s window costs the throughput a percent or two. Neither must pass
-// for the server's limit, nor the load generator's.
+// The tests' SLO is looser than the issue's, for a loaded machine: with
+// a load average of 10 to 12 on 2 cores, the test process's threads stall
+// for long enough to give p99s of up to 180 ms at half the stub's
+// capacity, and an answer read late at the end of a 3 s window costs the
+// throughput a percent or two. Neither must pass for the server's limit,
+// nor the load generator's.
 const (
-	testSLOP99          = 200 * time.Millisecond
+	testSLOP99          = 300 * time.Millisecond
 	testThroughputShare = 0.96
 )
 

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -44,7 +45,7 @@ func attackProbe(t *testing.T, url string, pid int) capacity.ProbeFunc {
 			smp.Start()
 		}
 		machine0, self0, began := machineTicks(t), selfCPU(t), time.Now()
-		out, err := load.Attack(ctx, vegeta.NewStaticTargeter(vegeta.Target{Method: http.MethodGet, URL: url}), load.Options{
+		out, err := load.Attack(ctx, scheduled(url, rate), load.Options{
 			Name: "probe", Rate: rate, Warmup: probeWarmup, Duration: probeDuration,
 			Timeout: probeTimeout, MaxConnections: 1000,
 		})
@@ -67,6 +68,34 @@ func attackProbe(t *testing.T, url string, pid int) capacity.ProbeFunc {
 			p.AppCPU, p.AppCPUAvailable = st.CPUMean, st.Samples >= 2 && !st.Missing
 		}
 		return p, nil
+	}
+}
+
+// dueHeader carries when a request was due by the attack's schedule, in
+// Unix nanoseconds.
+const dueHeader = "X-Due"
+
+// scheduled targets GET url, each request stamped with when it was due:
+// the n-th request the targeter makes is due n intervals of rate after
+// the first.
+func scheduled(url string, rate float64) vegeta.Targeter {
+	var mu sync.Mutex
+	var first time.Time
+	var n int64
+	interval := float64(time.Second) / rate
+	return func(tgt *vegeta.Target) error {
+		mu.Lock()
+		if n == 0 {
+			first = time.Now()
+		}
+		due := first.Add(time.Duration(float64(n) * interval))
+		n++
+		mu.Unlock()
+		*tgt = vegeta.Target{
+			Method: http.MethodGet, URL: url,
+			Header: http.Header{dueHeader: {strconv.FormatInt(due.UnixNano(), 10)}},
+		}
+		return nil
 	}
 }
 
