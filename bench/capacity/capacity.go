@@ -20,7 +20,7 @@ import (
 )
 
 // ProbeFunc measures one short constant-rate run at rate and returns its
-// numbers (Met and Why are filled in by the search).
+// numbers (the search sets Rate to rate and fills in Met and Why).
 type ProbeFunc func(ctx context.Context, rate float64) (results.Probe, error)
 
 // Outcome is what a search found.
