@@ -192,6 +192,8 @@ td.verdict { white-space: normal; min-width: 180px; }
 tr.v-ok td.verdict { color: #2e7d32; font-weight: 600; }
 tr.v-saturated td { background: #fff4e5; }
 tr.v-saturated td.verdict { color: #b45309; font-weight: 600; }
+tr.v-slow td { background: #fffbe6; }
+tr.v-slow td.verdict { color: #8a6d00; font-weight: 600; }
 tr.v-failed td, tr.v-skipped td { background: #f6f6f6; color: #777; }
 tr.v-failed td.verdict { color: #b91c1c; font-weight: 600; }
 ul.findings li { margin: 3px 0; }
