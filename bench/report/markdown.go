@@ -17,6 +17,8 @@ func markdown(run *results.Run) []byte {
 	p("# crudbench report\n\n")
 	p("%s\n\n", runLine(run))
 
+	writeMDBottomLine(&b, bottomLineOf(run, l))
+
 	p("## How to read this\n\n")
 	for _, para := range howToRead(run) {
 		p("%s\n\n", para)
@@ -34,6 +36,15 @@ func markdown(run *results.Run) []byte {
 		p("\n")
 	}
 
+	if len(run.Capacities) > 0 {
+		p("## Capacity\n\n%s\n\n", mdText(capacityHowTo(run)))
+		writeMDTable(&b, capacityTable(run, l))
+		if pt := probesCompact(run, l); len(pt.Rows) > 0 {
+			p("### Capacity probes\n\n")
+			writeMDTable(&b, pt)
+		}
+	}
+
 	for _, prof := range l.profiles {
 		rs := l.resultsOf(run, prof)
 		p("## Results: %s\n\n", mdText(prof))
@@ -42,6 +53,12 @@ func markdown(run *results.Run) []byte {
 			p("### Spread across repeats: %s (max − min)\n\n", mdText(prof))
 			writeMDTable(&b, spreadTable(rs))
 		}
+	}
+
+	writeMDProfiles(&b, profiledRuns(run, l))
+	if len(run.Stacks) > 0 {
+		p("## Stack facts\n\n%s\n\n", factsHowTo)
+		writeMDTable(&b, factsTable(run))
 	}
 
 	p("## Request errors\n\n")
@@ -96,6 +113,39 @@ func markdown(run *results.Run) []byte {
 		p("No files were recorded.\n\n")
 	}
 	return b.Bytes()
+}
+
+// writeMDBottomLine writes the bottom line, when there is one: its
+// sentences, its table and how it picked its runs.
+func writeMDBottomLine(b *bytes.Buffer, bl bottomLine) {
+	if len(bl.Table.Rows) == 0 {
+		return
+	}
+	b.WriteString("## Bottom line\n\n")
+	for _, s := range bl.Sentences {
+		b.WriteString("- " + mdText(s) + "\n")
+	}
+	if len(bl.Sentences) > 0 {
+		b.WriteString("\n")
+	}
+	writeMDTable(b, bl.Table)
+	b.WriteString(mdText(basisRule+" "+bl.Sources) + "\n\n")
+}
+
+// writeMDProfiles writes where the CPU went: every profiled run's layer
+// shares in one table, then each run's top functions.
+func writeMDProfiles(b *bytes.Buffer, runs []profiled) {
+	if len(runs) == 0 {
+		return
+	}
+	b.WriteString("## Where the CPU goes\n\n" + mdText(profilesHowTo) + "\n\n")
+	writeMDTable(b, layerTable(runs))
+	for _, pr := range runs {
+		p := pr.r.CPUProfile
+		fmt.Fprintf(b, "### Top functions: %s\n\n", mdText(pr.label))
+		writeMDTable(b, topTable(p))
+		fmt.Fprintf(b, "Profile: [%s](%s) — the whole of it: `%s`\n\n", mdText(p.File), mdLink(p.File), pprofHint(p.File))
+	}
 }
 
 // runLine is the one-line identity of a run under the title.

@@ -381,7 +381,7 @@ func TestHTML(t *testing.T) {
 	}
 	var svgs, polylines int
 	rows := map[string][][]string{} // profile -> rows of its result table
-	var profile string
+	var profile, chart string
 	for n := range doc.Descendants() {
 		if n.Type != html.ElementNode {
 			continue
@@ -395,8 +395,11 @@ func TestHTML(t *testing.T) {
 			}
 		case "svg":
 			svgs++
+			chart = attr(n, "aria-label")
 		case "polyline":
-			polylines++
+			if strings.Contains(chart, "over time") {
+				polylines++
+			}
 		case "h2":
 			profile = strings.TrimPrefix(attr(n, "id"), "profile-")
 		case "tr":
@@ -422,9 +425,10 @@ func TestHTML(t *testing.T) {
 			}
 		}
 	}
-	// 4 latency charts and 3 bar charts per profile, plus CPU and RSS over
-	// time for the one scenario that has samples.
-	if want := 2*(4+3) + 2; svgs != want {
+	// 4 latency charts and 3 bar charts per profile, CPU and RSS over time
+	// for the one scenario that has samples, and one latency-against-load
+	// chart per scenario.
+	if want := 2*(4+3) + 2 + 4; svgs != want {
 		t.Errorf("report.html has %d <svg> charts, want %d", svgs, want)
 	}
 	if polylines != 6 {

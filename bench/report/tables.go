@@ -69,6 +69,13 @@ func layoutOf(run *results.Run) layout {
 		add(&l.scenarios, r.Scenario)
 		add(&l.apps, r.App)
 	}
+	for _, c := range run.Capacities {
+		add(&l.scenarios, c.Scenario)
+		add(&l.apps, c.App)
+	}
+	for _, f := range run.Stacks {
+		add(&l.apps, f.App)
+	}
 	return l
 }
 
