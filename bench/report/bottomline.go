@@ -65,7 +65,7 @@ func profileBasis(run *results.Run, l layout, scenario string) (basis, bool) {
 			b.runs[r.App], rate = r, max(rate, r.TargetRate)
 		}
 		if held && len(b.runs) > 0 && rate > bestRate {
-			b.source = "profile " + p + " (" + rateText(rate) + " req/s)"
+			b.source = "profile " + p + " at " + rateText(rate) + " req/s"
 			best, bestRate = b, rate
 		}
 	}
@@ -221,7 +221,7 @@ func maxRSS(bs []basis, app string) float64 {
 
 // capacitySentence says how far each app went on one scenario: "On
 // read-one, rest met the SLO up to 1450 req/s on this machine, graphql up to
-// 610 req/s and htmx at least 5000 req/s (the search's cap)."
+// 610 req/s and htmx up to the search's cap of 5000 req/s."
 func capacitySentence(run *results.Run, l layout, scenario string) string {
 	var apps, reach []string
 	for _, a := range l.apps {
@@ -233,7 +233,7 @@ func capacitySentence(run *results.Run, l layout, scenario string) string {
 		case results.CapacityFound:
 			reach = append(reach, "up to "+capacityText(c)+" req/s")
 		case results.CapacityCapped:
-			reach = append(reach, "at least "+rateText(math.Round(c.Rate))+" req/s (the search's cap)")
+			reach = append(reach, "up to the search's cap of "+rateText(math.Round(c.Rate))+" req/s")
 		case results.CapacityNone:
 			reach = append(reach, "not even at "+rateText(noneBound(c))+" req/s")
 		default:

@@ -218,7 +218,7 @@ func timelineChart(l layout, r *results.Result, slo float64) template.HTML {
 	if r.TargetRate > 0 {
 		title += " at " + rateText(r.TargetRate) + " req/s"
 	}
-	s := newSVG(w, h, "latency per second of "+title)
+	s := newSVG(w, h, "latency per second of "+r.Profile+" · "+title)
 	s.text(4, 14, "start", "title", title)
 	s.text(4, 27, "start", "small", r.Verdict+" · ms per second: solid p99, dashed p50")
 	var minY, maxY, maxX float64
