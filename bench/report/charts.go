@@ -89,8 +89,14 @@ func niceScale(v float64) (top, step float64) {
 	return math.Ceil(v/step-1e-9) * step, step
 }
 
-// tickText prints an axis tick without trailing noise.
-func tickText(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
+// tickText prints an axis tick without trailing noise, thousands as k:
+// 0.5, 20, 2.5k, 10k.
+func tickText(v float64) string {
+	if v >= 1000 {
+		return strconv.FormatFloat(v/1000, 'g', 4, 64) + "k"
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
 
 // latencyChart draws p50, p90 and p99 of each app of one scenario as
 // grouped bars.
@@ -137,7 +143,12 @@ func latencyChart(l layout, group []*results.Result) template.HTML {
 		}
 		// The p99 value in figures: a bar next to a saturated app's can be
 		// too short to read.
-		s.text(x0+2.5*bw, top+plotH-r.Latency.P99/axisTop*plotH-3, "middle", "small", human(r.Latency.P99))
+		// A run that did not hold its rate says so: its bars are a queue.
+		label := human(r.Latency.P99)
+		if !r.HeldRate() {
+			label += " queued"
+		}
+		s.text(x0+2.5*bw, top+plotH-r.Latency.P99/axisTop*plotH-3, "middle", "small", label)
 	}
 	s.line(left, top+plotH, w-right, top+plotH, "axis")
 	return s.html()

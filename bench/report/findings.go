@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"crudbench/bench/results"
@@ -125,8 +126,11 @@ func sloText(slo results.Duration) string {
 	return " of " + msText(slo) + " ms"
 }
 
-// msText prints a duration in milliseconds.
-func msText(d results.Duration) string { return human(float64(d) / 1e6) }
+// msText prints a duration in milliseconds, as short as it is exact: 50,
+// 2.5.
+func msText(d results.Duration) string { return msFigure(float64(d) / 1e6) }
+
+func msFigure(ms float64) string { return strconv.FormatFloat(ms, 'f', -1, 64) }
 
 // cpuSentence ranks the apps by app CPU per request, where it was measured
 // above the readings' resolution.

@@ -286,6 +286,7 @@ svg.chart { background: #fff; border: 1px solid #e2e2e2; border-radius: 4px; }
 svg text { font: 11px system-ui, sans-serif; fill: #333; }
 svg text.title { font-size: 12px; font-weight: 600; }
 svg text.small { font-size: 10px; fill: #555; }
+svg text.inbar { font-size: 10px; fill: #fff; }
 svg text.muted { font-size: 11px; fill: #999; font-style: italic; }
 svg .grid { stroke: #ececec; }
 svg .axis { stroke: #888; }

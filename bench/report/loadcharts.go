@@ -94,7 +94,7 @@ func latencyLoadChart(l layout, scenario string, apps [][]loadPoint, slo float64
 	s.text(4, top-6, "start", "small", "ms"+logNote(y))
 	if slo > 0 {
 		s.line(left, y.at(slo), w-right, y.at(slo), "ref")
-		s.text(left+4, y.at(slo)-3, "start", "small", "SLO p99 "+human(slo)+" ms")
+		s.text(left+4, y.at(slo)-3, "start", "small", "SLO p99 "+msFigure(slo)+" ms")
 	}
 	for _, pts := range apps {
 		color := l.color(pts[0].app)

@@ -125,7 +125,7 @@ func layerChart(runs []profiled) template.HTML {
 			share := layerShare(pr.r.CPUProfile, l)
 			s.rect(x, y+2, share*plotW, rowH-4, layerColors[l], fmt.Sprintf("%s: %s %s", pr.label, l, percent(share, 1)))
 			if share >= 0.08 {
-				s.text(x+share*plotW/2, y+rowH-6, "middle", "small", percent(share, 0))
+				s.text(x+share*plotW/2, y+rowH-6, "middle", "inbar", percent(share, 0))
 			}
 			x += share * plotW
 		}

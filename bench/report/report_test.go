@@ -572,7 +572,7 @@ func TestFindings(t *testing.T) {
 				r.Verdict, r.Latency.P99 = results.VerdictSlow, 80
 			},
 			want: []string{
-				"light · read-one: all 3 apps held the target of 100 req/s; over the p99 SLO of 50.0 ms: graphql.",
+				"light · read-one: all 3 apps held the target of 100 req/s; over the p99 SLO of 50 ms: graphql.",
 				"light · read-one: lowest p99 latency: rest at 2.00 ms; htmx " + ratio(2.8, 2.0) + " that (2.80 ms), graphql " + ratio(80, 2.0) + " that (80.0 ms).",
 			},
 		},

@@ -21,7 +21,8 @@ func newScale(min, max, p0, p1 float64) scale {
 	if min > 0 && max/min > logSpan {
 		return scale{lo: math.Pow(10, math.Floor(math.Log10(min))), hi: math.Pow(10, math.Ceil(math.Log10(max))), p0: p0, p1: p1, log: true}
 	}
-	top, step := niceScale(max)
+	// Headroom, so the highest line is not drawn on the frame.
+	top, step := niceScale(max * 1.1)
 	return scale{lo: 0, hi: top, p0: p0, p1: p1, linStep: step}
 }
 
@@ -35,7 +36,7 @@ func (s scale) at(v float64) float64 {
 }
 
 // ticks are the values to label: 1, 2, 5 per decade on a log scale (1 only
-// when there are many decades), the nice steps on a linear one.
+// beyond two decades), the nice steps on a linear one.
 func (s scale) ticks() []float64 {
 	var ts []float64
 	if !s.log {
@@ -45,7 +46,7 @@ func (s scale) ticks() []float64 {
 		return ts
 	}
 	mult := []float64{1, 2, 5}
-	if s.hi/s.lo > 1e3 {
+	if s.hi/s.lo > 100 {
 		mult = []float64{1}
 	}
 	for d := s.lo; d < s.hi*1.001; d *= 10 {

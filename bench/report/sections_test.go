@@ -246,7 +246,7 @@ func TestCapacitySection(t *testing.T) {
 	md := readFile(t, filepath.Join(dir, report.MarkdownFile))
 	section := between(md, "## Capacity\n", "\n## ")
 	for _, want := range []string{
-		"p99 within 50.0 ms, success at least 99.9% and throughput at least 99% of the rate",
+		"p99 within 50 ms, success at least 99.9% and throughput at least 99% of the rate",
 		"| read-one | rest | 1450 | found | app CPU at its limit: app CPU 1.92 of 2 cores | 2000 | held the SLO | 1450.0 | 0.50 | 31.0 | 72.5% |",
 		"| read-one | htmx | 700 | found | the load generator: the runner used 0.9 cores and sent 91% of the schedule |",
 		"| read-small | rest | ≥ 5000 (cap reached) | capped | the search's cap: every rate up to -capacity-max met the SLO | 2900 | held the SLO |",
@@ -306,7 +306,7 @@ func TestLoadCharts(t *testing.T) {
 	if got := len(elements(c, "path")); got != crosses {
 		t.Errorf("read-one chart crosses out %d rates, want %d that did not hold", got, crosses)
 	}
-	for _, label := range []string{"SLO p99 50.0 ms", "offered rate, req/s (log scale)", "ms (log scale)"} {
+	for _, label := range []string{"SLO p99 50 ms", "offered rate, req/s (log scale)", "ms (log scale)"} {
 		if !strings.Contains(text(c), label) {
 			t.Errorf("read-one chart lacks %q", label)
 		}
