@@ -90,8 +90,9 @@ func capacityTable(run *results.Run, l layout) table {
 		if c.PerCore > 0 {
 			cells[5] = rateText(math.Round(c.PerCore))
 		}
-		cells = append(cells, confirmationCells(c)...)
-		t.Rows = append(t.Rows, row{Cells: texts(cells...), Class: capacityClass(c)})
+		cs := texts(append(cells, confirmationCells(c)...)...)
+		cs[4].Wrap = true
+		t.Rows = append(t.Rows, row{Cells: cs, Class: capacityClass(c)})
 	}
 	return t
 }

@@ -272,6 +272,7 @@ th, td { padding: 3px 7px; border-bottom: 1px solid #eee; text-align: left; whit
 th { background: #f3f3f3; font-weight: 600; white-space: normal; vertical-align: bottom; }
 td.num, th.num { text-align: right; }
 td.verdict { white-space: normal; min-width: 180px; }
+td.text { white-space: normal; min-width: 260px; }
 tr.v-ok td.verdict { color: #2e7d32; font-weight: 600; }
 tr.v-saturated td { background: #fff4e5; }
 tr.v-saturated td.verdict { color: #b45309; font-weight: 600; }
@@ -392,7 +393,7 @@ summary { cursor: pointer; }
 {{define "table"}}<div class="wrap"><table>
 <thead><tr>{{range $i, $h := .Header}}<th{{if index $.Right $i}} class="num"{{end}}>{{$h}}</th>{{end}}</tr></thead>
 <tbody>
-{{range .Rows}}<tr{{with .Class}} class="v-{{.}}"{{end}}>{{range $i, $c := .Cells}}<td{{if index $.Right $i}} class="num"{{else if $c.Verdict}} class="verdict"{{end}}>{{if $c.Href}}<a href="{{$c.Href}}">{{$c.Text}}</a>{{else}}{{$c.Text}}{{end}}</td>{{end}}</tr>
+{{range .Rows}}<tr{{with .Class}} class="v-{{.}}"{{end}}>{{range $i, $c := .Cells}}<td{{if index $.Right $i}} class="num"{{else if $c.Verdict}} class="verdict"{{else if $c.Wrap}} class="text"{{end}}>{{if $c.Href}}<a href="{{$c.Href}}">{{$c.Text}}</a>{{else}}{{$c.Text}}{{end}}</td>{{end}}</tr>
 {{end}}</tbody>
 </table></div>{{end}}
 `

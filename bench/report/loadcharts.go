@@ -220,7 +220,6 @@ func timelineChart(l layout, r *results.Result, slo float64) template.HTML {
 	}
 	s := newSVG(w, h, "latency per second of "+r.Profile+" · "+title)
 	s.text(4, 14, "start", "title", title)
-	s.text(4, 27, "start", "small", r.Verdict+" · ms per second: solid p99, dashed p50")
 	var minY, maxY, maxX float64
 	for _, sec := range r.Timeline {
 		for _, v := range []float64{sec.P50, sec.P99} {
@@ -231,13 +230,15 @@ func timelineChart(l layout, r *results.Result, slo float64) template.HTML {
 		}
 		maxX = max(maxX, sec.At+1)
 	}
-	x := newScale(0, maxX, left, w-right)
+	xTop, xStep := niceScale(maxX)
+	x := scale{lo: 0, hi: xTop, p0: left, p1: w - right, linStep: xStep}
 	y := newScale(minY, maxY, h-bottom, top)
+	s.text(4, 27, "start", "small", r.Verdict+" · ms"+logNote(y)+": solid p99, dashed p50")
 	gridY(s, y, left, w-right)
 	for _, v := range x.ticks() {
 		s.text(x.at(v), h-bottom+12, "middle", "small", tickText(v))
 	}
-	s.text(w-right, h-4, "end", "small", "s into the window"+logNote(y))
+	s.text(w-right, h-4, "end", "small", "s into the window")
 	if slo > 0 && slo <= y.hi && slo >= y.lo {
 		s.line(left, y.at(slo), w-right, y.at(slo), "ref")
 	}

@@ -33,6 +33,8 @@ type cell struct {
 	Href string
 	// Verdict marks the cell that holds a verdict, coloured by its row.
 	Verdict bool
+	// Wrap lets a cell of running text wrap instead of widening its table.
+	Wrap bool
 }
 
 func texts(s ...string) []cell {
