@@ -172,7 +172,7 @@ func profileCharts(dir string, l layout, name string, rs []*results.Result, repe
 	for _, g := range groups {
 		v.Latency = append(v.Latency, latencyChart(l, g))
 	}
-	v.Throughput = hbarChart("throughput as % of target (ok needs ≥ 95%)", "% of target",
+	v.Throughput = hbarChart("throughput as % of target (holding the rate needs ≥ 95%)", "% of target",
 		profileBars(l, rs, func(r *results.Result) (float64, string, bool) {
 			if !r.Measured() || r.TargetRate <= 0 {
 				return 0, "", false

@@ -4,6 +4,13 @@
 // (the versioned schema of package results), a console summary, and
 // findings written from the numbers rather than by hand.
 //
+// Besides the per-profile results, a report shows what the run measured of
+// schema version 2: the bottom line (a table per app and sentences computed
+// from it), the capacity searches with their probes, latency against the
+// offered rate and per second, where the CPU went by layer, and the stack
+// facts. A section whose numbers are absent, as in a version 1 file, is left
+// out rather than shown empty.
+//
 // A value that was not measured prints as "n/a", never as a zero that looks
 // like a measurement, and runs that failed validation or were skipped stay in
 // every table with their verdict and reason.

@@ -32,7 +32,9 @@ func TestReadVersion1(t *testing.T) {
 	md := readFile(t, filepath.Join(dir, report.MarkdownFile))
 	page := readFile(t, filepath.Join(dir, report.HTMLFile))
 	checkBalanced(t, page)
-	for _, want := range []string{"## Results: light", "| read-one | rest | 100 |", "| write | htmx | 20 |", "Verdict: ok when throughput"} {
+	for _, want := range []string{"## Results: light", "| read-one | rest | 100 |", "| write | htmx | 20 |", "Verdict: ok when throughput",
+		"## Bottom line", "| app | read-one CPU-ms/req | read-one bytes/resp | write CPU-ms/req | write bytes/resp | RSS max MB |",
+		"read-one: profile light at 100 req/s; write: profile light at 20 req/s."} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report.md of the version 1 run lacks %q", want)
 		}
