@@ -24,26 +24,9 @@ func markdown(run *results.Run) []byte {
 		p("%s\n\n", para)
 	}
 
-	p("## Findings\n\n")
-	findings := Findings(run)
-	if len(findings) == 0 {
-		p("No measured results to compare.\n\n")
-	}
-	for _, f := range findings {
-		p("- %s\n", mdText(f))
-	}
-	if len(findings) > 0 {
-		p("\n")
-	}
+	writeMDFindings(&b, Findings(run))
 
-	if len(run.Capacities) > 0 {
-		p("## Capacity\n\n%s\n\n", mdText(capacityHowTo(run)))
-		writeMDTable(&b, capacityTable(run, l))
-		if pt := probesCompact(run, l); len(pt.Rows) > 0 {
-			p("### Capacity probes\n\n")
-			writeMDTable(&b, pt)
-		}
-	}
+	writeMDCapacity(&b, run, l)
 
 	for _, prof := range l.profiles {
 		rs := l.resultsOf(run, prof)
@@ -56,10 +39,7 @@ func markdown(run *results.Run) []byte {
 	}
 
 	writeMDProfiles(&b, profiledRuns(run, l))
-	if len(run.Stacks) > 0 {
-		p("## Stack facts\n\n%s\n\n", factsHowTo)
-		writeMDTable(&b, factsTable(run))
-	}
+	writeMDFacts(&b, run)
 
 	p("## Request errors\n\n")
 	if et := errorTable(run, l); len(et.Rows) > 0 {
@@ -130,6 +110,42 @@ func writeMDBottomLine(b *bytes.Buffer, bl bottomLine) {
 	}
 	writeMDTable(b, bl.Table)
 	b.WriteString(mdText(basisRule+" "+bl.Sources) + "\n\n")
+}
+
+// writeMDFindings writes the findings as a list.
+func writeMDFindings(b *bytes.Buffer, findings []string) {
+	b.WriteString("## Findings\n\n")
+	if len(findings) == 0 {
+		b.WriteString("No measured results to compare.\n\n")
+		return
+	}
+	for _, f := range findings {
+		b.WriteString("- " + mdText(f) + "\n")
+	}
+	b.WriteString("\n")
+}
+
+// writeMDCapacity writes the capacity searches and all their probes, when
+// a search ran.
+func writeMDCapacity(b *bytes.Buffer, run *results.Run, l layout) {
+	if len(run.Capacities) == 0 {
+		return
+	}
+	b.WriteString("## Capacity\n\n" + mdText(capacityHowTo(run)) + "\n\n")
+	writeMDTable(b, capacityTable(run, l))
+	if pt := probesCompact(run, l); len(pt.Rows) > 0 {
+		b.WriteString("### Capacity probes\n\n")
+		writeMDTable(b, pt)
+	}
+}
+
+// writeMDFacts writes the stack facts, when they were taken.
+func writeMDFacts(b *bytes.Buffer, run *results.Run) {
+	if len(run.Stacks) == 0 {
+		return
+	}
+	b.WriteString("## Stack facts\n\n" + factsHowTo + "\n\n")
+	writeMDTable(b, factsTable(run))
 }
 
 // writeMDProfiles writes where the CPU went: every profiled run's layer
