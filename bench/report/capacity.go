@@ -38,12 +38,13 @@ func capacityText(c *results.Capacity) string {
 	return na
 }
 
-// noneBound is the rate a search that found nothing failed at first.
+// noneBound is the rate a search that found nothing failed at first: its
+// Upper, or else its first probe's.
 func noneBound(c *results.Capacity) float64 {
-	if len(c.Probes) > 0 {
-		return c.Probes[0].Rate
+	if c.Upper > 0 || len(c.Probes) == 0 {
+		return c.Upper
 	}
-	return c.Upper
+	return c.Probes[0].Rate
 }
 
 // stopWords names each stop reason for a reader.
