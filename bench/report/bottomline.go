@@ -186,12 +186,20 @@ func bottomCells(run *results.Run, app string, bs []basis, capScen []string) []s
 	}
 	if len(run.Stacks) > 0 {
 		if f := stackOf(run, app); f != nil {
-			cells = append(cells, positive(binaryMB(*f), 1), thousands(float64(f.Own.Go)))
+			cells = append(cells, positive(binaryMB(*f), 1), linesText(f.Own.Go))
 		} else {
 			cells = append(cells, na, na)
 		}
 	}
 	return cells
+}
+
+// linesText prints a count of lines, n/a when none were counted.
+func linesText(n int) string {
+	if n <= 0 {
+		return na
+	}
+	return thousands(float64(n))
 }
 
 func cpuCell(r *results.Result) string {
@@ -330,7 +338,7 @@ func sizeSentence(run *results.Run) string {
 	for _, f := range fs[1:] {
 		s := fmt.Sprintf("%s's binary is %s %s's (%s vs %s MB)", f.App, ratio(binaryMB(f), binaryMB(base)), base.App,
 			fixed(binaryMB(f), 1), fixed(binaryMB(base), 1))
-		if base.Own.Go > 0 {
+		if base.Own.Go > 0 && f.Own.Go > 0 {
 			s += fmt.Sprintf(", with %s its hand-written Go lines (%s vs %s)", ratio(float64(f.Own.Go), float64(base.Own.Go)),
 				thousands(float64(f.Own.Go)), thousands(float64(base.Own.Go)))
 		}

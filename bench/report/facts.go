@@ -9,8 +9,8 @@ import (
 
 // factsTable has one row per app: its size in lines, the modules it links,
 // its binary, how long it takes to become ready and its memory at rest.
-// A fact that could not be measured prints as n/a, and the row's Problems
-// say why.
+// A fact that could not be measured prints as n/a (the lines too, when no
+// source was counted), and the row's Problems say why.
 func factsTable(run *results.Run) table {
 	t := table{
 		Header: []string{"app", "own Go lines", "generated lines", "test lines", "other lines", "shared lines",
@@ -23,11 +23,14 @@ func factsTable(run *results.Run) table {
 		if f.TotalModules > 0 {
 			modules = fmt.Sprintf("%d / %d", f.DirectModules, f.TotalModules)
 		}
-		t.Rows = append(t.Rows, row{Cells: texts(f.App,
-			thousands(float64(o.Go)), thousands(float64(o.Generated)), thousands(float64(o.Tests)), thousands(float64(o.Other)),
-			thousands(float64(sh.Go+sh.Generated+sh.Other)), modules,
+		lines := []string{na, na, na, na, na}
+		if o != (results.Lines{}) {
+			lines = []string{thousands(float64(o.Go)), thousands(float64(o.Generated)), thousands(float64(o.Tests)),
+				thousands(float64(o.Other)), thousands(float64(sh.Go + sh.Generated + sh.Other))}
+		}
+		t.Rows = append(t.Rows, row{Cells: texts(append(append([]string{f.App}, lines...), modules,
 			positive(binaryMB(f), 1), positive(f.StartMs, 0), positive(f.IdleRSSMB, 1),
-			orDash(strings.Join(f.Problems, "; ")))})
+			orDash(strings.Join(f.Problems, "; ")))...)})
 	}
 	return t
 }

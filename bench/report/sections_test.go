@@ -381,19 +381,29 @@ func TestStackFacts(t *testing.T) {
 	h := &run.Stacks[2]
 	h.BinaryBytes, h.StartMs, h.IdleRSSMB, h.TotalModules = 0, 0, 0, 0
 	h.Problems = []string{"attached by URL: no binary and no start to time"}
+	g := &run.Stacks[1]
+	g.Own, g.Shared = results.Lines{}, results.Lines{}
+	g.Problems = []string{"attached without a source tree: no lines counted"}
 	md := readFile(t, filepath.Join(written(t, run), report.MarkdownFile))
 	section := between(md, "## Stack facts\n", "\n## ")
 	for _, want := range []string{
 		"| rest | 800 | 0 | 650 | 120 | 5,400 | 9 / 41 | 14.0 | 180 | 12.5 | – |",
-		"| graphql | 2,400 | 9,000 | 650 | 120 | 5,400 | 9 / 41 | 22.0 | 240 | 18.2 | – |",
+		"| graphql | n/a | n/a | n/a | n/a | n/a | 9 / 41 | 22.0 | 240 | 18.2 | attached without a source tree: no lines counted |",
 		"| htmx | 1,000 | 0 | 650 | 120 | 5,400 | n/a | n/a | n/a | n/a | attached by URL: no binary and no start to time |",
 	} {
 		if !strings.Contains(section, want) {
 			t.Errorf("stack facts lack\n%s\nsection:\n%s", want, section)
 		}
 	}
-	if s := between(md, "## Bottom line\n", "\n## "); strings.Contains(s, "htmx's binary") {
-		t.Errorf("the bottom line compares a binary that was not measured:\n%s", s)
+	bl := between(md, "## Bottom line\n", "\n## ")
+	if strings.Contains(bl, "htmx's binary") {
+		t.Errorf("the bottom line compares a binary that was not measured:\n%s", bl)
+	}
+	if want := "- graphql's binary is 1.57× rest's (22.0 vs 14.0 MB).\n"; !strings.Contains(bl, want) {
+		t.Errorf("the bottom line lacks\n%s(lines of graphql were not counted)\n%s", want, bl)
+	}
+	if !strings.Contains(bl, "| graphql | 610 | 900 | 1.20 |") || !strings.Contains(bl, "| 44.0 | 22.0 | n/a |") {
+		t.Errorf("the bottom line's graphql row does not show its lines as n/a:\n%s", bl)
 	}
 }
 
