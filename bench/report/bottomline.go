@@ -229,9 +229,10 @@ func maxRSS(bs []basis, app string) float64 {
 
 // capacitySentence says how far each app went on one scenario: "On
 // read-one, rest met the SLO up to 1450 req/s on this machine, graphql up to
-// 610 req/s and htmx up to the search's cap of 5000 req/s."
+// 610 req/s; htmx did not meet it even at 100 req/s."
 func capacitySentence(run *results.Run, l layout, scenario string) string {
-	var apps, reach []string
+	var met []string
+	var none []noneAt
 	for _, a := range l.apps {
 		c := capacityOf(run, scenario, a)
 		if c == nil {
@@ -239,28 +240,52 @@ func capacitySentence(run *results.Run, l layout, scenario string) string {
 		}
 		switch c.Status {
 		case results.CapacityFound:
-			reach = append(reach, "up to "+capacityText(c)+" req/s")
+			met = append(met, a+" up to "+capacityText(c)+" req/s")
 		case results.CapacityCapped:
-			reach = append(reach, "up to the search's cap of "+rateText(math.Round(c.Rate))+" req/s")
+			met = append(met, a+" up to the search's cap of "+rateText(math.Round(c.Rate))+" req/s")
 		case results.CapacityNone:
-			reach = append(reach, "not even at "+rateText(noneBound(c))+" req/s")
-		default:
-			continue
+			none = append(none, noneAt{a, rateText(noneBound(c))})
 		}
-		apps = append(apps, a)
 	}
-	if len(apps) == 0 {
+	var parts []string
+	if len(met) > 0 {
+		s := strings.Replace(met[0], " up to ", " met the SLO up to ", 1) + " on this machine"
+		if len(met) > 1 {
+			s += ", " + listText(met[1:])
+		}
+		parts = append(parts, s)
+	}
+	if len(none) > 0 {
+		parts = append(parts, noneClause(none, len(met) == 0))
+	}
+	if len(parts) == 0 {
 		return ""
 	}
-	s := fmt.Sprintf("On %s, %s met the SLO %s on this machine", scenario, apps[0], reach[0])
-	var rest []string
-	for i := 1; i < len(apps); i++ {
-		rest = append(rest, apps[i]+" "+reach[i])
+	return "On " + scenario + ", " + strings.Join(parts, "; ") + "."
+}
+
+// noneAt is an app whose search missed the SLO at its first rate.
+type noneAt struct{ app, rate string }
+
+// noneClause says which apps missed the SLO at their first rate, naming
+// the SLO when no other app met it: "graphql and htmx did not meet it even
+// at 100 req/s".
+func noneClause(none []noneAt, first bool) string {
+	verb := " did not meet it even at "
+	if first {
+		verb = " did not meet the SLO even at "
 	}
-	if len(rest) > 0 {
-		s += ", " + listText(rest)
+	same := true
+	var apps, each []string
+	for _, n := range none {
+		same = same && n.rate == none[0].rate
+		apps = append(apps, n.app)
+		each = append(each, n.app+verb+n.rate+" req/s")
 	}
-	return s + "."
+	if same {
+		return listText(apps) + verb + none[0].rate + " req/s"
+	}
+	return listText(each)
 }
 
 // cpuShareSentence compares CPU per request on the first scenario where at

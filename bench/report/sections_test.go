@@ -143,7 +143,7 @@ func TestBottomLine(t *testing.T) {
 	section := between(md, "## Bottom line\n", "\n## ")
 	want := []string{
 		"On read-one, rest met the SLO up to 1450 req/s on this machine, graphql up to 610 req/s and htmx up to 700 req/s.",
-		"On read-small, rest met the SLO up to the search's cap of 5000 req/s on this machine, graphql up to 900 req/s and htmx not even at 50 req/s.",
+		"On read-small, rest met the SLO up to the search's cap of 5000 req/s on this machine, graphql up to 900 req/s; htmx did not meet it even at 50 req/s.",
 		"On read-one (capacity confirmation runs), htmx spent 2.10× rest's CPU per request (1.05 vs 0.50 ms); graphql spent 2.40× rest's CPU per request (1.20 vs 0.50 ms), 41% of it in encoding.",
 		"rest used the least memory, 30.0 MB RSS at most; htmx 1.10× that (33.0 MB) and graphql 1.47× that (44.0 MB).",
 		"htmx's binary is 1.07× rest's (15.0 vs 14.0 MB), with 1.25× its hand-written Go lines (1,000 vs 800); graphql's binary is 1.57× rest's (22.0 vs 14.0 MB), with 3.00× its hand-written Go lines (2,400 vs 800).",
@@ -193,11 +193,33 @@ func TestBottomLineWithoutNumbers(t *testing.T) {
 		name   string
 		change func(t *testing.T, run *results.Run)
 		absent []string
+		want   []string
 	}{
 		{
 			name:   "no capacity search",
 			change: func(t *testing.T, run *results.Run) { run.Capacities = nil },
 			absent: []string{"met the SLO", "capacity req/s", "read-one: capacity confirmation runs"},
+		},
+		{
+			name: "no app met the SLO on read-one",
+			change: func(t *testing.T, run *results.Run) {
+				for i := range run.Capacities[:3] {
+					c := &run.Capacities[i]
+					c.Status, c.Rate, c.Upper, c.Confirmation, c.Held = results.CapacityNone, 0, 50, nil, false
+				}
+			},
+			absent: []string{"On read-one, rest met", "read-one: capacity confirmation runs"},
+			want:   []string{"- On read-one, rest, graphql and htmx did not meet the SLO even at 50 req/s.\n", "| rest | none below 50 | ≥ 5000 (cap reached) |"},
+		},
+		{
+			name: "apps missed the SLO at different first rates",
+			change: func(t *testing.T, run *results.Run) {
+				for i, upper := range []float64{50, 100} {
+					c := &run.Capacities[1+i]
+					c.Status, c.Rate, c.Upper, c.Confirmation, c.Held = results.CapacityNone, 0, upper, nil, false
+				}
+			},
+			want: []string{"- On read-one, rest met the SLO up to 1450 req/s on this machine; graphql did not meet it even at 50 req/s and htmx did not meet it even at 100 req/s.\n"},
 		},
 		{
 			name:   "no stack facts",
@@ -234,6 +256,11 @@ func TestBottomLineWithoutNumbers(t *testing.T) {
 			for _, a := range tt.absent {
 				if strings.Contains(section, a) {
 					t.Errorf("bottom line has %q without the numbers for it:\n%s", a, section)
+				}
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(section, w) {
+					t.Errorf("bottom line lacks %q:\n%s", w, section)
 				}
 			}
 		})
