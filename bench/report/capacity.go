@@ -92,7 +92,7 @@ func capacityTable(run *results.Run, l layout) table {
 			cells[5] = rateText(math.Round(c.PerCore))
 		}
 		cs := texts(append(cells, confirmationCells(c)...)...)
-		cs[4].Wrap = true
+		cs[4].Wrap, cs[6].Wrap = true, true
 		t.Rows = append(t.Rows, row{Cells: cs, Class: capacityClass(c)})
 	}
 	return t
