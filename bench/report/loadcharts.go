@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"html/template"
 	"slices"
-	"strings"
 
 	"crudbench/bench/results"
 )
@@ -168,33 +167,6 @@ func gridX(s *svg, x scale, y0, y1 float64) {
 		s.line(x.at(v), y0, x.at(v), y1, "grid")
 		s.text(x.at(v), y1+14, "middle", "small", tickText(v))
 	}
-}
-
-// path draws a line through pts, dashed when dash is set.
-func (s *svg) path(pts []point, stroke, dash, tip string) {
-	var b strings.Builder
-	for i, p := range pts {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(coord(p.x) + "," + coord(p.y))
-	}
-	d := ""
-	if dash != "" {
-		d = ` stroke-dasharray="` + dash + `"`
-	}
-	fmt.Fprintf(&s.b, `<polyline points="%s" fill="none" stroke="%s" stroke-width="1.5"%s><title>%s</title></polyline>`, b.String(), stroke, d, esc(tip))
-}
-
-// marker draws a dot at a point that held its rate and a cross at one
-// that did not.
-func (s *svg) marker(p point, color string, held bool, tip string) {
-	if held {
-		fmt.Fprintf(&s.b, `<circle cx="%s" cy="%s" r="3" fill="%s"><title>%s</title></circle>`, coord(p.x), coord(p.y), color, esc(tip))
-		return
-	}
-	fmt.Fprintf(&s.b, `<path d="M%s %sl8 8m0 -8l-8 8" stroke="%s" stroke-width="2"><title>%s</title></path>`,
-		coord(p.x-4), coord(p.y-4), color, esc(tip))
 }
 
 // timelineCharts draws the per-second latency of each run of rs that has a

@@ -16,13 +16,13 @@ type scale struct {
 // an axis goes logarithmic.
 const logSpan = 20
 
-// newScale covers the positive values min..max on pixels p0..p1.
-func newScale(min, max, p0, p1 float64) scale {
-	if min > 0 && max/min > logSpan {
-		return scale{lo: math.Pow(10, math.Floor(math.Log10(min))), hi: math.Pow(10, math.Ceil(math.Log10(max))), p0: p0, p1: p1, log: true}
+// newScale covers the positive values least..most on pixels p0..p1.
+func newScale(least, most, p0, p1 float64) scale {
+	if least > 0 && most/least > logSpan {
+		return scale{lo: math.Pow(10, math.Floor(math.Log10(least))), hi: math.Pow(10, math.Ceil(math.Log10(most))), p0: p0, p1: p1, log: true}
 	}
 	// Headroom, so the highest line is not drawn on the frame.
-	top, step := niceScale(max * 1.1)
+	top, step := niceScale(most * 1.1)
 	return scale{lo: 0, hi: top, p0: p0, p1: p1, linStep: step}
 }
 
