@@ -57,7 +57,8 @@ func (s *svg) text(x, y float64, anchor, class, t string) {
 	fmt.Fprintf(&s.b, `<text x="%s" y="%s" text-anchor="%s" class="%s">%s</text>`, coord(x), coord(y), anchor, class, esc(t))
 }
 
-func (s *svg) polyline(pts []point, stroke, tip string) {
+// path draws a line through pts, dashed when dash is set.
+func (s *svg) path(pts []point, stroke, dash, tip string) {
 	var b strings.Builder
 	for i, p := range pts {
 		if i > 0 {
@@ -65,7 +66,22 @@ func (s *svg) polyline(pts []point, stroke, tip string) {
 		}
 		b.WriteString(coord(p.x) + "," + coord(p.y))
 	}
-	fmt.Fprintf(&s.b, `<polyline points="%s" fill="none" stroke="%s" stroke-width="1.5"><title>%s</title></polyline>`, b.String(), stroke, esc(tip))
+	d := ""
+	if dash != "" {
+		d = ` stroke-dasharray="` + dash + `"`
+	}
+	fmt.Fprintf(&s.b, `<polyline points="%s" fill="none" stroke="%s" stroke-width="1.5"%s><title>%s</title></polyline>`, b.String(), stroke, d, esc(tip))
+}
+
+// marker draws a dot at a point that held its rate and a cross at one
+// that did not.
+func (s *svg) marker(p point, color string, held bool, tip string) {
+	if held {
+		fmt.Fprintf(&s.b, `<circle cx="%s" cy="%s" r="3" fill="%s"><title>%s</title></circle>`, coord(p.x), coord(p.y), color, esc(tip))
+		return
+	}
+	fmt.Fprintf(&s.b, `<path d="M%s %sl8 8m0 -8l-8 8" stroke="%s" stroke-width="2"><title>%s</title></path>`,
+		coord(p.x-4), coord(p.y-4), color, esc(tip))
 }
 
 func (s *svg) html() template.HTML {
@@ -89,8 +105,14 @@ func niceScale(v float64) (top, step float64) {
 	return math.Ceil(v/step-1e-9) * step, step
 }
 
-// tickText prints an axis tick without trailing noise.
-func tickText(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
+// tickText prints an axis tick without trailing noise, thousands as k:
+// 0.5, 20, 2.5k, 10k.
+func tickText(v float64) string {
+	if v >= 1000 {
+		return strconv.FormatFloat(v/1000, 'g', 4, 64) + "k"
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
 
 // latencyChart draws p50, p90 and p99 of each app of one scenario as
 // grouped bars.
@@ -137,7 +159,12 @@ func latencyChart(l layout, group []*results.Result) template.HTML {
 		}
 		// The p99 value in figures: a bar next to a saturated app's can be
 		// too short to read.
-		s.text(x0+2.5*bw, top+plotH-r.Latency.P99/axisTop*plotH-3, "middle", "small", human(r.Latency.P99))
+		// A run that did not hold its rate says so: its bars are a queue.
+		label := human(r.Latency.P99)
+		if !r.HeldRate() {
+			label += " queued"
+		}
+		s.text(x0+2.5*bw, top+plotH-r.Latency.P99/axisTop*plotH-3, "middle", "small", label)
 	}
 	s.line(left, top+plotH, w-right, top+plotH, "axis")
 	return s.html()
@@ -283,7 +310,7 @@ func lineChart(title, yUnit string, lines []series) template.HTML {
 		for i, p := range ln.points {
 			pts[i] = px(p)
 		}
-		s.polyline(pts, ln.color, ln.name)
+		s.path(pts, ln.color, "", ln.name)
 	}
 	return s.html()
 }

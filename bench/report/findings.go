@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"crudbench/bench/results"
@@ -15,9 +16,10 @@ const closeCall = 1.05
 
 // Findings derives plain-language findings from the numbers of run, never
 // from hand-written text: for each (profile, scenario) which apps held the
-// target and which app had the most throughput, the lowest p99 latency and
-// the least app CPU per request, with its ratio to each of the others; then
-// where apps saturated and at which rate, failed validations and skipped
+// target (and which of those were over the SLO), which app had the most
+// throughput when any queued, the lowest p99 latency among the apps that
+// held the rate and the least app CPU per request, with its ratio to each
+// of the others; then where apps saturated and at which rate, failed validations and skipped
 // runs, and caveats (processes that could not be measured, runs whose load
 // generator fell behind, a busy runner, a costly sampler, noisy repeats).
 func Findings(run *results.Run) []string {
@@ -28,7 +30,7 @@ func Findings(run *results.Run) []string {
 	var out []string
 	for _, p := range l.profiles {
 		for _, g := range scenarioGroups(l.resultsOf(run, p)) {
-			out = append(out, comparisons(p, g)...)
+			out = append(out, comparisons(p, g, run.Settings.SLOP99)...)
 		}
 	}
 	out = append(out, saturations(run, l)...)
@@ -36,8 +38,10 @@ func Findings(run *results.Run) []string {
 	return append(out, caveats(run, l)...)
 }
 
-// comparisons compares the apps of one (profile, scenario).
-func comparisons(profile string, group []*results.Result) []string {
+// comparisons compares the apps of one (profile, scenario). Latencies are
+// compared only between apps that held the rate: the p99 of an app that
+// did not is the length of its queue, so its throughput is reported instead.
+func comparisons(profile string, group []*results.Result, slo results.Duration) []string {
 	var ms []*results.Result
 	for _, r := range group {
 		if r.Measured() {
@@ -48,42 +52,91 @@ func comparisons(profile string, group []*results.Result) []string {
 		return nil
 	}
 	label := profile + " · " + group[0].Scenario
-	var held, saturated []string
+	out := []string{holdSentence(label, ms, slo)}
+	var timed, queued []*results.Result
 	for _, r := range ms {
-		if r.Verdict == results.VerdictOK {
+		switch {
+		case !r.HeldRate():
+			queued = append(queued, r)
+		case hasRequests(r):
+			timed = append(timed, r)
+		}
+	}
+	if len(timed) > 1 {
+		s := fmt.Sprintf("%s: lowest p99 latency: %s", label,
+			ranking(timed, func(r *results.Result) float64 { return r.Latency.P99 }, false, "ms", human))
+		if len(queued) > 0 {
+			s = strings.TrimSuffix(s, ".") + fmt.Sprintf("; not compared: %s, which queued.", listText(apps(queued)))
+		}
+		out = append(out, s)
+	}
+	if s := cpuSentence(label, ms); s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+// holdSentence says which apps held the target, which of those were over
+// the SLO, and which queued, with the throughput of each when any queued.
+func holdSentence(label string, ms []*results.Result, slo results.Duration) string {
+	var held, slow, queued []string
+	for _, r := range ms {
+		switch {
+		case !r.HeldRate():
+			queued = append(queued, r.App)
+		case r.Verdict == results.VerdictSlow:
+			slow = append(slow, r.App)
 			held = append(held, r.App)
-		} else {
-			saturated = append(saturated, r.App)
+		default:
+			held = append(held, r.App)
 		}
 	}
 	target := "the target"
 	if t := ms[0].TargetRate; t > 0 {
 		target = "the target of " + rateText(t) + " req/s"
 	}
-	var out []string
+	var s string
 	switch {
-	case len(saturated) == 0 && len(ms) == 1:
-		out = append(out, fmt.Sprintf("%s: %s held %s.", label, ms[0].App, target))
-	case len(saturated) == 0 && len(ms) == 2:
-		out = append(out, fmt.Sprintf("%s: both %s held %s.", label, listText(held), target))
-	case len(saturated) == 0:
-		out = append(out, fmt.Sprintf("%s: all %d apps held %s.", label, len(ms), target))
+	case len(queued) == 0 && len(ms) == 1:
+		s = fmt.Sprintf("%s: %s held %s", label, ms[0].App, target)
+	case len(queued) == 0 && len(ms) == 2:
+		s = fmt.Sprintf("%s: both %s held %s", label, listText(held), target)
+	case len(queued) == 0:
+		s = fmt.Sprintf("%s: all %d apps held %s", label, len(ms), target)
+	case len(held) == 0:
+		s = fmt.Sprintf("%s: no app held %s; %s queued", label, target, listText(queued))
 	default:
-		s := fmt.Sprintf("%s: no app held %s (saturated: %s).", label, target, listText(saturated))
-		if len(held) > 0 {
-			s = fmt.Sprintf("%s: %s held %s; saturated: %s.", label, listText(held), target, listText(saturated))
-		}
-		if len(ms) > 1 {
-			s += " Most throughput: " + ranking(ms, func(r *results.Result) float64 { return r.Throughput }, true, "req/s", fixedDigits(1))
-		}
-		out = append(out, s)
+		s = fmt.Sprintf("%s: %s held %s; %s did not and queued", label, listText(held), target, listText(queued))
 	}
+	if len(slow) > 0 {
+		s += fmt.Sprintf("; over the p99 SLO%s: %s", sloText(slo), listText(slow))
+	}
+	s += "."
+	if len(queued) > 0 && len(ms) > 1 {
+		s += " Most throughput: " + ranking(ms, func(r *results.Result) float64 { return r.Throughput }, true, "req/s", fixedDigits(1))
+	}
+	return s
+}
 
-	var timed, costed, unresolved, uncosted []*results.Result
+// sloText is " of 50 ms", or nothing when the run recorded no SLO.
+func sloText(slo results.Duration) string {
+	if slo <= 0 {
+		return ""
+	}
+	return " of " + msText(slo) + " ms"
+}
+
+// msText prints a duration in milliseconds, as short as it is exact: 50,
+// 2.5.
+func msText(d results.Duration) string { return msFigure(float64(d) / 1e6) }
+
+func msFigure(ms float64) string { return strconv.FormatFloat(ms, 'f', -1, 64) }
+
+// cpuSentence ranks the apps by app CPU per request, where it was measured
+// above the readings' resolution.
+func cpuSentence(label string, ms []*results.Result) string {
+	var costed, unresolved, uncosted []*results.Result
 	for _, r := range ms {
-		if hasRequests(r) {
-			timed = append(timed, r)
-		}
 		switch {
 		case !appCPUPerRequest(r):
 			uncosted = append(uncosted, r)
@@ -93,22 +146,18 @@ func comparisons(profile string, group []*results.Result) []string {
 			costed = append(costed, r)
 		}
 	}
-	if len(timed) > 1 {
-		out = append(out, fmt.Sprintf("%s: lowest p99 latency: %s", label,
-			ranking(timed, func(r *results.Result) float64 { return r.Latency.P99 }, false, "ms", human)))
+	if len(costed) < 2 {
+		return ""
 	}
-	if len(costed) > 1 {
-		s := fmt.Sprintf("%s: least app CPU per request: %s", label,
-			ranking(costed, func(r *results.Result) float64 { return r.AppCost.CPUMsPerRequest }, false, "ms", small))
-		if len(unresolved) > 0 {
-			s = strings.TrimSuffix(s, ".") + fmt.Sprintf("; below the CPU readings' resolution for %s.", listText(apps(unresolved)))
-		}
-		if len(uncosted) > 0 {
-			s = strings.TrimSuffix(s, ".") + fmt.Sprintf("; not measured for %s.", listText(apps(uncosted)))
-		}
-		out = append(out, s)
+	s := fmt.Sprintf("%s: least app CPU per request: %s", label,
+		ranking(costed, func(r *results.Result) float64 { return r.AppCost.CPUMsPerRequest }, false, "ms", small))
+	if len(unresolved) > 0 {
+		s = strings.TrimSuffix(s, ".") + fmt.Sprintf("; below the CPU readings' resolution for %s.", listText(apps(unresolved)))
 	}
-	return out
+	if len(uncosted) > 0 {
+		s = strings.TrimSuffix(s, ".") + fmt.Sprintf("; not measured for %s.", listText(apps(uncosted)))
+	}
+	return s
 }
 
 func fixedDigits(d int) func(float64) string { return func(v float64) string { return fixed(v, d) } }
@@ -161,8 +210,8 @@ func ranking(rs []*results.Result, value func(*results.Result) float64, higherBe
 	return s + "."
 }
 
-// saturations says where each app saturated, at which rate, and the highest
-// rate the same scenario held on that app.
+// saturations says where each app saturated (queued), at which rate, its
+// throughput, and the highest rate the same scenario held on that app.
 func saturations(run *results.Run, l layout) []string {
 	var out []string
 	for _, p := range l.profiles {
@@ -170,7 +219,7 @@ func saturations(run *results.Run, l layout) []string {
 			if r.Verdict != results.VerdictSaturated {
 				continue
 			}
-			s := fmt.Sprintf("%s saturated on %s at %s req/s (%s): throughput %s req/s", r.App, r.Scenario, rateText(r.TargetRate), p, fixed(r.Throughput, 1))
+			s := fmt.Sprintf("%s did not hold %s at %s req/s (%s), so requests queued and its latencies measure the queue: throughput %s req/s", r.App, r.Scenario, rateText(r.TargetRate), p, fixed(r.Throughput, 1))
 			if r.TargetRate > 0 {
 				s += fmt.Sprintf(", %s of the target", percent(r.Throughput/r.TargetRate, 0))
 			}
@@ -184,13 +233,13 @@ func saturations(run *results.Run, l layout) []string {
 	return out
 }
 
-// highestHeldBelow is the ok result of the same scenario and app at the
-// highest target rate under r's.
+// highestHeldBelow is the result of the same scenario and app that held its
+// rate (ok or slow) at the highest target rate under r's.
 func highestHeldBelow(run *results.Run, r *results.Result) *results.Result {
 	var best *results.Result
 	for i := range run.Results {
 		o := &run.Results[i]
-		if o.Scenario == r.Scenario && o.App == r.App && o.Verdict == results.VerdictOK &&
+		if o.Scenario == r.Scenario && o.App == r.App && o.HeldRate() &&
 			o.TargetRate < r.TargetRate && (best == nil || o.TargetRate > best.TargetRate) {
 			best = o
 		}

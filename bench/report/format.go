@@ -129,8 +129,12 @@ func verdictText(r *results.Result) string {
 		v = "unknown"
 	}
 	reason := r.Reason
-	if reason == "" && r.Verdict == results.VerdictSaturated {
+	switch {
+	case reason != "":
+	case r.Verdict == results.VerdictSaturated:
 		reason = saturationReason(r)
+	case r.Verdict == results.VerdictSlow:
+		reason = "p99 " + human(r.Latency.P99) + " ms over the SLO"
 	}
 	if reason != "" {
 		return v + ": " + reason

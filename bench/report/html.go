@@ -28,6 +28,44 @@ type page struct {
 	Costs              []string
 	Notes              []string
 	Files              table
+	BottomLine         bottomLine
+	BasisRule          string
+	Capacity           *capacityView
+	LoadCharts         []template.HTML
+	CPU                *cpuView
+	Facts              *factsView
+}
+
+// capacityView is the capacity section: the searches, each one's probes,
+// and the confirmation runs' latency over time.
+type capacityView struct {
+	HowTo     string
+	Table     table
+	Probes    []labelledTable
+	Timelines []template.HTML
+}
+
+type labelledTable struct {
+	Label string
+	Table table
+}
+
+// cpuView is where the CPU goes: the layer bars and each run's top functions.
+type cpuView struct {
+	HowTo  string
+	Chart  template.HTML
+	Layers table
+	Runs   []cpuRunView
+}
+
+type cpuRunView struct {
+	Label, File, Hint string
+	Top               table
+}
+
+type factsView struct {
+	HowTo string
+	Table table
 }
 
 type legend struct{ Name, Color string }
@@ -40,6 +78,8 @@ type profileView struct {
 	Throughput template.HTML
 	CPU        template.HTML
 	RSS        template.HTML
+	// Timelines holds each run's latency per second, small multiples.
+	Timelines []template.HTML
 	// OverTime holds the CPU and RSS line charts per scenario; OverTimeNotes
 	// say which samples were missing and why a chart is absent.
 	OverTime      []template.HTML
@@ -62,18 +102,61 @@ func renderHTML(dir string, run *results.Run) ([]byte, error) {
 		Costs:              costLines(run),
 		Notes:              run.Notes,
 		Files:              filesTable(run, l),
+		BottomLine:         bottomLineOf(run, l),
+		BasisRule:          basisRule,
+		Capacity:           capacitySection(run, l),
+		LoadCharts:         loadCharts(run, l),
+		CPU:                cpuSection(run, l),
+	}
+	if len(run.Stacks) > 0 {
+		p.Facts = &factsView{factsHowTo, factsTable(run)}
 	}
 	for _, a := range l.apps {
 		p.Apps = append(p.Apps, legend{a, l.color(a)})
 	}
 	for _, prof := range l.profiles {
-		p.Profiles = append(p.Profiles, profileCharts(dir, l, prof, l.resultsOf(run, prof), hasRepeats(run)))
+		v := profileCharts(dir, l, prof, l.resultsOf(run, prof), hasRepeats(run))
+		v.Timelines = timelineCharts(l, l.resultsOf(run, prof), sloMs(run))
+		p.Profiles = append(p.Profiles, v)
 	}
 	var b bytes.Buffer
 	if err := pageTemplate.Execute(&b, p); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// capacitySection is nil when no capacity search ran.
+func capacitySection(run *results.Run, l layout) *capacityView {
+	if len(run.Capacities) == 0 {
+		return nil
+	}
+	v := &capacityView{HowTo: capacityHowTo(run), Table: capacityTable(run, l)}
+	var confirmations []*results.Result
+	for _, c := range l.capacitiesOf(run) {
+		if len(c.Probes) > 0 {
+			v.Probes = append(v.Probes, labelledTable{c.Scenario + " · " + c.App, probeTable(c)})
+		}
+		if c.Confirmation != nil {
+			confirmations = append(confirmations, c.Confirmation)
+		}
+	}
+	v.Timelines = timelineCharts(l, confirmations, sloMs(run))
+	return v
+}
+
+// cpuSection is nil when no run was profiled.
+func cpuSection(run *results.Run, l layout) *cpuView {
+	runs := profiledRuns(run, l)
+	if len(runs) == 0 {
+		return nil
+	}
+	v := &cpuView{HowTo: profilesHowTo, Chart: layerChart(runs), Layers: layerTable(runs)}
+	for _, pr := range runs {
+		p := pr.r.CPUProfile
+		v.Runs = append(v.Runs, cpuRunView{pr.label, p.File, pprofHint(p.File), topTable(p)})
+	}
+	return v
 }
 
 func profileCharts(dir string, l layout, name string, rs []*results.Result, repeats bool) profileView {
@@ -89,7 +172,7 @@ func profileCharts(dir string, l layout, name string, rs []*results.Result, repe
 	for _, g := range groups {
 		v.Latency = append(v.Latency, latencyChart(l, g))
 	}
-	v.Throughput = hbarChart("throughput as % of target (ok needs ≥ 95%)", "% of target",
+	v.Throughput = hbarChart("throughput as % of target (holding the rate needs ≥ 95%)", "% of target",
 		profileBars(l, rs, func(r *results.Result) (float64, string, bool) {
 			if !r.Measured() || r.TargetRate <= 0 {
 				return 0, "", false
@@ -189,9 +272,12 @@ th, td { padding: 3px 7px; border-bottom: 1px solid #eee; text-align: left; whit
 th { background: #f3f3f3; font-weight: 600; white-space: normal; vertical-align: bottom; }
 td.num, th.num { text-align: right; }
 td.verdict { white-space: normal; min-width: 180px; }
+td.text { white-space: normal; min-width: 260px; }
 tr.v-ok td.verdict { color: #2e7d32; font-weight: 600; }
 tr.v-saturated td { background: #fff4e5; }
 tr.v-saturated td.verdict { color: #b45309; font-weight: 600; }
+tr.v-slow td { background: #fffbe6; }
+tr.v-slow td.verdict { color: #8a6d00; font-weight: 600; }
 tr.v-failed td, tr.v-skipped td { background: #f6f6f6; color: #777; }
 tr.v-failed td.verdict { color: #b91c1c; font-weight: 600; }
 ul.findings li { margin: 3px 0; }
@@ -201,6 +287,7 @@ svg.chart { background: #fff; border: 1px solid #e2e2e2; border-radius: 4px; }
 svg text { font: 11px system-ui, sans-serif; fill: #333; }
 svg text.title { font-size: 12px; font-weight: 600; }
 svg text.small { font-size: 10px; fill: #555; }
+svg text.inbar { font-size: 10px; fill: #fff; }
 svg text.muted { font-size: 11px; fill: #999; font-style: italic; }
 svg .grid { stroke: #ececec; }
 svg .axis { stroke: #888; }
@@ -208,6 +295,8 @@ svg .ref { stroke: #c0392b; stroke-dasharray: 4 3; }
 .legend span { display: inline-block; margin-right: 14px; }
 .legend i { display: inline-block; width: 11px; height: 11px; margin-right: 4px; vertical-align: -1px; border-radius: 2px; }
 .note { color: #666; font-size: 13px; }
+details { margin: 4px 0; }
+summary { cursor: pointer; }
 </style>
 </head>
 <body>
@@ -215,14 +304,33 @@ svg .ref { stroke: #c0392b; stroke-dasharray: 4 3; }
 <h1>crudbench report</h1>
 <p class="meta">{{.RunLine}}</p>
 <nav>
-<a href="#findings">Findings</a>{{range .Profiles}}<a href="#profile-{{.Name}}">Results: {{.Name}}</a>{{end}}<a href="#errors">Request errors</a><a href="#validation">Validation</a><a href="#environment">Environment</a><a href="#files">Files</a>
+{{if .BottomLine.Table.Rows}}<a href="#bottom-line">Bottom line</a>{{end}}<a href="#findings">Findings</a>{{if .Capacity}}<a href="#capacity">Capacity</a>{{end}}{{if .LoadCharts}}<a href="#load">Latency against load</a>{{end}}{{range .Profiles}}<a href="#profile-{{.Name}}">Results: {{.Name}}</a>{{end}}{{if .CPU}}<a href="#cpu">Where the CPU goes</a>{{end}}{{if .Facts}}<a href="#facts">Stack facts</a>{{end}}<a href="#errors">Request errors</a><a href="#validation">Validation</a><a href="#environment">Environment</a><a href="#files">Files</a>
 </nav>
+
+{{with .BottomLine}}{{if .Table.Rows}}<h2 id="bottom-line">Bottom line</h2>
+{{if .Sentences}}<ul class="findings">{{range .Sentences}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{template "table" .Table}}
+<p class="note">{{$.BasisRule}} {{.Sources}}</p>{{end}}{{end}}
 
 <h2 id="how">How to read this</h2>
 <div class="howto">{{range .HowToRead}}<p>{{.}}</p>{{end}}</div>
 
 <h2 id="findings">Findings</h2>
 {{if .Findings}}<ul class="findings">{{range .Findings}}<li>{{.}}</li>{{end}}</ul>{{else}}<p>No measured results to compare.</p>{{end}}
+
+{{with .Capacity}}<h2 id="capacity">Capacity</h2>
+<p class="howto">{{.HowTo}}</p>
+{{template "table" .Table}}
+{{if .Probes}}<h3>Probes of each search</h3>
+{{range .Probes}}<details><summary>{{.Label}}</summary>{{template "table" .Table}}</details>
+{{end}}{{end}}
+{{if .Timelines}}<h3>Confirmation runs: latency per second</h3>
+<div class="charts">{{range .Timelines}}{{.}}{{end}}</div>{{end}}
+{{end}}
+
+{{if .LoadCharts}}<h2 id="load">Latency against load</h2>
+<p class="howto">Every rate measured in this run, per scenario and app: the fixed profiles, the capacity probes and the confirmation runs. A cross marks a run that did not hold its rate: its latency is the length of a queue.</p>
+<div class="charts">{{range .LoadCharts}}{{.}}{{end}}</div>{{end}}
 
 {{range .Profiles}}
 <h2 id="profile-{{.Name}}">Results: {{.Name}}</h2>
@@ -235,11 +343,26 @@ svg .ref { stroke: #c0392b; stroke-dasharray: 4 3; }
 <h3>Throughput, CPU and memory</h3>
 <p class="legend">{{range $.Apps}}<span><i style="background: {{.Color}}"></i>{{.Name}}</span>{{end}}</p>
 <div class="charts">{{.Throughput}}{{.CPU}}{{.RSS}}</div>
+{{if .Timelines}}<h3>Latency per second</h3>
+<div class="charts">{{range .Timelines}}{{.}}{{end}}</div>{{end}}
 <h3>CPU and memory over time</h3>
 {{if .OverTime}}<div class="charts">{{range .OverTime}}{{.}}{{end}}</div>{{else}}<p class="note">No samples were found, so there are no over-time charts for this profile.</p>{{end}}
 {{range .OverTimeNotes}}<p class="note">{{.}}</p>{{end}}
 {{end}}
 {{end}}
+
+{{with .CPU}}<h2 id="cpu">Where the CPU goes</h2>
+<p class="howto">{{.HowTo}}</p>
+<div class="charts">{{.Chart}}</div>
+{{template "table" .Layers}}
+<h3>Top functions</h3>
+{{range .Runs}}<details><summary>{{.Label}}</summary>{{template "table" .Top}}
+<p class="note">Profile: <a href="{{.File}}">{{.File}}</a> — the whole of it: <code>{{.Hint}}</code></p></details>
+{{end}}{{end}}
+
+{{with .Facts}}<h2 id="facts">Stack facts</h2>
+<p class="howto">{{.HowTo}}</p>
+{{template "table" .Table}}{{end}}
 
 <h2 id="errors">Request errors</h2>
 {{if .Errors.Rows}}{{template "table" .Errors}}{{else}}<p>No failed requests in any measured run.</p>{{end}}
@@ -270,7 +393,7 @@ svg .ref { stroke: #c0392b; stroke-dasharray: 4 3; }
 {{define "table"}}<div class="wrap"><table>
 <thead><tr>{{range $i, $h := .Header}}<th{{if index $.Right $i}} class="num"{{end}}>{{$h}}</th>{{end}}</tr></thead>
 <tbody>
-{{range .Rows}}<tr{{with .Class}} class="v-{{.}}"{{end}}>{{range $i, $c := .Cells}}<td{{if index $.Right $i}} class="num"{{else if $c.Verdict}} class="verdict"{{end}}>{{if $c.Href}}<a href="{{$c.Href}}">{{$c.Text}}</a>{{else}}{{$c.Text}}{{end}}</td>{{end}}</tr>
+{{range .Rows}}<tr{{with .Class}} class="v-{{.}}"{{end}}>{{range $i, $c := .Cells}}<td{{if index $.Right $i}} class="num"{{else if $c.Verdict}} class="verdict"{{else if $c.Wrap}} class="text"{{end}}>{{if $c.Href}}<a href="{{$c.Href}}">{{$c.Text}}</a>{{else}}{{$c.Text}}{{end}}</td>{{end}}</tr>
 {{end}}</tbody>
 </table></div>{{end}}
 `

@@ -17,22 +17,16 @@ func markdown(run *results.Run) []byte {
 	p("# crudbench report\n\n")
 	p("%s\n\n", runLine(run))
 
+	writeMDBottomLine(&b, bottomLineOf(run, l))
+
 	p("## How to read this\n\n")
 	for _, para := range howToRead(run) {
 		p("%s\n\n", para)
 	}
 
-	p("## Findings\n\n")
-	findings := Findings(run)
-	if len(findings) == 0 {
-		p("No measured results to compare.\n\n")
-	}
-	for _, f := range findings {
-		p("- %s\n", mdText(f))
-	}
-	if len(findings) > 0 {
-		p("\n")
-	}
+	writeMDFindings(&b, Findings(run))
+
+	writeMDCapacity(&b, run, l)
 
 	for _, prof := range l.profiles {
 		rs := l.resultsOf(run, prof)
@@ -43,6 +37,9 @@ func markdown(run *results.Run) []byte {
 			writeMDTable(&b, spreadTable(rs))
 		}
 	}
+
+	writeMDProfiles(&b, profiledRuns(run, l))
+	writeMDFacts(&b, run)
 
 	p("## Request errors\n\n")
 	if et := errorTable(run, l); len(et.Rows) > 0 {
@@ -96,6 +93,75 @@ func markdown(run *results.Run) []byte {
 		p("No files were recorded.\n\n")
 	}
 	return b.Bytes()
+}
+
+// writeMDBottomLine writes the bottom line, when there is one: its
+// sentences, its table and how it picked its runs.
+func writeMDBottomLine(b *bytes.Buffer, bl bottomLine) {
+	if len(bl.Table.Rows) == 0 {
+		return
+	}
+	b.WriteString("## Bottom line\n\n")
+	for _, s := range bl.Sentences {
+		b.WriteString("- " + mdText(s) + "\n")
+	}
+	if len(bl.Sentences) > 0 {
+		b.WriteString("\n")
+	}
+	writeMDTable(b, bl.Table)
+	b.WriteString(mdText(basisRule+" "+bl.Sources) + "\n\n")
+}
+
+// writeMDFindings writes the findings as a list.
+func writeMDFindings(b *bytes.Buffer, findings []string) {
+	b.WriteString("## Findings\n\n")
+	if len(findings) == 0 {
+		b.WriteString("No measured results to compare.\n\n")
+		return
+	}
+	for _, f := range findings {
+		b.WriteString("- " + mdText(f) + "\n")
+	}
+	b.WriteString("\n")
+}
+
+// writeMDCapacity writes the capacity searches and all their probes, when
+// a search ran.
+func writeMDCapacity(b *bytes.Buffer, run *results.Run, l layout) {
+	if len(run.Capacities) == 0 {
+		return
+	}
+	b.WriteString("## Capacity\n\n" + mdText(capacityHowTo(run)) + "\n\n")
+	writeMDTable(b, capacityTable(run, l))
+	if pt := probesCompact(run, l); len(pt.Rows) > 0 {
+		b.WriteString("### Capacity probes\n\n")
+		writeMDTable(b, pt)
+	}
+}
+
+// writeMDFacts writes the stack facts, when they were taken.
+func writeMDFacts(b *bytes.Buffer, run *results.Run) {
+	if len(run.Stacks) == 0 {
+		return
+	}
+	b.WriteString("## Stack facts\n\n" + factsHowTo + "\n\n")
+	writeMDTable(b, factsTable(run))
+}
+
+// writeMDProfiles writes where the CPU went: every profiled run's layer
+// shares in one table, then each run's top functions.
+func writeMDProfiles(b *bytes.Buffer, runs []profiled) {
+	if len(runs) == 0 {
+		return
+	}
+	b.WriteString("## Where the CPU goes\n\n" + mdText(profilesHowTo) + "\n\n")
+	writeMDTable(b, layerTable(runs))
+	for _, pr := range runs {
+		p := pr.r.CPUProfile
+		fmt.Fprintf(b, "### Top functions: %s\n\n", mdText(pr.label))
+		writeMDTable(b, topTable(p))
+		fmt.Fprintf(b, "Profile: [%s](%s) — the whole of it: `%s`\n\n", mdText(p.File), mdLink(p.File), pprofHint(p.File))
+	}
 }
 
 // runLine is the one-line identity of a run under the title.

@@ -4,6 +4,13 @@
 // (the versioned schema of package results), a console summary, and
 // findings written from the numbers rather than by hand.
 //
+// Besides the per-profile results, a report shows what the run measured of
+// schema version 2: the bottom line (a table per app and sentences computed
+// from it), the capacity searches with their probes, latency against the
+// offered rate and per second, where the CPU went by layer, and the stack
+// facts. A section whose numbers are absent, as in a version 1 file, is left
+// out rather than shown empty.
+//
 // A value that was not measured prints as "n/a", never as a zero that looks
 // like a measurement, and runs that failed validation or were skipped stay in
 // every table with their verdict and reason.
@@ -61,8 +68,11 @@ func Write(dir string, run *results.Run) error {
 	return errors.Join(errs...)
 }
 
-// Read loads a results.json written by Write. It refuses a file of another
-// schema version, whose fields may mean something else.
+// Read loads a results.json written by Write, of any schema version from
+// results.OldestReadable to results.SchemaVersion: an older file simply lacks
+// the newer sections (a version 1 file has no SLO, so its verdicts are ok or
+// saturated only). It refuses any other version, whose fields may mean
+// something else.
 func Read(path string) (*results.Run, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -72,8 +82,8 @@ func Read(path string) (*results.Run, error) {
 	if err := json.Unmarshal(b, &run); err != nil {
 		return nil, fmt.Errorf("report: decode %s: %w", path, err)
 	}
-	if run.SchemaVersion != results.SchemaVersion {
-		return nil, fmt.Errorf("report: %s has schema version %d, this build reads version %d", path, run.SchemaVersion, results.SchemaVersion)
+	if v := run.SchemaVersion; v < results.OldestReadable || v > results.SchemaVersion {
+		return nil, fmt.Errorf("report: %s has schema version %d, this build reads versions %d to %d", path, v, results.OldestReadable, results.SchemaVersion)
 	}
 	return &run, nil
 }

@@ -55,7 +55,7 @@ func newRun(t *testing.T) *results.Run {
 			Warmup: results.Duration(3 * time.Second), Duration: results.Duration(15 * time.Second),
 			Cooldown: results.Duration(2 * time.Second), Timeout: results.Duration(30 * time.Second),
 			MaxConnections: 100, Repeat: 1, SampleInterval: results.Duration(100 * time.Millisecond),
-			DBMaxConns: 20, Rates: rates,
+			DBMaxConns: 20, Rates: rates, SLOP99: results.Duration(results.DefaultSLOP99),
 		},
 		Runner:          results.ProcessCost{Available: true, PID: 100, CPUMean: 0.6, CPUMax: 0.9, RSSMeanMB: 80, RSSMaxMB: 96},
 		SamplerOverhead: 0.0032,
@@ -241,14 +241,18 @@ func TestWriteEmptyRun(t *testing.T) {
 	}
 }
 
-func TestReadRejectsOtherSchemaVersion(t *testing.T) {
-	path := filepath.Join(t.TempDir(), report.JSONFile)
-	if err := os.WriteFile(path, []byte(`{"schemaVersion": 99}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, err := report.Read(path)
-	if err == nil || !strings.Contains(err.Error(), "99") {
-		t.Errorf("Read of schema version 99: err = %v, want an error naming the version", err)
+func TestReadRejectsOtherSchemaVersions(t *testing.T) {
+	for _, v := range []int{results.OldestReadable - 1, results.SchemaVersion + 1, 99} {
+		t.Run(fmt.Sprint(v), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), report.JSONFile)
+			if err := os.WriteFile(path, fmt.Appendf(nil, `{"schemaVersion": %d}`, v), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := report.Read(path)
+			if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("schema version %d,", v)) {
+				t.Errorf("Read of schema version %d: err = %v, want an error naming the version", v, err)
+			}
+		})
 	}
 }
 
@@ -377,7 +381,7 @@ func TestHTML(t *testing.T) {
 	}
 	var svgs, polylines int
 	rows := map[string][][]string{} // profile -> rows of its result table
-	var profile string
+	var profile, chart string
 	for n := range doc.Descendants() {
 		if n.Type != html.ElementNode {
 			continue
@@ -391,8 +395,11 @@ func TestHTML(t *testing.T) {
 			}
 		case "svg":
 			svgs++
+			chart = attr(n, "aria-label")
 		case "polyline":
-			polylines++
+			if strings.Contains(chart, "over time") {
+				polylines++
+			}
 		case "h2":
 			profile = strings.TrimPrefix(attr(n, "id"), "profile-")
 		case "tr":
@@ -418,9 +425,10 @@ func TestHTML(t *testing.T) {
 			}
 		}
 	}
-	// 4 latency charts and 3 bar charts per profile, plus CPU and RSS over
-	// time for the one scenario that has samples.
-	if want := 2*(4+3) + 2; svgs != want {
+	// 4 latency charts and 3 bar charts per profile, CPU and RSS over time
+	// for the one scenario that has samples, and one latency-against-load
+	// chart per scenario.
+	if want := 2*(4+3) + 2 + 4; svgs != want {
 		t.Errorf("report.html has %d <svg> charts, want %d", svgs, want)
 	}
 	if polylines != 6 {
@@ -518,8 +526,9 @@ func TestFindings(t *testing.T) {
 				"light · read-one: all 3 apps held the target of 100 req/s.",
 				"light · read-one: lowest p99 latency: rest at 2.00 ms; htmx " + ratio(2.8, 2.0) + " that (2.80 ms), graphql " + ratio(5.0, 2.0) + " that (5.00 ms).",
 				"light · read-one: least app CPU per request: rest at 0.20 ms; htmx " + ratio(0.3, 0.2) + " that (0.30 ms), graphql " + ratio(0.5, 0.2) + " that (0.50 ms).",
-				"high · read-one: rest and graphql held the target of 1200 req/s; saturated: htmx. Most throughput: rest at 1199.9 req/s; 1.00× graphql (1199.9 req/s), " + ratio(1199.9, 850) + " htmx (850.0 req/s) — rest and graphql are within 5% of each other, too close to call.",
-				"htmx saturated on read-one at 1200 req/s (high): throughput 850.0 req/s, 71% of the target; success 99.75%; it held 100 req/s (light).",
+				"high · read-one: rest and graphql held the target of 1200 req/s; htmx did not and queued. Most throughput: rest at 1199.9 req/s; 1.00× graphql (1199.9 req/s), " + ratio(1199.9, 850) + " htmx (850.0 req/s) — rest and graphql are within 5% of each other, too close to call.",
+				"htmx did not hold read-one at 1200 req/s (high), so requests queued and its latencies measure the queue: throughput 850.0 req/s, 71% of the target; success 99.75%; it held 100 req/s (light).",
+				"high · read-one: lowest p99 latency: rest at 2.00 ms; graphql " + ratio(5.0, 2.0) + " that (5.00 ms); not compared: htmx, which queued.",
 				"Validation failed for htmx on write: " + validationProblem + ". That scenario was not measured on htmx.",
 				"high · read-small on rest was skipped: interrupted.",
 				"App CPU and memory of graphql could not be read in 1 of its 8 measured runs",
@@ -552,8 +561,19 @@ func TestFindings(t *testing.T) {
 				r.Verdict, r.Throughput = results.VerdictSaturated, 600
 			},
 			want: []string{
-				"high · read-one: rest held the target of 1200 req/s; saturated: graphql and htmx. Most throughput: rest at 1199.9 req/s; " + ratio(1199.9, 850) + " htmx (850.0 req/s), " + ratio(1199.9, 600) + " graphql (600.0 req/s).",
-				"graphql saturated on read-one at 1200 req/s (high): throughput 600.0 req/s, 50% of the target",
+				"high · read-one: rest held the target of 1200 req/s; graphql and htmx did not and queued. Most throughput: rest at 1199.9 req/s; " + ratio(1199.9, 850) + " htmx (850.0 req/s), " + ratio(1199.9, 600) + " graphql (600.0 req/s).",
+				"graphql did not hold read-one at 1200 req/s (high), so requests queued and its latencies measure the queue: throughput 600.0 req/s, 50% of the target",
+			},
+		},
+		{
+			name: "graphql is slow",
+			change: func(t *testing.T, run *results.Run) {
+				r := find(t, run, "light", "read-one", "graphql")
+				r.Verdict, r.Latency.P99 = results.VerdictSlow, 80
+			},
+			want: []string{
+				"light · read-one: all 3 apps held the target of 100 req/s; over the p99 SLO of 50 ms: graphql.",
+				"light · read-one: lowest p99 latency: rest at 2.00 ms; htmx " + ratio(2.8, 2.0) + " that (2.80 ms), graphql " + ratio(80, 2.0) + " that (80.0 ms).",
 			},
 		},
 		{
@@ -577,6 +597,30 @@ func TestFindings(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFindingsNeverCompareQueuedLatency is the case of issue 11: a graphql
+// that did not hold 1200 req/s had a p99 of 3089 ms, the length of its
+// queue, and the findings compared it with rest's as "687× that".
+func TestFindingsNeverCompareQueuedLatency(t *testing.T) {
+	run := newRun(t)
+	g := find(t, run, "high", "read-one", "graphql")
+	g.Verdict, g.Throughput, g.AchievedRate = results.VerdictSaturated, 731.4, 1199.9
+	g.Latency = results.Latency{Mean: 1500, P50: 1400, P90: 2800, P95: 2950, P99: 3089, Max: 4100}
+	find(t, run, "high", "read-one", "rest").Latency.P99 = 4.5
+	got := report.Findings(run)
+	for _, f := range got {
+		if strings.Contains(f, "3089") || strings.Contains(f, "687") {
+			t.Errorf("a finding quotes the queued p99 of graphql: %s", f)
+		}
+		if strings.Contains(f, "high · read-one: lowest p99") && strings.Contains(f, "graphql ") && !strings.Contains(f, "not compared: graphql and htmx, which queued") {
+			t.Errorf("graphql's queued latency is ranked: %s", f)
+		}
+	}
+	want := "graphql did not hold read-one at 1200 req/s (high), so requests queued and its latencies measure the queue: throughput 731.4 req/s"
+	if !slices.ContainsFunc(got, func(f string) bool { return strings.HasPrefix(f, want) }) {
+		t.Errorf("no finding starts with\n  %s\nfindings:\n  %s", want, strings.Join(got, "\n  "))
 	}
 }
 

@@ -9,15 +9,24 @@ import (
 	"crudbench/bench/results"
 )
 
-// Summary prints the console summary of run to w: one table per profile
-// with a row per scenario × app (target and achieved rate, success, p50 and
-// p99, app CPU mean, RSS max, DB statements per request, verdict), then the
-// findings. Unmeasured values print as n/a, as in the reports.
+// Summary prints the console summary of run to w: the bottom line (its
+// table and sentences) when there is one, one table per profile with a row
+// per scenario × app (target and achieved rate, success, p50 and p99, app
+// CPU mean, RSS max, DB statements per request, verdict), the capacities
+// when a search ran, then the findings. Unmeasured values print as n/a, as
+// in the reports.
 func Summary(w io.Writer, run *results.Run) {
 	if run == nil {
 		return
 	}
 	l := layoutOf(run)
+	if bl := bottomLineOf(run, l); len(bl.Table.Rows) > 0 {
+		fmt.Fprintln(w, "\nBottom line")
+		printColumns(w, bl.Table)
+		for _, s := range bl.Sentences {
+			fmt.Fprintf(w, "- %s\n", s)
+		}
+	}
 	for _, p := range l.profiles {
 		fmt.Fprintf(w, "\nProfile %s\n", p)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -31,6 +40,11 @@ func Summary(w io.Writer, run *results.Run) {
 		}
 		tw.Flush()
 	}
+	if len(run.Capacities) > 0 {
+		fmt.Fprintln(w, "\nCapacity")
+		t := capacityTable(run, l)
+		printColumns(w, t, 0, 1, 2, 4, 5, 6)
+	}
 	findings := Findings(run)
 	if len(findings) > 0 {
 		fmt.Fprintln(w, "\nFindings")
@@ -38,4 +52,32 @@ func Summary(w io.Writer, run *results.Run) {
 	for _, f := range findings {
 		fmt.Fprintf(w, "- %s\n", f)
 	}
+}
+
+// printColumns prints the given columns of t (all of them when none are
+// given) as an aligned console table, so the console shows the reports'
+// own cells.
+func printColumns(w io.Writer, t table, cols ...int) {
+	if len(cols) == 0 {
+		for i := range t.Header {
+			cols = append(cols, i)
+		}
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	pick := func(cells []string) string {
+		out := make([]string, len(cols))
+		for i, c := range cols {
+			out[i] = cells[c]
+		}
+		return strings.Join(out, "\t")
+	}
+	fmt.Fprintln(tw, pick(t.Header))
+	for _, r := range t.Rows {
+		cells := make([]string, len(r.Cells))
+		for i, c := range r.Cells {
+			cells[i] = c.Text
+		}
+		fmt.Fprintln(tw, pick(cells))
+	}
+	tw.Flush()
 }

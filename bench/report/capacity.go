@@ -1,0 +1,222 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"crudbench/bench/results"
+)
+
+// capacitiesOf returns the capacities of run ordered by scenario, then app.
+func (l layout) capacitiesOf(run *results.Run) []*results.Capacity {
+	var cs []*results.Capacity
+	for _, s := range l.scenarios {
+		for _, a := range l.apps {
+			for i := range run.Capacities {
+				if c := &run.Capacities[i]; c.Scenario == s && c.App == a {
+					cs = append(cs, c)
+				}
+			}
+		}
+	}
+	return cs
+}
+
+// capacityText is the capacity as the tables and the bottom line print it:
+// a rate, a lower bound when the cap was reached first, or the first rate of
+// the ramp when even that missed the SLO.
+func capacityText(c *results.Capacity) string {
+	switch c.Status {
+	case results.CapacityFound:
+		return rateText(math.Round(c.Rate))
+	case results.CapacityCapped:
+		return "≥ " + rateText(math.Round(c.Rate)) + " (cap reached)"
+	case results.CapacityNone:
+		return "none below " + rateText(noneBound(c))
+	}
+	return na
+}
+
+// noneBound is the rate a search that found nothing failed at first: its
+// Upper, or else its first probe's.
+func noneBound(c *results.Capacity) float64 {
+	if c.Upper > 0 || len(c.Probes) == 0 {
+		return c.Upper
+	}
+	return c.Probes[0].Rate
+}
+
+// stopWords names each stop reason for a reader.
+var stopWords = map[string]string{
+	results.StopAppCPU:        "app CPU at its limit",
+	results.StopPostgresCPU:   "PostgreSQL CPU",
+	results.StopLoadGenerator: "the load generator",
+	results.StopQueueing:      "queueing with CPU to spare (a pool, lock or connection limit)",
+	results.StopCap:           "the search's cap",
+}
+
+// stopText is the stop reason in words with the numbers it was judged on.
+func stopText(c *results.Capacity) string {
+	if c.StopReason == "" {
+		return na
+	}
+	w, ok := stopWords[c.StopReason]
+	if !ok {
+		w = c.StopReason
+	}
+	if c.StopDetail != "" {
+		w += ": " + c.StopDetail
+	}
+	return w
+}
+
+func statusText(c *results.Capacity) string {
+	if c.Reason != "" {
+		return c.Status + ": " + c.Reason
+	}
+	return c.Status
+}
+
+// capacityTable has one row per (scenario, app) search: what it found, what
+// stopped it, and the confirmation run at the rate found.
+func capacityTable(run *results.Run, l layout) table {
+	t := table{
+		Header: []string{"scenario", "app", "capacity req/s", "status", "stopped by", "req/s per core",
+			"confirmation", "throughput req/s", "p50 ms", "p99 ms", "app CPU mean"},
+		Right: []bool{false, false, true, false, false, true, false, true, true, true, true},
+	}
+	for _, c := range l.capacitiesOf(run) {
+		cells := []string{c.Scenario, c.App, capacityText(c), statusText(c), stopText(c), na}
+		if c.PerCore > 0 {
+			cells[5] = rateText(math.Round(c.PerCore))
+		}
+		cs := texts(append(cells, confirmationCells(c)...)...)
+		cs[4].Wrap, cs[6].Wrap = true, true
+		t.Rows = append(t.Rows, row{Cells: cs, Class: capacityClass(c)})
+	}
+	return t
+}
+
+// capacityClass colours a capacity row like a result row: ok when its
+// confirmation held the SLO, slow or saturated by the confirmation's
+// verdict when it did not.
+func capacityClass(c *results.Capacity) string {
+	switch {
+	case c.Confirmation == nil:
+		return c.Status
+	case c.Held:
+		return results.VerdictOK
+	}
+	return c.Confirmation.Verdict
+}
+
+// confirmationCells are whether the confirmation held the SLO and its
+// throughput, p50, p99 and app CPU.
+func confirmationCells(c *results.Capacity) []string {
+	r := c.Confirmation
+	if r == nil || !r.Measured() {
+		return []string{"not run", na, na, na, na}
+	}
+	held := "held the SLO"
+	if !c.Held {
+		held = "missed the SLO (" + verdictText(r) + ")"
+	}
+	cells := []string{held, fixed(r.Throughput, 1), na, na, na}
+	if hasRequests(r) {
+		cells[2], cells[3] = human(r.Latency.P50), human(r.Latency.P99)
+	}
+	if r.AppCost.Available {
+		cells[4] = percent(r.AppCost.CPUMean, 1)
+	}
+	return cells
+}
+
+// probeTable lists the probes of one search in the order they ran, with the
+// CPU of everything that shares the machine.
+func probeTable(c *results.Capacity) table {
+	t := table{
+		Header: []string{"#", "rate req/s", "achieved req/s", "throughput req/s", "success", "p50 ms", "p99 ms",
+			"app CPU", "PostgreSQL CPU", "runner CPU", "machine CPU", "SLO"},
+		Right: []bool{true, true, true, true, true, true, true, true, true, true, true, false},
+	}
+	for i, p := range c.Probes {
+		cells := []string{strconv.Itoa(i + 1), rateText(p.Rate), fixed(p.AchievedRate, 1), fixed(p.Throughput, 1),
+			percent(p.SuccessRatio, 2), human(p.P50), human(p.P99),
+			coresText(p.AppCPU, p.AppCPUAvailable), coresText(p.DBCPU, p.DBCPUAvailable), coresText(p.RunnerCPU, true),
+			coresText(p.MachineCPU, p.MachineCPUAvailable), metText(p)}
+		t.Rows = append(t.Rows, row{Cells: texts(cells...), Class: probeClass(p)})
+	}
+	return t
+}
+
+// probesCompact is every probe of every search in one table, for report.md.
+func probesCompact(run *results.Run, l layout) table {
+	t := table{
+		Header: []string{"scenario", "app", "rate req/s", "throughput req/s", "p99 ms", "app CPU", "SLO"},
+		Right:  []bool{false, false, true, true, true, true, false},
+	}
+	for _, c := range l.capacitiesOf(run) {
+		for _, p := range c.Probes {
+			t.Rows = append(t.Rows, row{Cells: texts(c.Scenario, c.App, rateText(p.Rate), fixed(p.Throughput, 1),
+				human(p.P99), coresText(p.AppCPU, p.AppCPUAvailable), metText(p))})
+		}
+	}
+	return t
+}
+
+// coresText prints CPU in cores as the result tables do: % of one core.
+func coresText(cores float64, ok bool) string {
+	if !ok {
+		return na
+	}
+	return percent(cores, 0)
+}
+
+func metText(p results.Probe) string {
+	switch {
+	case p.Met:
+		return "met"
+	case p.Why != "":
+		return "missed: " + p.Why
+	}
+	return "missed"
+}
+
+// probeHeld reports whether a probe kept up with its rate, by the same
+// thresholds as a fixed run's verdict: a probe that did not queued, and
+// its latencies are the queue's.
+func probeHeld(p results.Probe) bool {
+	return p.Rate > 0 && p.Throughput >= results.MinThroughputShare*p.Rate && p.SuccessRatio >= results.MinSuccessRatio
+}
+
+func probeClass(p results.Probe) string {
+	switch {
+	case p.Met:
+		return results.VerdictOK
+	case probeHeld(p):
+		return results.VerdictSlow
+	}
+	return results.VerdictSaturated
+}
+
+// capacityHowTo explains the search with the knobs it ran with.
+func capacityHowTo(run *results.Run) string {
+	s := "The capacity of an app is the highest constant rate at which it met the SLO"
+	if slo := run.Settings.SLOP99; slo > 0 {
+		s += ": p99 within " + msText(slo) + " ms"
+	}
+	if cs := run.Settings.Capacity; cs != nil {
+		s += fmt.Sprintf(", success at least %s and throughput at least %s of the rate. "+
+			"The search ramps from %s req/s by ×%s per step until a probe misses, then bisects to within %s; "+
+			"each probe is a %s warm-up and %s measured, and the search stops at %s req/s (≥ marks a capacity that reached that cap). ",
+			percent(cs.MinSuccessRatio, 1), percent(cs.MinThroughputShare, 0), rateText(cs.Start), strconv.FormatFloat(cs.Growth, 'g', 3, 64),
+			percent(cs.Precision, 0), durationText(cs.ProbeWarmup), durationText(cs.ProbeDuration), rateText(cs.Max))
+	} else {
+		s += ". "
+	}
+	return s + "A confirmation run at the full measured duration repeats the rate found; its numbers are the ones shown. " +
+		"Stopped by names what kept the capacity from being higher, judged on the lowest probe that missed: " +
+		"the app's CPU, PostgreSQL's, the load generator's (it shares this machine), or latency that grew with CPU to spare. " +
+		"Req/s per core is the capacity divided by the app's mean CPU in cores in the confirmation run: the figure that carries over to a bigger machine."
+}
