@@ -21,7 +21,7 @@ import (
 
 // Settings are the variables every app reads; Env drops them from the test
 // process's environment so only the given ones apply.
-var Settings = []string{"DATABASE_URL", "ADDR", "DB_MAX_CONNS", "LOG_LEVEL", "AUTH_SECRET", "TOKEN_TTL", "REQUEST_TIMEOUT"}
+var Settings = []string{"DATABASE_URL", "ADDR", "DB_MAX_CONNS", "LOG_LEVEL", "AUTH_SECRET", "TOKEN_TTL", "REQUEST_TIMEOUT", "DEBUG_ADDR"}
 
 // Build compiles the main package in the current folder (the test's own
 // app) into a temporary folder and returns the binary's path.
