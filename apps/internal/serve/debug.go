@@ -14,11 +14,11 @@ import (
 // logs "debug listening" with the bound address, and returns the function
 // that stops it.
 //
-// The admin server has no read or write timeout: a CPU profile's response
-// takes as long as the profile asked for, and pprof refuses a duration
-// beyond the server's write timeout. Stopping closes it at once rather than
-// gracefully, so that a profile in progress cannot hold up the app's
-// shutdown (its request's context ends and pprof stops it).
+// Its write timeout is the public server's default; pprof extends a
+// request's write deadline by the seconds of the profile or trace it asks
+// for. Stopping closes it at once rather than gracefully, so that a profile
+// in progress cannot hold up the app's shutdown (its request's context ends
+// and pprof stops profiling).
 func startDebug(logger *slog.Logger, addr string) (stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -27,6 +27,7 @@ func startDebug(logger *slog.Logger, addr string) (stop func(), err error) {
 	srv := &http.Server{
 		Handler:           admin.Handler(),
 		ReadHeaderTimeout: 5 * time.Second,
+		WriteTimeout:      30 * time.Second,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	go srv.Serve(ln)
