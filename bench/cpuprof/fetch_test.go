@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -66,10 +67,10 @@ func TestFetchRefused(t *testing.T) {
 	}
 }
 
-// TestFetchAnalyzeReal profiles a JSON server under load for a second,
-// through net/http/pprof as the apps serve it, with a client whose timeout
-// is shorter than the profile.
-func TestFetchAnalyzeReal(t *testing.T) {
+// newJSONServer serves a list of 300 items as JSON at /items, and a CPU
+// profile at /debug/pprof/profile as the apps' admin address does.
+func newJSONServer(t testing.TB) *httptest.Server {
+	t.Helper()
 	type item struct {
 		ID    int      `json:"id"`
 		Name  string   `json:"name"`
@@ -87,7 +88,26 @@ func TestFetchAnalyzeReal(t *testing.T) {
 	})
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	srv := httptest.NewServer(mux)
-	defer srv.Close()
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// getItems asks srv for its items and reads the answer.
+func getItems(srv *httptest.Server) error {
+	resp, err := srv.Client().Get(srv.URL + "/items")
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	_, err = io.Copy(io.Discard, resp.Body)
+	return err
+}
+
+// TestFetchAnalyzeReal profiles a JSON server under load for a second,
+// through net/http/pprof as the apps serve it, with a client whose timeout
+// is shorter than the profile.
+func TestFetchAnalyzeReal(t *testing.T) {
+	srv := newJSONServer(t)
 
 	// Load until the profile is in, so it covers busy seconds however slow
 	// the machine.
@@ -98,13 +118,9 @@ func TestFetchAnalyzeReal(t *testing.T) {
 		wg.Go(func() {
 			n := 0
 			for ctx.Err() == nil {
-				resp, err := srv.Client().Get(srv.URL + "/items")
-				if err != nil {
-					continue
+				if getItems(srv) == nil {
+					n++
 				}
-				io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				n++
 			}
 			requests.Store(w, n)
 		})
@@ -171,4 +187,46 @@ func cmpFloat(a, b float64) int {
 		return 1
 	}
 	return 0
+}
+
+// BenchmarkProfiler measures what taking a CPU profile costs a busy server:
+// the same JSON requests with and without runtime/pprof profiling (what
+// /debug/pprof/profile does), in wall time and in CPU time per request
+// (cpu-ns/op, from getrusage, which a shared machine disturbs less). Client
+// and server share the process, so both pay the profiler. Compare off and
+// on within one run:
+//
+//	go test -run '^$' -bench Profiler -count 8 ./bench/cpuprof/
+func BenchmarkProfiler(b *testing.B) {
+	srv := newJSONServer(b)
+	for _, bc := range []struct {
+		name    string
+		profile bool
+	}{{"off", false}, {"on", true}} {
+		b.Run(bc.name, func(b *testing.B) {
+			if bc.profile {
+				if err := runtimepprof.StartCPUProfile(io.Discard); err != nil {
+					b.Fatal(err)
+				}
+				defer runtimepprof.StopCPUProfile()
+			}
+			before := cpuTime(b)
+			for b.Loop() {
+				if err := getItems(srv); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(cpuTime(b)-before)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
+
+// cpuTime is the CPU time this process has spent, user and system.
+func cpuTime(b *testing.B) time.Duration {
+	b.Helper()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
