@@ -1,8 +1,11 @@
 // Package cpuprof takes a CPU profile of a running Go app over its pprof
-// endpoint and says where the CPU went: shares of a few named layers (HTTP
-// and router, encoding, database driver, the app's code, runtime) and the
-// functions that spent the most.
+// endpoint (Fetch) and says where the CPU went (Analyze): shares of a few
+// named layers (HTTP and router, encoding, database driver, the app's code,
+// runtime, other) and the ten functions that spent the most.
 //
-// Fetch takes the profile (fetch.go), Analyze summarizes it (analyze.go)
-// and the layer of each sample is decided by the rules in layer.go.
+// A sample's layer is decided by its stack: the first frame from the leaf
+// that is not the runtime or the general-purpose standard library names
+// it, so the time a layer spends in shared helpers (copying, allocating,
+// system calls) is that layer's. The rules and their two judgement calls,
+// the apps' shared middleware and logging, are documented at layerRules.
 package cpuprof
