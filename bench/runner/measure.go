@@ -193,4 +193,16 @@ func takeSummary(res *results.Result, s load.Summary) {
 		Mean: ms(s.LatencyMean), P50: ms(s.P50), P90: ms(s.P90), P95: ms(s.P95), P99: ms(s.P99), Max: ms(s.LatencyMax),
 	}
 	res.BytesIn, res.BytesOut = s.BytesInMean, s.BytesOutMean
+	res.Timeline = timeline(s.Timeline)
+}
+
+// timeline turns the load generator's seconds into the results' units.
+func timeline(seconds []load.Second) []results.Second {
+	out := make([]results.Second, len(seconds))
+	for i, s := range seconds {
+		out[i] = results.Second{
+			At: s.At.Seconds(), Requests: s.Requests, Successes: s.Successes, P50: ms(s.P50), P99: ms(s.P99),
+		}
+	}
+	return out
 }
