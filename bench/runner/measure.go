@@ -135,6 +135,7 @@ func (r *runner) measure(ctx context.Context, j job, label string, left time.Dur
 
 	samplers := r.samplersFor(j.app, u.pid)
 	opts := r.attackOptions(j, rate, wl, raw, r.progress(j, label, left))
+	prof := r.profileFor(ctx, j, &opts)
 	// Statements are counted over the whole attack, warm-up included, and
 	// divided by all its successful requests: no request straddles the
 	// count's bounds, so the ratio is exact.
@@ -157,14 +158,12 @@ func (r *runner) measure(ctx context.Context, j job, label string, left time.Dur
 
 	takeSummary(&res, out.Summary)
 	takeCosts(&res, out, series, j.app, u.pid)
+	res.CPUProfile = prof.result()
 	if beforeErr == nil && afterErr == nil && after >= before {
 		res.DB.Available = true
 		res.DB.StatementsPerRequest = perRequest(float64(after-before), out.Succeeded)
 	}
 	res.Verdict, res.Reason = judge(out, attackErr, rate, res)
-	if res.Errors == nil {
-		res.Errors = []string{}
-	}
 	return res
 }
 

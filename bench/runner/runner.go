@@ -33,6 +33,8 @@ const (
 	RawDir     = "raw"
 	SamplesDir = "samples"
 	LogsDir    = "logs"
+	// ProfilesDir holds the CPU profiles of -profile-cpu.
+	ProfilesDir = "profiles"
 )
 
 // editorUser writes as well as reads, so one login serves every scenario.
@@ -48,6 +50,9 @@ type appUnderTest struct {
 	// then pidProblem says why.
 	pid        int
 	pidProblem string
+	// debugURL is the app's admin address, where it serves pprof; empty
+	// when it has none (an attached app without -debug-url).
+	debugURL string
 }
 
 // runner holds the state of one Run.
@@ -105,7 +110,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (run *results.Run, d
 			Cooldown: results.Duration(cfg.Cooldown), Timeout: results.Duration(cfg.Timeout),
 			MaxConnections: cfg.MaxConnections, Repeat: cfg.Repeat,
 			SampleInterval: results.Duration(cfg.SampleInterval), DBMaxConns: cfg.DBMaxConns,
-			Rates: cfg.Rates,
+			Rates: cfg.Rates, ProfileCPU: cfg.ProfileCPU,
 		},
 		Environment: results.Environment{
 			CPUModel: cpuModel(), CPUCount: runtime.NumCPU(), Kernel: kernel(),
@@ -146,7 +151,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (run *results.Run, d
 	if r.overheadWall > 0 {
 		run.SamplerOverhead = r.overheadCPU / r.overheadWall
 	}
-	run.Notes = append(r.standardNotes(), r.notes...)
+	run.Notes = slices.Concat(r.standardNotes(), r.profileNotes(), r.notes)
 	run.FinishedAt = time.Now().UTC()
 	if ctx.Err() != nil {
 		return run, r.dir, fmt.Errorf("%w: %v", ErrInterrupted, context.Cause(ctx))
@@ -296,7 +301,7 @@ func (r *runner) openProbe(ctx context.Context, url string, run *results.Run) er
 func (r *runner) attach() {
 	for _, name := range r.cfg.Apps {
 		app, err := scenario.NewApp(name, r.cfg.Attach[name])
-		u := &appUnderTest{app: app, unusable: err}
+		u := &appUnderTest{app: app, unusable: err, debugURL: r.cfg.DebugURLs[name]}
 		switch pid, ok := r.cfg.PIDs[name]; {
 		case ok && stack.Alive(pid):
 			u.pid = pid
@@ -354,7 +359,7 @@ func (r *runner) startApps(ctx context.Context, dbURL string, teardown *[]func()
 		if err != nil {
 			return err
 		}
-		r.apps[name] = &appUnderTest{app: app, pid: p.PID}
+		r.apps[name] = &appUnderTest{app: app, pid: p.PID, debugURL: p.DebugURL}
 		r.con.printf("Started %s at %s (pid %d).\n", name, p.URL, p.PID)
 	}
 	return nil
