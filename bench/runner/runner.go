@@ -50,6 +50,9 @@ type appUnderTest struct {
 	// then pidProblem says why.
 	pid        int
 	pidProblem string
+	// proc is the process when the runner started the app, nil when
+	// attached.
+	proc *stack.Process
 	// debugURL is the app's admin address, where it serves pprof; empty
 	// when it has none (an attached app without -debug-url).
 	debugURL string
@@ -62,6 +65,9 @@ type runner struct {
 	dir    string
 	runID  string
 	client *http.Client
+	// root is the module's folder, "" outside the repository (e.g. in a
+	// container); binDir is where the apps the runner starts were built.
+	root, binDir string
 
 	apps map[string]*appUnderTest
 
@@ -128,8 +134,8 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (run *results.Run, d
 			}
 		}
 	}()
-	root, _ := stack.ModuleRoot(ctx) // "" outside the repository, e.g. in a container
-	run.Environment.GitCommit = sourceCommit(ctx, root, buildCommit)
+	r.root, _ = stack.ModuleRoot(ctx) // "" outside the repository, e.g. in a container
+	run.Environment.GitCommit = sourceCommit(ctx, r.root, buildCommit)
 	if err := r.setup(ctx, run, &teardown); err != nil {
 		return nil, r.dir, err
 	}
@@ -199,9 +205,11 @@ func (r *runner) setup(ctx context.Context, run *results.Run, teardown *[]func()
 		r.attach()
 		run.Settings.DBMaxConns = 0
 		r.note("Attach mode: the apps were started elsewhere, so their DB_MAX_CONNS and other settings are theirs (settings.dbMaxConns is 0: unknown).")
-		return nil
+	} else if err := r.startApps(ctx, dbURL, teardown); err != nil {
+		return err
 	}
-	return r.startApps(ctx, dbURL, teardown)
+	run.Stacks = r.stackFacts(ctx)
+	return nil
 }
 
 // prepareDatabase makes sure the database at url holds the dataset: it
@@ -333,6 +341,7 @@ func (r *runner) startApps(ctx context.Context, dbURL string, teardown *[]func()
 		return err
 	}
 	*teardown = append(*teardown, func() error { return os.RemoveAll(bin) })
+	r.binDir = bin
 	r.con.printf("Building %s…\n", strings.Join(r.cfg.Apps, ", "))
 	if err := stack.Build(ctx, root, bin, r.cfg.Apps, io.Discard); err != nil {
 		return err
@@ -359,7 +368,7 @@ func (r *runner) startApps(ctx context.Context, dbURL string, teardown *[]func()
 		if err != nil {
 			return err
 		}
-		r.apps[name] = &appUnderTest{app: app, pid: p.PID, debugURL: p.DebugURL}
+		r.apps[name] = &appUnderTest{app: app, pid: p.PID, proc: p, debugURL: p.DebugURL}
 		r.con.printf("Started %s at %s (pid %d).\n", name, p.URL, p.PID)
 	}
 	return nil
