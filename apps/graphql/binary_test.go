@@ -14,7 +14,8 @@ import (
 )
 
 // The real binary, as a user runs it: configured by the environment, it
-// listens, answers, and on SIGTERM shuts down gracefully with exit code 0.
+// listens, answers (pprof only on DEBUG_ADDR), and on SIGTERM shuts down
+// gracefully with exit code 0.
 func TestBinaryStartToStop(t *testing.T) {
 	t.Parallel()
 	bin := apptest.Build(t, "graphql")
@@ -23,6 +24,7 @@ func TestBinaryStartToStop(t *testing.T) {
 		"ADDR=127.0.0.1:0",
 		"AUTH_SECRET=binary-test-secret-0123456789",
 		"LOG_LEVEL=info",
+		"DEBUG_ADDR=127.0.0.1:0",
 	))
 
 	resp, err := http.Get(app.URL + "/healthz")
@@ -46,6 +48,7 @@ func TestBinaryStartToStop(t *testing.T) {
 	if showcase.Person.LastName != "Lovelace" {
 		t.Errorf("showcase = %+v", showcase)
 	}
+	apptest.WantDebugOnly(t, app)
 
 	if got := strings.Join(app.Stop(t), ","); !strings.Contains(got, "shutting down,stopped") {
 		t.Errorf("logs after SIGTERM: %s", got)

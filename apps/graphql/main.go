@@ -5,8 +5,9 @@
 //
 // Configuration comes from the environment, flags overriding: DATABASE_URL,
 // ADDR (default :8082), DB_MAX_CONNS, LOG_LEVEL, AUTH_SECRET, TOKEN_TTL,
-// REQUEST_TIMEOUT (see -h), plus GRAPHQL_INTROSPECTION=false to hide the
-// schema from clients.
+// REQUEST_TIMEOUT and DEBUG_ADDR (a loopback admin address serving
+// net/http/pprof; empty serves none), see -h, plus
+// GRAPHQL_INTROSPECTION=false to hide the schema from clients.
 package main
 
 import (
@@ -64,7 +65,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	tokens := auth.NewTokens(cfg.AuthSecret, cfg.TokenTTL)
 
 	srv := NewServer(logger, store, tokens, cfg.RequestTimeout, Options{Introspection: introspection})
-	return serve.Run(ctx, logger, cfg.Addr, srv, serve.Options{})
+	return serve.Run(ctx, logger, cfg.Addr, srv, serve.Options{DebugAddr: cfg.DebugAddr})
 }
 
 // introspectionFromEnv reads GRAPHQL_INTROSPECTION: on unless set to false.

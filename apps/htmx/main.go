@@ -5,7 +5,8 @@
 //
 // Configuration comes from the environment with flags as overrides
 // (DATABASE_URL, ADDR [:8083], DB_MAX_CONNS, LOG_LEVEL, AUTH_SECRET,
-// TOKEN_TTL, REQUEST_TIMEOUT); run it with -h for the list. It logs JSON to
+// TOKEN_TTL, REQUEST_TIMEOUT, DEBUG_ADDR: a loopback admin address serving
+// net/http/pprof, none when empty); run it with -h for the list. It logs JSON to
 // stdout and stops gracefully on SIGINT or SIGTERM.
 package main
 
@@ -71,5 +72,5 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 	tokens := auth.NewTokens(cfg.AuthSecret, cfg.TokenTTL)
 	srv := NewServer(logger, store, tokens, cfg.RequestTimeout, views)
-	return serve.Run(ctx, logger, cfg.Addr, srv, serve.Options{})
+	return serve.Run(ctx, logger, cfg.Addr, srv, serve.Options{DebugAddr: cfg.DebugAddr})
 }

@@ -3,9 +3,11 @@
 // /openapi.yaml.
 //
 // It reads DATABASE_URL, ADDR (default :8081), DB_MAX_CONNS, LOG_LEVEL,
-// AUTH_SECRET, TOKEN_TTL and REQUEST_TIMEOUT from the environment; flags of
-// the same names (-database-url, -addr, …) override them. Logs are JSON
-// lines on stdout. SIGINT or SIGTERM shuts it down gracefully.
+// AUTH_SECRET, TOKEN_TTL, REQUEST_TIMEOUT and DEBUG_ADDR (a loopback admin
+// address serving net/http/pprof; empty, the default, serves none) from the
+// environment; flags of the same names (-database-url, -addr, …) override
+// them. Logs are JSON lines on stdout. SIGINT or SIGTERM shuts it down
+// gracefully.
 package main
 
 import (
@@ -52,5 +54,5 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	defer store.Close()
 	tokens := auth.NewTokens(cfg.AuthSecret, cfg.TokenTTL)
-	return serve.Run(ctx, logger, cfg.Addr, NewServer(logger, store, tokens, cfg.RequestTimeout), serve.Options{})
+	return serve.Run(ctx, logger, cfg.Addr, NewServer(logger, store, tokens, cfg.RequestTimeout), serve.Options{DebugAddr: cfg.DebugAddr})
 }

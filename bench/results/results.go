@@ -225,7 +225,7 @@ type CPUProfile struct {
 	Seconds    float64 `json:"seconds"`
 	CPUSeconds float64 `json:"cpuSeconds"`
 	// Layers holds each layer's share of CPUSeconds, in the order of
-	// Layers; the shares add up to 1.
+	// Layers; the shares add up to 1 (all 0 when no sample was taken).
 	Layers []LayerShare `json:"layers"`
 	// Top is the ten functions with the most CPU of their own.
 	Top []FunctionShare `json:"top"`

@@ -21,11 +21,17 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"crudbench/bench/sampler"
 )
 
 const (
-	// readyTimeout bounds an app's start until /healthz and /readyz answer.
+	// readyTimeout bounds an app's start until /readyz answers.
 	readyTimeout = 30 * time.Second
+	// readyPoll is how often /readyz is asked during a start: Ready is
+	// precise to about this much, and a refused connection on loopback
+	// costs next to nothing.
+	readyPoll = 5 * time.Millisecond
 	// stopTimeout bounds a graceful shutdown before the app is killed.
 	stopTimeout = 10 * time.Second
 )
@@ -86,24 +92,30 @@ type Process struct {
 	IdleRSSBytes uint64
 
 	cmd      *exec.Cmd
+	started  time.Time
 	done     chan struct{}
 	waitErr  error
 	stopOnce sync.Once
 	stopErr  error
 }
 
-// StartApp starts the binary bin as app name on a free local port and waits
-// until it is live (/healthz) and ready (/readyz).
+// StartApp starts the binary bin as app name on a free local port, with its
+// admin address (DEBUG_ADDR) on another, waits until it is ready (/readyz)
+// and records how long that took and its resident memory then.
 func StartApp(ctx context.Context, name, bin string, cfg AppConfig) (*Process, error) {
-	port, err := freePort()
+	addr, err := freeAddr()
 	if err != nil {
 		return nil, err
 	}
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	debugAddr, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
 	cmd := exec.Command(bin)
 	cmd.Env = append(os.Environ(),
 		"DATABASE_URL="+cfg.DatabaseURL,
 		"ADDR="+addr,
+		"DEBUG_ADDR="+debugAddr,
 		"DB_MAX_CONNS="+strconv.Itoa(cfg.DBMaxConns),
 		"AUTH_SECRET="+cfg.AuthSecret,
 		"LOG_LEVEL=info", // request logging (debug) would dominate the measurement
@@ -120,7 +132,7 @@ func StartApp(ctx context.Context, name, bin string, cfg AppConfig) (*Process, e
 		// No orphaned app if the runner dies.
 		Pdeathsig: syscall.SIGKILL,
 	}
-	p := &Process{Name: name, URL: "http://" + addr, cmd: cmd, done: make(chan struct{})}
+	p := &Process{Name: name, URL: "http://" + addr, DebugURL: "http://" + debugAddr, cmd: cmd, done: make(chan struct{})}
 	if err := p.start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", name, err)
 	}
@@ -128,6 +140,12 @@ func StartApp(ctx context.Context, name, bin string, cfg AppConfig) (*Process, e
 		p.Stop()
 		return nil, fmt.Errorf("start %s: %w", name, err)
 	}
+	rss, err := sampler.ResidentBytes(p.PID)
+	if err != nil {
+		p.Stop()
+		return nil, fmt.Errorf("start %s: idle memory: %w", name, err)
+	}
+	p.IdleRSSBytes = rss
 	return p, nil
 }
 
@@ -139,6 +157,7 @@ func (p *Process) start() error {
 	go func() {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
+		p.started = time.Now()
 		if err := p.cmd.Start(); err != nil {
 			started <- err
 			close(p.done)
@@ -152,30 +171,33 @@ func (p *Process) start() error {
 	return <-started
 }
 
+// waitReady asks /readyz every readyPoll until it answers 200 and sets
+// p.Ready to the time from the start of the process to that answer. A
+// ready app is live too, so /healthz needs no round of its own.
 func (p *Process) waitReady(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
 	defer cancel()
 	client := &http.Client{Timeout: time.Second}
-	for _, path := range []string{"/healthz", "/readyz"} {
-		for {
-			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.URL+path, nil)
-			resp, err := client.Do(req)
-			if err == nil {
-				resp.Body.Close()
-				if resp.StatusCode == http.StatusOK {
-					break
-				}
-			}
-			select {
-			case <-p.done:
-				return fmt.Errorf("exited before it was ready: %v", p.waitErr)
-			case <-ctx.Done():
-				return fmt.Errorf("%s did not answer 200 within %s", path, readyTimeout)
-			case <-time.After(50 * time.Millisecond):
+	tick := time.NewTicker(readyPoll)
+	defer tick.Stop()
+	for {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.URL+"/readyz", nil)
+		resp, err := client.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				p.Ready = time.Since(p.started)
+				return nil
 			}
 		}
+		select {
+		case <-p.done:
+			return fmt.Errorf("exited before it was ready: %v", p.waitErr)
+		case <-ctx.Done():
+			return fmt.Errorf("/readyz did not answer 200 within %s", readyTimeout)
+		case <-tick.C:
+		}
 	}
-	return nil
 }
 
 // Stop shuts the app down gracefully (SIGTERM), kills it after
@@ -206,11 +228,12 @@ func (p *Process) Stop() error {
 	return p.stopErr
 }
 
-func freePort() (int, error) {
+// freeAddr returns a loopback address with a port free at the moment.
+func freeAddr() (string, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return 0, fmt.Errorf("find a free port: %w", err)
+		return "", fmt.Errorf("find a free port: %w", err)
 	}
 	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
+	return l.Addr().String(), nil
 }

@@ -21,7 +21,7 @@ import (
 
 // Settings are the variables every app reads; Env drops them from the test
 // process's environment so only the given ones apply.
-var Settings = []string{"DATABASE_URL", "ADDR", "DB_MAX_CONNS", "LOG_LEVEL", "AUTH_SECRET", "TOKEN_TTL", "REQUEST_TIMEOUT"}
+var Settings = []string{"DATABASE_URL", "ADDR", "DB_MAX_CONNS", "LOG_LEVEL", "AUTH_SECRET", "TOKEN_TTL", "REQUEST_TIMEOUT", "DEBUG_ADDR"}
 
 // Build compiles the main package in the current folder (the test's own
 // app) into a temporary folder and returns the binary's path.
@@ -55,6 +55,9 @@ func Env(settings ...string) []string {
 type Process struct {
 	// URL is the app's base address, from its "listening" log line.
 	URL string
+	// DebugURL is its admin address, from its "debug listening" log line;
+	// empty unless it was started with DEBUG_ADDR.
+	DebugURL string
 	// Startup holds the log lines written up to and including "listening".
 	Startup []map[string]any
 
@@ -111,6 +114,8 @@ func Start(t testing.TB, bin string, env []string) *Process {
 			p.Startup = append(p.Startup, line)
 			if addr, _ := line["addr"].(string); line["msg"] == "listening" && addr != "" {
 				p.URL = "http://" + addr
+			} else if line["msg"] == "debug listening" && addr != "" {
+				p.DebugURL = "http://" + addr
 			}
 		case <-timeout:
 			t.Fatalf("no \"listening\" log line within 20 s; stderr:\n%s", p.stderr)

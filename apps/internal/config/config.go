@@ -46,6 +46,11 @@ type Config struct {
 	AuthSecret     []byte        // AUTH_SECRET, -auth-secret; at least 16 bytes
 	TokenTTL       time.Duration // TOKEN_TTL, -token-ttl; how long a login token stays valid
 	RequestTimeout time.Duration // REQUEST_TIMEOUT, -request-timeout; every request's deadline, also the database's statement timeout
+	// DebugAddr (DEBUG_ADDR, -debug-addr) is the admin address that serves
+	// the profiler; empty, the default, serves none. It must be a loopback
+	// host: the profiler shows the program's internals and costs CPU on
+	// demand, so it must never be reachable from the network.
+	DebugAddr string
 }
 
 // setting is one configuration value: its flag, its environment variable and
@@ -81,6 +86,8 @@ func Load(name string, args []string, getenv func(string) string, defaultAddr st
 			usage: "how long a login token stays valid (a `duration` such as 12h)", set: setTokenTTL},
 		{flag: "request-timeout", env: "REQUEST_TIMEOUT", def: DefaultRequestTimeout.String(),
 			usage: "each request's deadline (a `duration` up to 25s); a request still waiting for the database then gets 503", set: setRequestTimeout},
+		{flag: "debug-addr", env: "DEBUG_ADDR", def: "",
+			usage: "admin `address` serving /debug/pprof, loopback only (127.0.0.1:6060); empty serves none", set: setDebugAddr},
 	}
 
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
@@ -197,4 +204,36 @@ func setRequestTimeout(c *Config, s string) error {
 	}
 	c.RequestTimeout = d
 	return nil
+}
+
+// setDebugAddr accepts an empty address (no admin server) or host:port with
+// a loopback host. An empty host is refused too: it means every interface.
+func setDebugAddr(c *Config, s string) error {
+	if s == "" {
+		c.DebugAddr = ""
+		return nil
+	}
+	host, port, err := net.SplitHostPort(s)
+	if err != nil {
+		return errors.New("must be empty or host:port on loopback, for example 127.0.0.1:6060")
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return errors.New("port must be a number from 0 to 65535")
+	}
+	if !isLoopback(host) {
+		return errors.New("host must be loopback (127.0.0.0/8, ::1 or localhost): the profiler must not be reachable from the network")
+	}
+	c.DebugAddr = s
+	return nil
+}
+
+// isLoopback reports whether host names only this machine: localhost or a
+// loopback IP. Other names are refused rather than resolved, since what a
+// name resolves to can change after the check.
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -58,6 +58,7 @@ func TestLoadEnv(t *testing.T) {
 		"AUTH_SECRET":     "0123456789abcdef",
 		"TOKEN_TTL":       "30m",
 		"REQUEST_TIMEOUT": "750ms",
+		"DEBUG_ADDR":      "127.0.0.1:6060",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -70,6 +71,7 @@ func TestLoadEnv(t *testing.T) {
 		AuthSecret:     []byte("0123456789abcdef"),
 		TokenTTL:       30 * time.Minute,
 		RequestTimeout: 750 * time.Millisecond,
+		DebugAddr:      "127.0.0.1:6060",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("from env (-want +got):\n%s", diff)
@@ -87,7 +89,8 @@ func TestLoadFlagsOverrideEnv(t *testing.T) {
 		"LOG_LEVEL":       "error",
 		"AUTH_SECRET":     "env-secret-0123456789",
 		"TOKEN_TTL":       "1h",
-		"REQUEST_TIMEOUT": "forever", // hidden by the flag too
+		"REQUEST_TIMEOUT": "forever",      // hidden by the flag too
+		"DEBUG_ADDR":      "0.0.0.0:6060", // and a non-loopback admin address
 	}
 	args := []string{
 		"-database-url", "postgres://flag@db/x",
@@ -97,6 +100,7 @@ func TestLoadFlagsOverrideEnv(t *testing.T) {
 		"-auth-secret=flag-secret-0123456789",
 		"-token-ttl", "90s",
 		"-request-timeout", "25s",
+		"-debug-addr", "[::1]:0",
 	}
 	got, err := load(t, args, vars)
 	if err != nil {
@@ -110,6 +114,7 @@ func TestLoadFlagsOverrideEnv(t *testing.T) {
 		AuthSecret:     []byte("flag-secret-0123456789"),
 		TokenTTL:       90 * time.Second,
 		RequestTimeout: 25 * time.Second,
+		DebugAddr:      "[::1]:0",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("flags over env (-want +got):\n%s", diff)
@@ -137,6 +142,13 @@ func TestLoadBadValues(t *testing.T) {
 		{"request timeout past the write timeout", nil, map[string]string{"REQUEST_TIMEOUT": "26s"}, "up to 25s"},
 		{"addr", nil, map[string]string{"ADDR": "8081"}, "ADDR"},
 		{"addr port", []string{"-addr", ":99999"}, nil, "-addr"},
+		{"debug addr without port", nil, map[string]string{"DEBUG_ADDR": "127.0.0.1"}, "DEBUG_ADDR"},
+		{"debug addr port", []string{"-debug-addr", "127.0.0.1:70000"}, nil, "-debug-addr"},
+		{"debug addr on every interface", nil, map[string]string{"DEBUG_ADDR": ":6060"}, "DEBUG_ADDR"},
+		{"debug addr unspecified", nil, map[string]string{"DEBUG_ADDR": "0.0.0.0:6060"}, "loopback"},
+		{"debug addr public", []string{"-debug-addr", "192.0.2.7:6060"}, nil, "-debug-addr"},
+		{"debug addr ipv6 public", nil, map[string]string{"DEBUG_ADDR": "[2001:db8::1]:6060"}, "DEBUG_ADDR"},
+		{"debug addr host name", nil, map[string]string{"DEBUG_ADDR": "example.com:6060"}, "loopback"},
 		{"empty database url flag", []string{"-database-url", ""}, nil, "-database-url"},
 		{"unknown flag", []string{"-nope"}, nil, "nope"},
 		{"flag syntax", []string{"-db-max-conns"}, nil, "db-max-conns"},
@@ -150,6 +162,21 @@ func TestLoadBadValues(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("error %q does not name %s", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestLoadDebugAddrLoopback: every loopback form is accepted as given.
+func TestLoadDebugAddrLoopback(t *testing.T) {
+	for _, addr := range []string{"127.0.0.1:6060", "127.8.9.10:0", "[::1]:6060", "localhost:6060", "LocalHost:0"} {
+		t.Run(addr, func(t *testing.T) {
+			got, err := load(t, nil, map[string]string{"DEBUG_ADDR": addr})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.DebugAddr != addr {
+				t.Errorf("DebugAddr = %q, want %q", got.DebugAddr, addr)
 			}
 		})
 	}
@@ -172,7 +199,7 @@ func TestLoadHelp(t *testing.T) {
 	if !errors.Is(err, flag.ErrHelp) {
 		t.Errorf("Load(-h) error = %v, want flag.ErrHelp", err)
 	}
-	for _, name := range []string{"DATABASE_URL", "ADDR", "DB_MAX_CONNS", "LOG_LEVEL", "AUTH_SECRET", "TOKEN_TTL", "REQUEST_TIMEOUT"} {
+	for _, name := range []string{"DATABASE_URL", "ADDR", "DB_MAX_CONNS", "LOG_LEVEL", "AUTH_SECRET", "TOKEN_TTL", "REQUEST_TIMEOUT", "DEBUG_ADDR"} {
 		if !strings.Contains(stderr.String(), name) {
 			t.Errorf("usage does not mention %s:\n%s", name, stderr.String())
 		}

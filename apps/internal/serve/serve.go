@@ -1,8 +1,9 @@
 // Package serve runs an app's HTTP server with the timeouts and graceful
-// shutdown every crudbench app needs, plus the middleware policy the three
-// apps share (Stack): panic recovery, request IDs, the request deadline, the
-// body limit and request logging (debug only), and how a handler's error is
-// logged (LogError).
+// shutdown every crudbench app needs, and beside it, when asked, the admin
+// server on its loopback address (DEBUG_ADDR); plus the middleware policy
+// the three apps share (Stack): panic recovery, request IDs, the request
+// deadline, the body limit and request logging (debug only), and how a
+// handler's error is logged (LogError).
 package serve
 
 import (
@@ -29,6 +30,11 @@ type Options struct {
 	// Ready, when set, is called with the bound address once the server
 	// accepts connections; useful with ":0".
 	Ready func(addr net.Addr)
+
+	// DebugAddr, when set (DEBUG_ADDR), is where Run also serves the admin
+	// endpoints (package admin), on a server of their own that stops with
+	// the app. Checking that it is loopback is config's job.
+	DebugAddr string
 }
 
 func (o Options) withDefaults() Options {
@@ -50,8 +56,20 @@ func (o Options) withDefaults() Options {
 // finish for up to opts.ShutdownTimeout. It logs "listening" with the bound
 // address. Run returns nil after a clean shutdown and an error when it cannot
 // listen, the server fails, or requests were still running at the deadline.
+//
+// With opts.DebugAddr it first starts the admin server there and logs
+// "debug listening" with its bound address (before "listening", so whoever
+// waits for "listening" has both); the admin server is closed when Run
+// returns.
 func Run(ctx context.Context, logger *slog.Logger, addr string, h http.Handler, opts Options) error {
 	opts = opts.withDefaults()
+	if opts.DebugAddr != "" {
+		stop, err := startDebug(logger, opts.DebugAddr)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)

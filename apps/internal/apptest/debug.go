@@ -1,0 +1,46 @@
+package apptest
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"testing"
+)
+
+// WantDebugOnly checks that p, started with DEBUG_ADDR, serves the pprof
+// index and a one-second CPU profile on its admin address, and that its
+// public port answers 404 at the same paths.
+func WantDebugOnly(t *testing.T, p *Process) {
+	t.Helper()
+	if p.DebugURL == "" {
+		t.Fatal("no \"debug listening\" log line: was the app started with DEBUG_ADDR?")
+	}
+	if status, body := get(t, p.DebugURL+"/debug/pprof/"); status != http.StatusOK || !bytes.Contains(body, []byte("goroutine")) {
+		t.Errorf("admin /debug/pprof/: %d %.200q", status, body)
+	}
+	// pprof answers a CPU profile as gzipped protobuf, which starts with
+	// gzip's magic bytes.
+	if status, body := get(t, p.DebugURL+"/debug/pprof/profile?seconds=1"); status != http.StatusOK || !bytes.HasPrefix(body, []byte{0x1f, 0x8b}) {
+		t.Errorf("admin 1 s CPU profile: %d %.200q", status, body)
+	}
+	for _, path := range []string{"/debug/pprof/", "/debug/pprof/profile?seconds=1", "/debug/pprof/cmdline"} {
+		if status, _ := get(t, p.URL+path); status != http.StatusNotFound {
+			t.Errorf("public port answers %s with %d, want 404", path, status)
+		}
+	}
+}
+
+// get fetches url and returns the status and body.
+func get(t *testing.T, url string) (int, []byte) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, body
+}
