@@ -439,7 +439,9 @@ func checkProfile(t *testing.T, dir string, r results.Result) {
 	if p == nil {
 		t.Fatal("no CPU profile")
 	}
-	if p.Seconds != 2 || !strings.HasPrefix(p.File, "profiles/") {
+	// The profile's own clock: 2 s asked for, give or take the handler's
+	// start and stop on a busy machine.
+	if p.Seconds < 1.9 || p.Seconds > 3 || !strings.HasPrefix(p.File, "profiles/") {
 		t.Errorf("profile of %v s in %q, want 2 s under profiles/", p.Seconds, p.File)
 	}
 	if out, err := exec.Command("go", "tool", "pprof", "-top", filepath.Join(dir, p.File)).CombinedOutput(); err != nil {
