@@ -23,6 +23,7 @@ const (
 // What cannot be measured is a problem of the app's facts, never a failed
 // run.
 func (r *runner) stackFacts(ctx context.Context) []results.StackFacts {
+	r.con.printf("Measuring the stack facts (lines of code, modules, binary size)…\n")
 	out := make([]results.StackFacts, 0, len(r.cfg.Apps))
 	for _, name := range r.cfg.Apps {
 		u := r.apps[name]
