@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -46,7 +47,7 @@ func TestEndToEnd(t *testing.T) {
 	run, dir, console := runBench(t, []string{"DATABASE_URL="}, // embedded mode whatever the caller has set
 		"-scenarios", strings.Join(e2eScenarios, ","),
 		"-rate", strings.Join(rates, ","),
-		"-warmup", "1s", "-duration", "2s", "-cooldown", "0s")
+		"-warmup", "1s", "-duration", "2s", "-cooldown", "0s", "-profile-cpu")
 
 	for _, f := range []string{report.MarkdownFile, report.HTMLFile} {
 		if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || fi.Size() == 0 {
@@ -59,8 +60,13 @@ func TestEndToEnd(t *testing.T) {
 
 	checkFilled(t, run)
 	checkRun(t, run)
+	checkStacks(t, run)
 	for _, r := range run.Results {
-		t.Run(r.Scenario+"/"+r.App, func(t *testing.T) { checkResult(t, dir, r) })
+		t.Run(r.Scenario+"/"+r.App, func(t *testing.T) {
+			checkResult(t, dir, r)
+			checkTimeline(t, r, 2)
+			checkProfile(t, dir, r)
+		})
 	}
 }
 
@@ -117,6 +123,14 @@ func runBench(t *testing.T, env []string, args ...string) (*results.Run, string,
 func mayBeZero(path string, r *results.Result) bool {
 	for _, s := range []string{".Cooldown", ".Problem", ".Reason", ".Repeats", ".Spread", ".Errors", ".Runner.CPUResolutionMsPerRequest"} {
 		if strings.HasSuffix(path, s) {
+			return true
+		}
+	}
+	// Checked on their own (checkStacks, checkTimeline, checkProfile),
+	// where a zero has a meaning: a second's start at 0, a layer the
+	// app did not reach, an app without generated code, no problems.
+	for _, s := range []string{"run.Stacks", ".Timeline", ".CPUProfile"} {
+		if strings.Contains(path, s) {
 			return true
 		}
 	}
@@ -361,6 +375,96 @@ func checkResult(t *testing.T, dir string, r results.Result) {
 	}
 }
 
+// checkStacks checks the stack facts of the apps the runner built and
+// started: every one measured, in the order of the apps.
+func checkStacks(t *testing.T, run *results.Run) {
+	t.Helper()
+	var apps []string
+	for _, f := range run.Stacks {
+		apps = append(apps, f.App)
+		if f.BinaryBytes <= 0 || f.StartMs <= 0 || f.IdleRSSMB <= 0 || f.Own.Go <= 0 || f.Shared.Go <= 0 ||
+			f.TotalModules < f.DirectModules || f.DirectModules <= 0 || len(f.Problems) > 0 {
+			t.Errorf("stack facts of %s: %+v", f.App, f)
+		}
+	}
+	if !slices.Equal(apps, run.Settings.Apps) {
+		t.Errorf("stack facts of %v, want %v", apps, run.Settings.Apps)
+	}
+}
+
+// checkAttachedStacks checks the stack facts of attached apps: never a
+// start time or idle memory (the runner did not start them), the binary
+// through /proc when the process is visible, and the lines from the tree
+// either way.
+func checkAttachedStacks(t *testing.T, run *results.Run) {
+	t.Helper()
+	if len(run.Stacks) != len(scenario.Apps) {
+		t.Fatalf("stack facts of %d apps, want %d", len(run.Stacks), len(scenario.Apps))
+	}
+	for _, f := range run.Stacks {
+		visible := f.App != "htmx"
+		if f.Own.Go <= 0 || f.StartMs != 0 || f.IdleRSSMB != 0 || (f.BinaryBytes > 0) != visible ||
+			!slices.ContainsFunc(f.Problems, func(p string) bool { return strings.Contains(p, "already running") }) ||
+			slices.ContainsFunc(f.Problems, func(p string) bool { return strings.Contains(p, "-pid") }) == visible {
+			t.Errorf("stack facts of %s (process visible: %v): %+v", f.App, visible, f)
+		}
+	}
+}
+
+// checkTimeline checks that the timeline has one entry per second of the
+// measured window, and that its seconds add up to the window: every
+// request belongs to the second it was due in, whenever it was sent.
+func checkTimeline(t *testing.T, r results.Result, seconds int) {
+	t.Helper()
+	if len(r.Timeline) != seconds {
+		t.Fatalf("timeline of %d seconds, want %d", len(r.Timeline), seconds)
+	}
+	var requests, successes int
+	for i, s := range r.Timeline {
+		requests, successes = requests+s.Requests, successes+s.Successes
+		if s.At != float64(i) || s.Requests != e2eRate || s.P50 <= 0 || s.P50 > s.P99 || s.P99 > r.Latency.Max {
+			t.Errorf("second %d: %+v (latency max %v ms)", i, s, r.Latency.Max)
+		}
+	}
+	if uint64(requests) != r.Requests || float64(successes) != float64(r.Requests)*r.SuccessRatio {
+		t.Errorf("the timeline holds %d requests, %d successes; the window %d, %v", requests, successes, r.Requests, r.SuccessRatio)
+	}
+}
+
+// checkProfile checks the run's CPU profile: the file opens with go tool
+// pprof, and the layers share out all the CPU its samples hold.
+func checkProfile(t *testing.T, dir string, r results.Result) {
+	t.Helper()
+	p := r.CPUProfile
+	if p == nil {
+		t.Fatal("no CPU profile")
+	}
+	// The profile's own clock: 2 s asked for, give or take the handler's
+	// start and stop on a busy machine.
+	if p.Seconds < 1.9 || p.Seconds > 3 || !strings.HasPrefix(p.File, "profiles/") {
+		t.Errorf("profile of %v s in %q, want 2 s under profiles/", p.Seconds, p.File)
+	}
+	if out, err := exec.Command("go", "tool", "pprof", "-top", filepath.Join(dir, p.File)).CombinedOutput(); err != nil {
+		t.Errorf("go tool pprof -top %s: %v\n%s", p.File, err, out)
+	}
+	var sum float64
+	for i, l := range p.Layers {
+		sum += l.Share
+		if l.Layer != results.Layers[i] {
+			t.Errorf("layer %d is %s, want %s", i, l.Layer, results.Layers[i])
+		}
+	}
+	// An app that spent no CPU in the samples' 10 ms steps has a profile
+	// without samples, and no shares; every read of all persons costs
+	// several milliseconds, 40 of them many samples.
+	switch {
+	case p.CPUSeconds > 0 && math.Abs(sum-1) > 0.001:
+		t.Errorf("layer shares add up to %v, want 1: %+v", sum, p.Layers)
+	case p.CPUSeconds == 0 && (sum != 0 || r.Scenario == "read-many"):
+		t.Errorf("a profile without samples (%v CPU s), shares %+v", p.CPUSeconds, p.Layers)
+	}
+}
+
 // maxTime is the later of a and b.
 func maxTime(a, b time.Time) time.Time {
 	if b.After(a) {
@@ -413,7 +517,7 @@ func TestAttach(t *testing.T) {
 	if err := stack.Build(ctx, root, bin, scenario.Apps, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	var attach, pids []string
+	var attach, pids, debugURLs []string
 	procs := map[string]*stack.Process{}
 	for _, name := range scenario.Apps {
 		p, err := stack.StartApp(ctx, name, filepath.Join(bin, name), stack.AppConfig{
@@ -426,14 +530,22 @@ func TestAttach(t *testing.T) {
 		procs[name] = p
 		attach = append(attach, name+"="+p.URL)
 		pid := p.PID
-		if name == "htmx" {
-			pid = 1 << 30 // beyond any pid_max: not visible
+		switch name {
+		case "htmx":
+			pid = 1 << 30 // beyond any pid_max: not visible; and no -debug-url
+		case "graphql":
+			// The public port serves no pprof: the profile fails, the run
+			// does not.
+			debugURLs = append(debugURLs, name+"="+p.URL)
+		default:
+			debugURLs = append(debugURLs, name+"="+p.DebugURL)
 		}
 		pids = append(pids, name+"="+strconv.Itoa(pid))
 	}
 
 	run, _, _ := runBench(t, []string{"DATABASE_URL=" + d.URL},
 		"-attach", strings.Join(attach, ","), "-pid", strings.Join(pids, ","),
+		"-profile-cpu", "-debug-url", strings.Join(debugURLs, ","),
 		"-scenarios", "read-one,write", "-rate", "read-one=10,write=10",
 		"-warmup", "1s", "-duration", "1s", "-cooldown", "0s")
 
@@ -455,6 +567,10 @@ func TestAttach(t *testing.T) {
 		if !r.DB.Available || r.DB.StatementsPerRequest <= 0 || !r.DB.CPUAvailable {
 			t.Errorf("%s %s: db cost %+v, want statements and CPU through DATABASE_URL", r.Scenario, r.App, r.DB)
 		}
+		// Profiles are taken where -debug-url gives an admin address.
+		if (r.CPUProfile != nil) != (r.App == "rest") {
+			t.Errorf("%s %s: CPU profile %+v", r.Scenario, r.App, r.CPUProfile)
+		}
 		switch c := r.AppCost; r.App {
 		case "htmx":
 			if c.Available {
@@ -466,9 +582,12 @@ func TestAttach(t *testing.T) {
 			}
 		}
 	}
-	if !slices.ContainsFunc(run.Notes, func(n string) bool { return strings.Contains(n, "htmx: CPU and RSS are unavailable") }) {
-		t.Errorf("no note says htmx was not sampled: %q", run.Notes)
+	for _, note := range []string{"htmx: CPU and RSS are unavailable", "htmx: CPU profiles are unavailable", "light-read-one-graphql: no CPU profile"} {
+		if !slices.ContainsFunc(run.Notes, func(n string) bool { return strings.Contains(n, note) }) {
+			t.Errorf("no note says %q: %q", note, run.Notes)
+		}
 	}
+	checkAttachedStacks(t, run)
 	for _, n := range run.Notes {
 		if strings.Contains(n, "left behind") {
 			t.Errorf("note: %s", n)

@@ -43,6 +43,12 @@ type Options struct {
 	Raw io.Writer
 	// Progress, when set, is called about four times a second.
 	Progress func(Progress)
+	// WindowStart, when set, is called in a goroutine of its own when the
+	// measured window starts by the schedule, so that what watches the
+	// window (a CPU profile) covers exactly it. Attack returns only after
+	// it has returned; it is not called when the attack ends before the
+	// window starts.
+	WindowStart func()
 }
 
 // Progress is the state of an attack under way.
@@ -158,6 +164,7 @@ func Attack(ctx context.Context, tr vegeta.Targeter, opts Options) (*Outcome, er
 		}
 	})
 
+	waitHook := atWindowStart(out.Window.Start, opts.WindowStart)
 	var encErr error
 	// No duration for vegeta: it would stop when its clock passes one, and
 	// a load generator running even a little late (the last hit is due at
@@ -185,6 +192,7 @@ func Attack(ctx context.Context, tr vegeta.Targeter, opts Options) (*Outcome, er
 	}
 	close(stop)
 	wg.Wait()
+	waitHook()
 
 	if raw != nil && encErr == nil {
 		encErr = raw.Flush()
@@ -200,6 +208,27 @@ func Attack(ctx context.Context, tr vegeta.Targeter, opts Options) (*Outcome, er
 		return out, errors.Join(fmt.Errorf("attack %s interrupted", opts.Name), ctx.Err())
 	}
 	return out, nil
+}
+
+// atWindowStart calls hook at start, unless it is nil, and returns the
+// function that waits for it to return, or cancels it when start has not
+// come.
+func atWindowStart(start time.Time, hook func()) (wait func()) {
+	if hook == nil {
+		return func() {}
+	}
+	var done sync.WaitGroup
+	done.Add(1)
+	t := time.AfterFunc(time.Until(start), func() {
+		defer done.Done()
+		hook()
+	})
+	return func() {
+		if t.Stop() {
+			done.Done()
+		}
+		done.Wait()
+	}
 }
 
 // report calls progress four times a second until stop is closed.

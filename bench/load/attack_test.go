@@ -86,6 +86,9 @@ func TestAttack(t *testing.T) {
 	if got := out.Window.End.Sub(out.Window.Start); got != time.Second {
 		t.Errorf("window lasts %v, want 1s", got)
 	}
+	if tl := out.Timeline; len(tl) != 1 || tl[0].Requests != 50 || tl[0].Successes != 25 {
+		t.Errorf("timeline %+v, want one second of 50 requests, 25 successes", tl)
+	}
 
 	// The raw file is vegeta's own encoding of the measured window.
 	dec := vegeta.DecoderFor(&raw)
@@ -211,6 +214,47 @@ func TestAttackInterrupted(t *testing.T) {
 	if out.Sent == 0 {
 		t.Error("nothing was sent before the interruption")
 	}
+}
+
+// TestWindowStart checks that the hook runs once, not before the window's
+// scheduled start, and has returned when Attack does; and that an attack
+// interrupted in its warm-up never calls it.
+func TestWindowStart(t *testing.T) {
+	srv, _ := server(t)
+	tr := vegeta.NewStaticTargeter(vegeta.Target{Method: http.MethodGet, URL: srv.URL})
+	opts := load.Options{Rate: 20, Warmup: 500 * time.Millisecond, Duration: 500 * time.Millisecond, Timeout: time.Second, MaxConnections: 2}
+
+	t.Run("window", func(t *testing.T) {
+		var calls []time.Time
+		var returned atomic.Bool
+		o := opts
+		o.WindowStart = func() {
+			calls = append(calls, time.Now())
+			time.Sleep(100 * time.Millisecond) // a hook that takes time: Attack waits for it
+			returned.Store(true)
+		}
+		out, err := load.Attack(context.Background(), tr, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(calls) != 1 || calls[0].Before(out.Window.Start) || !returned.Load() {
+			t.Errorf("hook called at %v (window from %v), returned %v; want once, from the window's start, returned", calls, out.Window.Start, returned.Load())
+		}
+	})
+	t.Run("interrupted in the warm-up", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		var called atomic.Bool
+		o := opts
+		o.Warmup = time.Hour
+		o.WindowStart = func() { called.Store(true) }
+		o.Progress = func(load.Progress) { cancel() }
+		if _, err := load.Attack(ctx, tr, o); !errors.Is(err, context.Canceled) {
+			t.Errorf("err %v, want the context's", err)
+		}
+		if called.Load() {
+			t.Error("the hook ran, but the window never started")
+		}
+	})
 }
 
 func TestAttackRejectsBadOptions(t *testing.T) {

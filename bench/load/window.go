@@ -38,6 +38,7 @@ type Window struct {
 	codes             map[uint16]int
 	errors            []string
 	latency           vegeta.LatencyMetrics
+	seconds           []bucket
 	bytesIn, bytesOut uint64
 	// lastSent is when the last request left; lastEnd is when the last
 	// answer arrived.
@@ -49,7 +50,7 @@ type Window struct {
 func NewWindow(start time.Time, d time.Duration, first, count uint64) *Window {
 	return &Window{
 		Start: start, End: start.Add(d), First: first, Count: count,
-		codes: map[uint16]int{},
+		codes: map[uint16]int{}, seconds: newTimeline(d),
 	}
 }
 
@@ -76,9 +77,11 @@ func (w *Window) Add(r *vegeta.Result) bool {
 	if end := r.End(); end.After(w.lastEnd) {
 		w.lastEnd = end
 	}
-	if Succeeded(r) {
+	ok := Succeeded(r)
+	if ok {
 		w.successes++
 	}
+	w.addToTimeline(r.Seq, r.Latency, ok)
 	if r.Error != "" && len(w.errors) < MaxErrors && !slices.Contains(w.errors, r.Error) {
 		w.errors = append(w.errors, r.Error)
 	}
@@ -117,6 +120,8 @@ type Summary struct {
 	StatusCodes map[string]int
 	// Errors are the first distinct error texts (at most MaxErrors).
 	Errors []string
+	// Timeline is the window second by second, one entry per second begun.
+	Timeline []Second
 
 	LatencyMean, P50, P90, P95, P99, LatencyMax time.Duration
 
@@ -130,6 +135,7 @@ func (w *Window) Summary() Summary {
 		Successes:   w.successes,
 		StatusCodes: make(map[string]int, len(w.codes)),
 		Errors:      append([]string{}, w.errors...),
+		Timeline:    w.timeline(),
 	}
 	for code, n := range w.codes {
 		s.StatusCodes[strconv.Itoa(int(code))] = n

@@ -42,6 +42,12 @@ type Config struct {
 	Attach map[string]string
 	// PIDs maps app name → process id for sampling attached apps.
 	PIDs map[string]int
+
+	// ProfileCPU takes a CPU profile of the app during every measured
+	// window; DebugURLs maps attached app name → its admin (pprof) base URL.
+	ProfileCPU bool
+	DebugURLs  map[string]string
+
 	// Seed sizes the dataset the runner loads and holds the passwords it
 	// logs in with (SEED_* environment variables).
 	Seed seed.Config

@@ -35,6 +35,9 @@ type flagValues struct {
 	duration, warmup, cooldown, timeout, interval       *time.Duration
 	maxConns, repeat, dbMaxConns                        *int
 	resetDB                                             *bool
+
+	profileCPU *bool
+	debugURLs  *string
 }
 
 // defineFlags declares the bench's flags on fs.
@@ -56,6 +59,9 @@ func defineFlags(fs *flag.FlagSet) flagValues {
 		attach:     fs.String("attach", "", "measure running apps instead of starting them: rest=http://host:8081,graphql=…,htmx=…"),
 		pids:       fs.String("pid", "", "process ids of attached apps for CPU/RSS, e.g. rest=1234 (default: found by executable name)"),
 		resetDB:    fs.Bool("reset-db", false, "with DATABASE_URL: empty the database and load the dataset again"),
+
+		profileCPU: fs.Bool("profile-cpu", false, "take a CPU profile of the app during every measured window (profiles/*.pb.gz)"),
+		debugURLs:  fs.String("debug-url", "", "admin (pprof) addresses of attached apps for -profile-cpu, e.g. rest=http://127.0.0.1:6060"),
 	}
 }
 
@@ -83,9 +89,11 @@ func ParseFlags(args []string, getenv func(string) string, stderr io.Writer) (Co
 		Warmup: *v.warmup, Duration: *v.duration, Cooldown: *v.cooldown, Timeout: *v.timeout,
 		MaxConnections: *v.maxConns, Repeat: *v.repeat, Out: *v.out, SampleInterval: *v.interval,
 		DBMaxConns: *v.dbMaxConns, DatabaseURL: getenv("DATABASE_URL"), ResetDB: *v.resetDB,
+		ProfileCPU: *v.profileCPU,
 	}
 	errs := cfg.readLists(v, set["apps"])
 	errs = append(errs, cfg.checkAttach()...)
+	errs = append(errs, cfg.checkProfiling()...)
 	errs = append(errs, cfg.readRates(*v.rates), cfg.checkLimits())
 	var err error
 	if cfg.Seed, err = seed.ConfigFromEnv(getenv); err != nil {
@@ -112,6 +120,9 @@ func (c *Config) readLists(v flagValues, appsSet bool) []error {
 		errs = append(errs, err)
 	}
 	if c.PIDs, err = stack.ParsePIDs(*v.pids); err != nil {
+		errs = append(errs, err)
+	}
+	if c.DebugURLs, err = parseDebugURLs(*v.debugURLs); err != nil {
 		errs = append(errs, err)
 	}
 	appList := *v.apps

@@ -135,6 +135,7 @@ func (r *runner) measure(ctx context.Context, j job, label string, left time.Dur
 
 	samplers := r.samplersFor(j.app, u.pid)
 	opts := r.attackOptions(j, rate, wl, raw, r.progress(j, label, left))
+	prof := r.profileFor(ctx, j, &opts)
 	// Statements are counted over the whole attack, warm-up included, and
 	// divided by all its successful requests: no request straddles the
 	// count's bounds, so the ratio is exact.
@@ -157,14 +158,12 @@ func (r *runner) measure(ctx context.Context, j job, label string, left time.Dur
 
 	takeSummary(&res, out.Summary)
 	takeCosts(&res, out, series, j.app, u.pid)
+	res.CPUProfile = prof.result()
 	if beforeErr == nil && afterErr == nil && after >= before {
 		res.DB.Available = true
 		res.DB.StatementsPerRequest = perRequest(float64(after-before), out.Succeeded)
 	}
 	res.Verdict, res.Reason = judge(out, attackErr, rate, res)
-	if res.Errors == nil {
-		res.Errors = []string{}
-	}
 	return res
 }
 
@@ -193,4 +192,16 @@ func takeSummary(res *results.Result, s load.Summary) {
 		Mean: ms(s.LatencyMean), P50: ms(s.P50), P90: ms(s.P90), P95: ms(s.P95), P99: ms(s.P99), Max: ms(s.LatencyMax),
 	}
 	res.BytesIn, res.BytesOut = s.BytesInMean, s.BytesOutMean
+	res.Timeline = timeline(s.Timeline)
+}
+
+// timeline turns the load generator's seconds into the results' units.
+func timeline(seconds []load.Second) []results.Second {
+	out := make([]results.Second, len(seconds))
+	for i, s := range seconds {
+		out[i] = results.Second{
+			At: s.At.Seconds(), Requests: s.Requests, Successes: s.Successes, P50: ms(s.P50), P99: ms(s.P99),
+		}
+	}
+	return out
 }

@@ -33,6 +33,8 @@ const (
 	RawDir     = "raw"
 	SamplesDir = "samples"
 	LogsDir    = "logs"
+	// ProfilesDir holds the CPU profiles of -profile-cpu.
+	ProfilesDir = "profiles"
 )
 
 // editorUser writes as well as reads, so one login serves every scenario.
@@ -48,6 +50,12 @@ type appUnderTest struct {
 	// then pidProblem says why.
 	pid        int
 	pidProblem string
+	// proc is the process when the runner started the app, nil when
+	// attached.
+	proc *stack.Process
+	// debugURL is the app's admin address, where it serves pprof; empty
+	// when it has none (an attached app without -debug-url).
+	debugURL string
 }
 
 // runner holds the state of one Run.
@@ -57,6 +65,9 @@ type runner struct {
 	dir    string
 	runID  string
 	client *http.Client
+	// root is the module's folder, "" outside the repository (e.g. in a
+	// container); binDir is where the apps the runner starts were built.
+	root, binDir string
 
 	apps map[string]*appUnderTest
 
@@ -105,7 +116,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (run *results.Run, d
 			Cooldown: results.Duration(cfg.Cooldown), Timeout: results.Duration(cfg.Timeout),
 			MaxConnections: cfg.MaxConnections, Repeat: cfg.Repeat,
 			SampleInterval: results.Duration(cfg.SampleInterval), DBMaxConns: cfg.DBMaxConns,
-			Rates: cfg.Rates,
+			Rates: cfg.Rates, ProfileCPU: cfg.ProfileCPU,
 		},
 		Environment: results.Environment{
 			CPUModel: cpuModel(), CPUCount: runtime.NumCPU(), Kernel: kernel(),
@@ -123,8 +134,8 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (run *results.Run, d
 			}
 		}
 	}()
-	root, _ := stack.ModuleRoot(ctx) // "" outside the repository, e.g. in a container
-	run.Environment.GitCommit = sourceCommit(ctx, root, buildCommit)
+	r.root, _ = stack.ModuleRoot(ctx) // "" outside the repository, e.g. in a container
+	run.Environment.GitCommit = sourceCommit(ctx, r.root, buildCommit)
 	if err := r.setup(ctx, run, &teardown); err != nil {
 		return nil, r.dir, err
 	}
@@ -146,7 +157,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (run *results.Run, d
 	if r.overheadWall > 0 {
 		run.SamplerOverhead = r.overheadCPU / r.overheadWall
 	}
-	run.Notes = append(r.standardNotes(), r.notes...)
+	run.Notes = slices.Concat(r.standardNotes(), r.profileNotes(), r.notes)
 	run.FinishedAt = time.Now().UTC()
 	if ctx.Err() != nil {
 		return run, r.dir, fmt.Errorf("%w: %v", ErrInterrupted, context.Cause(ctx))
@@ -194,9 +205,11 @@ func (r *runner) setup(ctx context.Context, run *results.Run, teardown *[]func()
 		r.attach()
 		run.Settings.DBMaxConns = 0
 		r.note("Attach mode: the apps were started elsewhere, so their DB_MAX_CONNS and other settings are theirs (settings.dbMaxConns is 0: unknown).")
-		return nil
+	} else if err := r.startApps(ctx, dbURL, teardown); err != nil {
+		return err
 	}
-	return r.startApps(ctx, dbURL, teardown)
+	run.Stacks = r.stackFacts(ctx)
+	return nil
 }
 
 // prepareDatabase makes sure the database at url holds the dataset: it
@@ -296,7 +309,7 @@ func (r *runner) openProbe(ctx context.Context, url string, run *results.Run) er
 func (r *runner) attach() {
 	for _, name := range r.cfg.Apps {
 		app, err := scenario.NewApp(name, r.cfg.Attach[name])
-		u := &appUnderTest{app: app, unusable: err}
+		u := &appUnderTest{app: app, unusable: err, debugURL: r.cfg.DebugURLs[name]}
 		switch pid, ok := r.cfg.PIDs[name]; {
 		case ok && stack.Alive(pid):
 			u.pid = pid
@@ -328,6 +341,7 @@ func (r *runner) startApps(ctx context.Context, dbURL string, teardown *[]func()
 		return err
 	}
 	*teardown = append(*teardown, func() error { return os.RemoveAll(bin) })
+	r.binDir = bin
 	r.con.printf("Building %s…\n", strings.Join(r.cfg.Apps, ", "))
 	if err := stack.Build(ctx, root, bin, r.cfg.Apps, io.Discard); err != nil {
 		return err
@@ -354,7 +368,7 @@ func (r *runner) startApps(ctx context.Context, dbURL string, teardown *[]func()
 		if err != nil {
 			return err
 		}
-		r.apps[name] = &appUnderTest{app: app, pid: p.PID}
+		r.apps[name] = &appUnderTest{app: app, pid: p.PID, proc: p, debugURL: p.DebugURL}
 		r.con.printf("Started %s at %s (pid %d).\n", name, p.URL, p.PID)
 	}
 	return nil

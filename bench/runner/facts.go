@@ -1,0 +1,90 @@
+package runner
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"crudbench/bench/facts"
+	"crudbench/bench/results"
+	"crudbench/bench/stack"
+)
+
+// Problems of the stack facts of an attached app.
+const (
+	problemAttachedStart = "start time and idle RSS: the app was already running (attach mode)"
+	problemNoSource      = "lines, modules and binary size: the crudbench source tree is not here"
+	problemNoBinary      = "binary size and modules linked: the attached app's process is not visible (give -pid); lines counted from the tree"
+)
+
+// stackFacts measures every app's stack facts, in the order of the apps.
+// What cannot be measured is a problem of the app's facts, never a failed
+// run.
+func (r *runner) stackFacts(ctx context.Context) []results.StackFacts {
+	r.con.printf("Measuring the stack facts (lines of code, modules, binary size)…\n")
+	out := make([]results.StackFacts, 0, len(r.cfg.Apps))
+	for _, name := range r.cfg.Apps {
+		u := r.apps[name]
+		if u.proc != nil {
+			out = append(out, r.startedFacts(ctx, name, u.proc))
+		} else {
+			out = append(out, r.attachedFacts(ctx, name, u.pid))
+		}
+	}
+	return out
+}
+
+// startedFacts are the facts of an app the runner built and started: all
+// of them.
+func (r *runner) startedFacts(ctx context.Context, name string, p *stack.Process) results.StackFacts {
+	f, err := facts.Measure(ctx, r.root, name, filepath.Join(r.binDir, name))
+	f.App = name
+	if err != nil {
+		f.Problems = append(f.Problems, err.Error())
+	}
+	f.StartMs = ms(p.Ready)
+	f.IdleRSSMB = float64(p.IdleRSSBytes) / results.BytesPerMB
+	return f
+}
+
+// attachedFacts are the facts of an app already running: never its start,
+// its binary only when its process is visible, its lines only when the
+// source tree is here.
+func (r *runner) attachedFacts(ctx context.Context, name string, pid int) results.StackFacts {
+	f := results.StackFacts{App: name}
+	var err error
+	switch {
+	case r.root == "":
+		f.Problems = []string{problemNoSource}
+	case pid != 0:
+		f, err = facts.Measure(ctx, r.root, name, "/proc/"+strconv.Itoa(pid)+"/exe")
+	default:
+		f, err = r.treeFacts(ctx, name)
+	}
+	f.App = name
+	if err != nil {
+		f.Problems = append(f.Problems, err.Error())
+	}
+	f.Problems = append(f.Problems, problemAttachedStart)
+	return f
+}
+
+// treeFacts counts the lines of an app whose binary is not at hand by
+// building one from the tree, and keeps only what does not depend on how
+// the running binary was built.
+func (r *runner) treeFacts(ctx context.Context, name string) (results.StackFacts, error) {
+	dir, err := os.MkdirTemp("", "crudbench-facts-")
+	if err != nil {
+		return results.StackFacts{}, err
+	}
+	defer os.RemoveAll(dir)
+	if err := stack.Build(ctx, r.root, dir, []string{name}, io.Discard); err != nil {
+		return results.StackFacts{}, err
+	}
+	f, err := facts.Measure(ctx, r.root, name, filepath.Join(dir, name))
+	f.BinaryBytes, f.TotalModules = 0, 0
+	f.Problems = append(f.Problems, problemNoBinary)
+	return f, err
+}

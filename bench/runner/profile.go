@@ -1,0 +1,94 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"crudbench/bench/cpuprof"
+	"crudbench/bench/load"
+	"crudbench/bench/results"
+)
+
+// cpuProfile is the CPU profile of one run's measured window, taken by the
+// attack's WindowStart hook over the window's whole seconds.
+type cpuProfile struct {
+	r    *runner
+	name string // the run's file base, also its label in notes
+	// data and err are what the fetch returned; taken says it ran (the
+	// attack waits for it before returning).
+	data  []byte
+	err   error
+	taken bool
+}
+
+// profileFor arranges, when -profile-cpu is on, for opts to take a CPU
+// profile of j's app during its measured window, and returns the profile to
+// collect after the attack; nil when there is none to take.
+func (r *runner) profileFor(ctx context.Context, j job, opts *load.Options) *cpuProfile {
+	u := r.apps[j.app]
+	seconds := r.cfg.Duration.Truncate(time.Second)
+	switch {
+	case !r.cfg.ProfileCPU:
+		return nil
+	case u.debugURL == "":
+		r.note(fmt.Sprintf("%s: CPU profiles are unavailable: it has no admin (pprof) address (give an attached app's with -debug-url %s=http://127.0.0.1:PORT).", j.app, j.app))
+		return nil
+	case seconds < time.Second:
+		r.note("No CPU profiles: a profile takes whole seconds and -duration is under one.")
+		return nil
+	}
+	p := &cpuProfile{r: r, name: r.fileBase(j)}
+	// The profile lasts the window; the request may take a little longer.
+	client := &http.Client{Timeout: seconds + r.cfg.Timeout}
+	opts.WindowStart = func() {
+		p.data, p.err = cpuprof.Fetch(ctx, client, u.debugURL, seconds)
+		p.taken = true
+	}
+	return p
+}
+
+// result analyzes the profile and writes it to the profiles folder. A
+// profile that could not be taken, read or written is a note, not a failed
+// run: the result then has no profile.
+func (p *cpuProfile) result() *results.CPUProfile {
+	if p == nil || !p.taken {
+		return nil
+	}
+	prof, err := p.analyze()
+	if err != nil {
+		p.r.note(fmt.Sprintf("%s: no CPU profile: %v.", p.name, err))
+		return nil
+	}
+	return &prof
+}
+
+// analyze summarizes the profile and writes it where prof.File says.
+func (p *cpuProfile) analyze() (results.CPUProfile, error) {
+	if p.err != nil {
+		return results.CPUProfile{}, p.err
+	}
+	prof, err := cpuprof.Analyze(p.data)
+	if err != nil {
+		return prof, err
+	}
+	prof.File = filepath.ToSlash(filepath.Join(ProfilesDir, p.name+".pb.gz"))
+	if err := os.MkdirAll(filepath.Join(p.r.dir, ProfilesDir), 0o755); err != nil {
+		return prof, err
+	}
+	return prof, os.WriteFile(filepath.Join(p.r.dir, prof.File), p.data, 0o644)
+}
+
+// profileNotes state how CPU profiles were taken, when they were.
+func (r *runner) profileNotes() []string {
+	if !r.cfg.ProfileCPU {
+		return nil
+	}
+	return []string{
+		fmt.Sprintf("CPU profiles (profiles/<run>.pb.gz, go tool pprof reads them): taken from each app's net/http/pprof on its loopback admin address, at Go's 100 Hz sampling, over the measured window's whole seconds (%s) from its scheduled start. Profiling adds CPU to the app: compare CPU-ms per request with a run without -profile-cpu.",
+			r.cfg.Duration.Truncate(time.Second)),
+	}
+}
