@@ -45,6 +45,13 @@ type Config struct {
 	// Seed sizes the dataset the runner loads and holds the passwords it
 	// logs in with (SEED_* environment variables).
 	Seed seed.Config
+
+	// SLOP99 is the p99 latency a run must stay within to be ok (and a
+	// capacity probe to meet the SLO).
+	SLOP99 time.Duration
+	// Capacity says whether and how to search each (scenario, app) for
+	// its capacity.
+	Capacity CapacityOptions
 }
 
 // Mode names how the run reaches the apps and the database, as
@@ -101,6 +108,8 @@ func (c Config) checkLimits() error {
 		return errors.New("-db-max-conns must be in 1..1000")
 	case c.ResetDB && c.DatabaseURL == "":
 		return errors.New("-reset-db needs DATABASE_URL: a throwaway cluster is always freshly seeded")
+	case c.SLOP99 <= 0:
+		return errors.New("-slo-p99 must be above zero")
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"crudbench/bench/results"
 	"crudbench/bench/sampler"
 	"crudbench/bench/scenario"
 	"crudbench/bench/stack"
@@ -35,6 +36,11 @@ type flagValues struct {
 	duration, warmup, cooldown, timeout, interval       *time.Duration
 	maxConns, repeat, dbMaxConns                        *int
 	resetDB                                             *bool
+
+	sloP99                         *time.Duration
+	capacity                       *bool
+	capStart, capMax, capPrecision *float64
+	probeWarmup, probeDuration     *time.Duration
 }
 
 // defineFlags declares the bench's flags on fs.
@@ -56,6 +62,14 @@ func defineFlags(fs *flag.FlagSet) flagValues {
 		attach:     fs.String("attach", "", "measure running apps instead of starting them: rest=http://host:8081,graphql=…,htmx=…"),
 		pids:       fs.String("pid", "", "process ids of attached apps for CPU/RSS, e.g. rest=1234 (default: found by executable name)"),
 		resetDB:    fs.Bool("reset-db", false, "with DATABASE_URL: empty the database and load the dataset again"),
+
+		sloP99:        fs.Duration("slo-p99", results.DefaultSLOP99, "p99 latency of the SLO: a run that held its rate is ok within it, slow over it"),
+		capacity:      fs.Bool("capacity", false, "search each scenario and app for the highest rate meeting the SLO (the fixed profiles then run only when -profiles is given)"),
+		capStart:      fs.Float64("capacity-start", DefaultCapacity.Start, "first `rate` (req/s) of the capacity search's ramp"),
+		capMax:        fs.Float64("capacity-max", DefaultCapacity.Max, "highest `rate` (req/s) the capacity search tries"),
+		capPrecision:  fs.Float64("capacity-precision", DefaultCapacity.Precision, "relative width at which the capacity search stops bisecting"),
+		probeWarmup:   fs.Duration("probe-warmup", DefaultCapacity.ProbeWarmup, "warm-up `time` of each capacity probe"),
+		probeDuration: fs.Duration("probe-duration", DefaultCapacity.ProbeDuration, "measured `time` of each capacity probe"),
 	}
 }
 
@@ -85,6 +99,7 @@ func ParseFlags(args []string, getenv func(string) string, stderr io.Writer) (Co
 		DBMaxConns: *v.dbMaxConns, DatabaseURL: getenv("DATABASE_URL"), ResetDB: *v.resetDB,
 	}
 	errs := cfg.readLists(v, set["apps"])
+	errs = append(errs, cfg.readCapacity(v, set)...)
 	errs = append(errs, cfg.checkAttach()...)
 	errs = append(errs, cfg.readRates(*v.rates), cfg.checkLimits())
 	var err error
