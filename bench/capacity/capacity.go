@@ -2,36 +2,22 @@
 // meets a service level objective: an exponential ramp brackets the limit,
 // then bisection narrows it to a precision, every step a short probe run
 // by the caller. It also says what stopped the app there.
+//
+// The search assumes that meeting the SLO is monotone in the rate: an app
+// that misses it at some rate misses it at every higher one. That is what
+// lets a single probe per rate bracket the limit. It takes each probe at
+// its word: a miss is a miss, even one just above many met rates, and is
+// never retried. A retry would turn a limit into a vote between samples;
+// an app that misses its SLO once in a short probe will miss it in
+// production too, so the lower capacity is the honest one. The caller's
+// full-length confirmation run at the rate found is the check on noise.
 package capacity
 
 import (
 	"context"
-	"errors"
-	"time"
 
 	"crudbench/bench/results"
 )
-
-// Config is how a search runs.
-type Config struct {
-	// SLO: p99 latency at most SLOP99, success at least MinSuccessRatio,
-	// successful throughput at least MinThroughputShare of the rate.
-	SLOP99             time.Duration
-	MinSuccessRatio    float64
-	MinThroughputShare float64
-
-	// Start is the first rate of the ramp; each next ramp step is Growth
-	// times the last, never above Max.
-	Start, Growth, Max float64
-	// Precision ends the bisection: once the lowest missing rate is within
-	// (1+Precision) of the highest met one.
-	Precision float64
-
-	// Cores is the number of CPUs of the machine, and AppCores how many of
-	// them the app can use (its GOMAXPROCS when known, else Cores): the
-	// stop reason judges CPU against them.
-	Cores, AppCores int
-}
 
 // ProbeFunc measures one short constant-rate run at rate and returns its
 // numbers (Met and Why are filled in by the search).
@@ -39,7 +25,8 @@ type ProbeFunc func(ctx context.Context, rate float64) (results.Probe, error)
 
 // Outcome is what a search found.
 type Outcome struct {
-	// Status is results.CapacityFound, CapacityCapped or CapacityNone.
+	// Status is results.CapacityFound, CapacityCapped or CapacityNone;
+	// empty when the search ended with an error.
 	Status string
 	// Rate is the highest rate that met the SLO (0 with CapacityNone);
 	// Upper the lowest that missed it (0 with CapacityCapped).
@@ -48,22 +35,4 @@ type Outcome struct {
 	StopReason, StopDetail string
 	// Probes in the order they ran, Met and Why filled in.
 	Probes []results.Probe
-}
-
-// Search runs the search with probe. It returns the probes run so far with
-// an error when a probe fails or ctx ends.
-func Search(ctx context.Context, cfg Config, probe ProbeFunc) (Outcome, error) {
-	return Outcome{}, errors.New("capacity.Search: not implemented yet")
-}
-
-// Met judges p against the SLO of cfg, and sets p.Met and p.Why.
-func Met(cfg Config, p *results.Probe) bool {
-	return false
-}
-
-// StopReason says what kept the app from meeting the SLO at p, a probe
-// that missed it: one of the results.Stop* constants, and a sentence with
-// the numbers it was judged on.
-func StopReason(cfg Config, p results.Probe) (reason, detail string) {
-	return "", ""
 }

@@ -1,0 +1,52 @@
+package capacity
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Config is how a search runs.
+type Config struct {
+	// SLO: p99 latency at most SLOP99, success at least MinSuccessRatio,
+	// successful throughput at least MinThroughputShare of the rate.
+	SLOP99             time.Duration
+	MinSuccessRatio    float64
+	MinThroughputShare float64
+
+	// Start is the first rate of the ramp; each next ramp step is Growth
+	// times the last, never above Max.
+	Start, Growth, Max float64
+	// Precision ends the bisection: once the lowest missing rate is within
+	// (1+Precision) of the highest met one.
+	Precision float64
+
+	// Cores is the number of CPUs of the machine, and AppCores how many of
+	// them the app can use (its GOMAXPROCS when known, else Cores): the
+	// stop reason judges CPU against them.
+	Cores, AppCores int
+}
+
+// Validate reports every setting of c that would make a search meaningless
+// or endless.
+func (c Config) Validate() error {
+	var errs []error
+	check := func(ok bool, format string, args ...any) {
+		if !ok {
+			errs = append(errs, fmt.Errorf(format, args...))
+		}
+	}
+	check(c.SLOP99 > 0, "SLO p99 %v: must be above zero", c.SLOP99)
+	check(c.MinSuccessRatio > 0 && c.MinSuccessRatio <= 1, "minimum success ratio %v: must be in (0, 1]", c.MinSuccessRatio)
+	check(c.MinThroughputShare > 0 && c.MinThroughputShare <= 1, "minimum throughput share %v: must be in (0, 1]", c.MinThroughputShare)
+	check(c.Start > 0, "start rate %v: must be above zero", c.Start)
+	check(c.Growth > 1, "growth %v: must be above 1, or the ramp never climbs", c.Growth)
+	check(c.Max >= c.Start, "maximum rate %v: must be at least the start rate %v", c.Max, c.Start)
+	check(c.Precision > 0 && c.Precision < 1, "precision %v: must be in (0, 1)", c.Precision)
+	check(c.Cores >= 1, "cores %d: must be at least 1", c.Cores)
+	check(c.AppCores >= 1 && c.AppCores <= c.Cores, "app cores %d: must be from 1 to the machine's %d", c.AppCores, c.Cores)
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("capacity config: %w", err)
+	}
+	return nil
+}

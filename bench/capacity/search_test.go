@@ -1,0 +1,186 @@
+package capacity_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"crudbench/bench/capacity"
+	"crudbench/bench/results"
+)
+
+// limitedApp is a pure ProbeFunc of an app that meets the SLO up to limit
+// req/s and queues above it; its CPU grows with the rate, one core at
+// 100 req/s, so each probe's stop detail is its own.
+func limitedApp(limit float64) capacity.ProbeFunc {
+	return func(_ context.Context, rate float64) (results.Probe, error) {
+		p := results.Probe{
+			AchievedRate: rate, Throughput: rate, SuccessRatio: 1, P50: 2, P99: 10,
+			AppCPU: min(rate/100, 1), AppCPUAvailable: true,
+			MachineCPU: min(rate/100, 1) + 0.1, MachineCPUAvailable: true,
+			RunnerCPU: 0.05,
+		}
+		if rate > limit {
+			p.Throughput, p.P99 = limit, 500
+		}
+		return p, nil
+	}
+}
+
+// rates are the rates of probes, in order.
+func rates(probes []results.Probe) []float64 {
+	var r []float64
+	for _, p := range probes {
+		r = append(r, p.Rate)
+	}
+	return r
+}
+
+var approx = cmpopts.EquateApprox(1e-9, 0)
+
+func TestSearchFound(t *testing.T) {
+	cfg := config()
+	cfg.Start, cfg.Growth, cfg.Precision = 10, 4, 0.5
+	out, err := capacity.Search(context.Background(), cfg, limitedApp(50))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Ramp 10, 40 (met), 160 (missed); then the geometric middles of
+	// [40, 160] and [40, 80], until 40·√2 is within 1.5 of 40.
+	want := []float64{10, 40, 160, 80, 40 * math.Sqrt2}
+	if diff := cmp.Diff(want, rates(out.Probes), approx); diff != "" {
+		t.Errorf("probe rates (-want +got):\n%s", diff)
+	}
+	if out.Status != results.CapacityFound || out.Rate != 40 || math.Abs(out.Upper-40*math.Sqrt2) > 1e-9 {
+		t.Errorf("status %q, rate %v, upper %v; want found, 40, %v", out.Status, out.Rate, out.Upper, 40*math.Sqrt2)
+	}
+	for _, p := range out.Probes {
+		if p.Met != (p.Rate <= 50) || p.Met != (p.Why == "") {
+			t.Errorf("probe at %v: met %v, why %q", p.Rate, p.Met, p.Why)
+		}
+	}
+	// Judged on the lowest miss (56.6 req/s, 0.57 of a core: CPU to
+	// spare), not on the ramp's (160, a full core).
+	upper := out.Probes[len(out.Probes)-1]
+	reason, detail := capacity.StopReason(cfg, upper)
+	if out.StopReason != reason || out.StopDetail != detail || reason != results.StopQueueing {
+		t.Errorf("stop %q (%s), want %q (%s)", out.StopReason, out.StopDetail, results.StopQueueing, detail)
+	}
+}
+
+func TestSearchPrecision(t *testing.T) {
+	for _, limit := range []float64{10, 37, 99.5, 100, 640, 999} {
+		cfg := config()
+		out, err := capacity.Search(context.Background(), cfg, limitedApp(limit))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Status != results.CapacityFound || out.Rate > limit || out.Upper <= limit || out.Upper > out.Rate*(1+cfg.Precision) {
+			t.Errorf("limit %v: status %q, bracket [%v, %v], want found within %v of it", limit, out.Status, out.Rate, out.Upper, cfg.Precision)
+		}
+	}
+}
+
+func TestSearchCapped(t *testing.T) {
+	cfg := config()
+	cfg.Start, cfg.Growth, cfg.Max = 10, 3, 100
+	out, err := capacity.Search(context.Background(), cfg, limitedApp(1e6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]float64{10, 30, 90, 100}, rates(out.Probes), approx); diff != "" {
+		t.Errorf("probe rates (-want +got), the last ramp step the cap:\n%s", diff)
+	}
+	if out.Status != results.CapacityCapped || out.Rate != 100 || out.Upper != 0 || out.StopReason != results.StopCap {
+		t.Errorf("status %q, rate %v, upper %v, stop %q; want capped at 100", out.Status, out.Rate, out.Upper, out.StopReason)
+	}
+	const detail = "every probe up to the cap of 100 req/s met the SLO: the capacity is at least 100 req/s"
+	if out.StopDetail != detail {
+		t.Errorf("detail %q, want %q", out.StopDetail, detail)
+	}
+}
+
+func TestSearchMissAtCap(t *testing.T) {
+	cfg := config()
+	cfg.Start, cfg.Growth, cfg.Max, cfg.Precision = 10, 3, 100, 0.2
+	out, err := capacity.Search(context.Background(), cfg, limitedApp(95))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The cap missed: bisect [90, 100], already within 1.2 of each other.
+	if diff := cmp.Diff([]float64{10, 30, 90, 100}, rates(out.Probes), approx); diff != "" {
+		t.Errorf("probe rates (-want +got):\n%s", diff)
+	}
+	if out.Status != results.CapacityFound || out.Rate != 90 || out.Upper != 100 || out.StopReason != results.StopAppCPU {
+		t.Errorf("status %q, bracket [%v, %v], stop %q; want found in [90, 100], app-cpu", out.Status, out.Rate, out.Upper, out.StopReason)
+	}
+}
+
+func TestSearchNone(t *testing.T) {
+	out, err := capacity.Search(context.Background(), config(), limitedApp(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Probes) != 1 || out.Status != results.CapacityNone || out.Rate != 0 || out.Upper != 10 {
+		t.Errorf("%d probes, status %q, rate %v, upper %v; want 1, none, 0, 10", len(out.Probes), out.Status, out.Rate, out.Upper)
+	}
+	if out.StopReason != results.StopQueueing || !strings.Contains(out.StopDetail, "app 0.10 of 1 core") {
+		t.Errorf("stop %q (%s), want queueing judged on the probe at 10 req/s", out.StopReason, out.StopDetail)
+	}
+}
+
+func TestSearchStopsWithContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	app := limitedApp(100)
+	probes := 0
+	out, err := capacity.Search(ctx, config(), func(ctx context.Context, rate float64) (results.Probe, error) {
+		if probes++; probes == 3 {
+			cancel()
+		}
+		return app(ctx, rate)
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+	if diff := cmp.Diff([]float64{10, 20, 40}, rates(out.Probes), approx); diff != "" {
+		t.Errorf("probe rates (-want +got), none after the cancel:\n%s", diff)
+	}
+	if out.Status != "" || out.Rate != 40 {
+		t.Errorf("status %q, rate %v; want no status and the rate met so far, 40", out.Status, out.Rate)
+	}
+}
+
+func TestSearchProbeError(t *testing.T) {
+	app := limitedApp(100)
+	broken := errors.New("connection refused")
+	out, err := capacity.Search(context.Background(), config(), func(ctx context.Context, rate float64) (results.Probe, error) {
+		if rate > 30 {
+			return results.Probe{}, broken
+		}
+		return app(ctx, rate)
+	})
+	if !errors.Is(err, broken) || !strings.Contains(err.Error(), "40 req/s") {
+		t.Fatalf("error %v, want the probe's, naming 40 req/s", err)
+	}
+	if diff := cmp.Diff([]float64{10, 20}, rates(out.Probes), approx); diff != "" {
+		t.Errorf("probe rates (-want +got):\n%s", diff)
+	}
+}
+
+func TestSearchInvalidConfig(t *testing.T) {
+	cfg := config()
+	cfg.Growth = 1
+	_, err := capacity.Search(context.Background(), cfg, func(context.Context, float64) (results.Probe, error) {
+		t.Error("probed with an invalid config")
+		return results.Probe{}, nil
+	})
+	if err == nil || !strings.Contains(err.Error(), "growth 1") {
+		t.Errorf("error %v, want one naming the growth", err)
+	}
+}

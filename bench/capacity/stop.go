@@ -1,0 +1,93 @@
+package capacity
+
+import (
+	"fmt"
+	"strings"
+
+	"crudbench/bench/results"
+)
+
+// BusyShare is the share of its cores at which a process, or the whole
+// machine, counts as CPU-bound. Not 100%: CPU readings over a short probe
+// lag by up to a scheduler tick per busy thread, and a process that waits
+// on the network between requests never quite fills its cores even when
+// CPU is what limits it.
+const BusyShare = 0.85
+
+// OtherShown is the CPU (cores) of the machine's other processes (the
+// machine less the app, PostgreSQL and the runner) above which a stop
+// detail names it: a busy machine explains a limit as much as the app does.
+const OtherShown = 0.25
+
+// StopReason says what kept the app from meeting the SLO at p, a probe
+// that missed it: one of the results.Stop* constants, and a sentence with
+// the numbers it was judged on.
+//
+// The checks run in order, the first that holds wins: the load generator
+// when it did not keep its schedule (vegeta sends late only when the runner
+// is short of CPU, and then the app was never offered the rate); the app
+// when it used BusyShare of AppCores; the one of app, PostgreSQL and runner
+// that used the most CPU when the machine used BusyShare of Cores; else
+// queueing, latency that grew with CPU to spare. A CPU figure that is not
+// available is said so and never guessed: it takes part in no check.
+func StopReason(cfg Config, p results.Probe) (reason, detail string) {
+	cpu := cpuText(cfg, p)
+	switch {
+	case p.AchievedRate < cfg.MinThroughputShare*p.Rate:
+		return results.StopLoadGenerator, fmt.Sprintf("the load generator sent %s of %s req/s: it fell behind its schedule; %s",
+			decimals(p.AchievedRate, 1), decimals(p.Rate, 1), cpu)
+	case p.AppCPUAvailable && p.AppCPU >= BusyShare*float64(cfg.AppCores):
+		return results.StopAppCPU, fmt.Sprintf("the app used its CPU: %s", cpu)
+	case p.MachineCPUAvailable && p.MachineCPU >= BusyShare*float64(cfg.Cores):
+		reason, who := busiest(p)
+		return reason, fmt.Sprintf("the machine was CPU-bound and %s used the most: %s", who, cpu)
+	}
+	return results.StopQueueing, fmt.Sprintf("latency grew with CPU to spare (a pool, lock or connection limit): %s", cpu)
+}
+
+// busiest is the one of app, PostgreSQL and runner that used the most CPU
+// in p, among those whose CPU is available (the runner's always is).
+func busiest(p results.Probe) (reason, who string) {
+	reason, who, most := results.StopLoadGenerator, "the load generator", p.RunnerCPU
+	if p.AppCPUAvailable && p.AppCPU > most {
+		reason, who, most = results.StopAppCPU, "the app", p.AppCPU
+	}
+	if p.DBCPUAvailable && p.DBCPU > most {
+		reason, who = results.StopPostgresCPU, "PostgreSQL"
+	}
+	return reason, who
+}
+
+// cpuText states p's CPU figures in cores: "app 0.97 of 1 core; PostgreSQL
+// 0.31; load generator 0.22; machine 1.62 of 2", with the other processes'
+// share when it is worth naming.
+func cpuText(cfg Config, p results.Probe) string {
+	parts := []string{
+		figure("app", p.AppCPU, p.AppCPUAvailable, " of "+cores(cfg.AppCores)),
+		figure("PostgreSQL", p.DBCPU, p.DBCPUAvailable, ""),
+		figure("load generator", p.RunnerCPU, true, ""),
+		figure("machine", p.MachineCPU, p.MachineCPUAvailable, fmt.Sprintf(" of %d", cfg.Cores)),
+	}
+	if p.AppCPUAvailable && p.DBCPUAvailable && p.MachineCPUAvailable {
+		if other := p.MachineCPU - p.AppCPU - p.DBCPU - p.RunnerCPU; other > OtherShown {
+			parts = append(parts, figure("other processes", other, true, ""))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// figure is "name 0.97" followed by suffix, or "name not available".
+func figure(name string, v float64, available bool, suffix string) string {
+	if !available {
+		return name + " not available"
+	}
+	return fmt.Sprintf("%s %.2f%s", name, v, suffix)
+}
+
+// cores is "1 core" or "n cores".
+func cores(n int) string {
+	if n == 1 {
+		return "1 core"
+	}
+	return fmt.Sprintf("%d cores", n)
+}

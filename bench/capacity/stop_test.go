@@ -1,0 +1,132 @@
+package capacity_test
+
+import (
+	"testing"
+
+	"crudbench/bench/capacity"
+	"crudbench/bench/results"
+)
+
+// probe is a missed probe at 100 req/s that kept its schedule, with every
+// CPU figure available, in cores: app, PostgreSQL, runner, machine.
+func probe(app, db, runner, machine float64) results.Probe {
+	return results.Probe{
+		Rate: 100, AchievedRate: 100, Throughput: 90, SuccessRatio: 1, P99: 400,
+		AppCPU: app, AppCPUAvailable: true,
+		DBCPU: db, DBCPUAvailable: true,
+		RunnerCPU:  runner,
+		MachineCPU: machine, MachineCPUAvailable: true,
+	}
+}
+
+func TestStopReason(t *testing.T) {
+	tests := []struct {
+		name       string
+		probe      results.Probe
+		want       string
+		wantDetail string
+	}{
+		{
+			name:       "app at its core",
+			probe:      probe(0.97, 0.31, 0.22, 1.62),
+			want:       results.StopAppCPU,
+			wantDetail: "the app used its CPU: app 0.97 of 1 core; PostgreSQL 0.31; load generator 0.22; machine 1.62 of 2",
+		},
+		{
+			name:       "app just at the threshold",
+			probe:      probe(0.85, 0.1, 0.1, 1.1),
+			want:       results.StopAppCPU,
+			wantDetail: "the app used its CPU: app 0.85 of 1 core; PostgreSQL 0.10; load generator 0.10; machine 1.10 of 2",
+		},
+		{
+			name: "load generator behind its schedule",
+			probe: func() results.Probe {
+				p := probe(0.97, 0.31, 0.6, 1.95)
+				p.AchievedRate = 97.3
+				return p
+			}(),
+			want:       results.StopLoadGenerator,
+			wantDetail: "the load generator sent 97.3 of 100 req/s: it fell behind its schedule; app 0.97 of 1 core; PostgreSQL 0.31; load generator 0.60; machine 1.95 of 2",
+		},
+		{
+			name:       "busy machine, PostgreSQL the most",
+			probe:      probe(0.6, 0.9, 0.3, 1.8),
+			want:       results.StopPostgresCPU,
+			wantDetail: "the machine was CPU-bound and PostgreSQL used the most: app 0.60 of 1 core; PostgreSQL 0.90; load generator 0.30; machine 1.80 of 2",
+		},
+		{
+			name:       "busy machine, runner the most",
+			probe:      probe(0.5, 0.4, 0.8, 1.75),
+			want:       results.StopLoadGenerator,
+			wantDetail: "the machine was CPU-bound and the load generator used the most: app 0.50 of 1 core; PostgreSQL 0.40; load generator 0.80; machine 1.75 of 2",
+		},
+		{
+			name:       "busy machine, app the most, others named",
+			probe:      probe(0.7, 0.3, 0.2, 1.9),
+			want:       results.StopAppCPU,
+			wantDetail: "the machine was CPU-bound and the app used the most: app 0.70 of 1 core; PostgreSQL 0.30; load generator 0.20; machine 1.90 of 2; other processes 0.70",
+		},
+		{
+			name:       "CPU to spare",
+			probe:      probe(0.4, 0.2, 0.1, 0.8),
+			want:       results.StopQueueing,
+			wantDetail: "latency grew with CPU to spare (a pool, lock or connection limit): app 0.40 of 1 core; PostgreSQL 0.20; load generator 0.10; machine 0.80 of 2",
+		},
+		{
+			name: "app CPU not available",
+			probe: func() results.Probe {
+				p := probe(0.97, 0.2, 0.1, 1.3)
+				p.AppCPUAvailable = false
+				return p
+			}(),
+			want:       results.StopQueueing,
+			wantDetail: "latency grew with CPU to spare (a pool, lock or connection limit): app not available; PostgreSQL 0.20; load generator 0.10; machine 1.30 of 2",
+		},
+		{
+			name: "busy machine, app and PostgreSQL not available",
+			probe: func() results.Probe {
+				p := probe(1, 1, 0.2, 1.9)
+				p.AppCPUAvailable, p.DBCPUAvailable = false, false
+				return p
+			}(),
+			want:       results.StopLoadGenerator,
+			wantDetail: "the machine was CPU-bound and the load generator used the most: app not available; PostgreSQL not available; load generator 0.20; machine 1.90 of 2",
+		},
+		{
+			name: "nothing but the runner available",
+			probe: func() results.Probe {
+				p := probe(1, 1, 0.2, 2)
+				p.AppCPUAvailable, p.DBCPUAvailable, p.MachineCPUAvailable = false, false, false
+				return p
+			}(),
+			want:       results.StopQueueing,
+			wantDetail: "latency grew with CPU to spare (a pool, lock or connection limit): app not available; PostgreSQL not available; load generator 0.20; machine not available",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, detail := capacity.StopReason(config(), tt.probe)
+			if got != tt.want {
+				t.Errorf("reason %q, want %q", got, tt.want)
+			}
+			if detail != tt.wantDetail {
+				t.Errorf("detail\n%q\nwant\n%q", detail, tt.wantDetail)
+			}
+		})
+	}
+}
+
+// The app's limit is its own cores, not the machine's: an app with two
+// cores at one core's use has CPU to spare.
+func TestStopReasonJudgesTheAppByItsCores(t *testing.T) {
+	cfg := config()
+	cfg.AppCores = 2
+	got, detail := capacity.StopReason(cfg, probe(0.97, 0.1, 0.1, 1.2))
+	if got != results.StopQueueing {
+		t.Errorf("reason %q (%s), want %q", got, detail, results.StopQueueing)
+	}
+	const want = "latency grew with CPU to spare (a pool, lock or connection limit): app 0.97 of 2 cores; PostgreSQL 0.10; load generator 0.10; machine 1.20 of 2"
+	if detail != want {
+		t.Errorf("detail\n%q\nwant\n%q", detail, want)
+	}
+}
