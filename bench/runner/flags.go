@@ -24,7 +24,8 @@ report.md, report.html and results.json into a new folder under -out.
 
 With nothing set it starts a throwaway PostgreSQL cluster, builds and starts
 the three apps, and runs the light profile. DATABASE_URL uses that server
-instead; -attach measures apps that are already running.
+instead; -attach measures apps that are already running. -capacity searches
+each scenario and app for the highest rate that meets the SLO (-slo-p99).
 
 Flags:
 `
