@@ -22,7 +22,7 @@ func (r *runner) measureAll(ctx context.Context, run *results.Run) {
 	}
 	perRun := r.cfg.Warmup + r.cfg.Duration
 	measured := r.validJobs(jobs)
-	r.con.printf("Measuring %d run(s) of %s each, about %s in all.\n", measured, perRun, round(remaining(measured, perRun, r.cfg.Cooldown)))
+	r.con.printf("Measuring %d run(s) of %s each, about %s in all; verdicts against an SLO of p99 ≤ %s.\n", measured, perRun, round(remaining(measured, perRun, r.cfg.Cooldown)), r.cfg.SLOP99)
 
 	reps := map[job][]results.Result{}
 	done := 0
