@@ -260,3 +260,31 @@ func TestParseCapacityFlags(t *testing.T) {
 		})
 	}
 }
+
+func TestOtherLoad(t *testing.T) {
+	seen := func(machine, app, db, runner float64) results.Probe {
+		return results.Probe{MachineCPU: machine, MachineCPUAvailable: true, AppCPU: app, AppCPUAvailable: true,
+			DBCPU: db, DBCPUAvailable: true, RunnerCPU: runner}
+	}
+	blind := seen(2, 0.1, 0.1, 0.1)
+	blind.AppCPUAvailable = false
+	tests := []struct {
+		name string
+		caps []results.Capacity
+		want float64
+	}{
+		{"no probes", []results.Capacity{{Status: results.CapacityFailed}}, 0},
+		{"the busiest probe of all searches", []results.Capacity{
+			{Probes: []results.Probe{seen(1, 0.5, 0.25, 0.25), seen(2, 0.5, 0.25, 0.25)}},
+			{Probes: []results.Probe{seen(1.5, 0.25, 0.25, 0.25)}},
+		}, 1},
+		{"a probe with an unseen figure is left out", []results.Capacity{{Probes: []results.Probe{blind, seen(1, 0.5, 0.25, 0)}}}, 0.25},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := runner.OtherLoad(tt.caps); got != tt.want {
+				t.Errorf("OtherLoad = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
