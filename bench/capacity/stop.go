@@ -15,8 +15,9 @@ import (
 const BusyShare = 0.85
 
 // OtherShown is the CPU (cores) of the machine's other processes (the
-// machine less the app, PostgreSQL and the runner) above which a stop
-// detail names it: a busy machine explains a limit as much as the app does.
+// machine less the app, PostgreSQL and the runner, those whose CPU is
+// available) above which a stop detail names it: a busy machine explains
+// a limit as much as the app does.
 const OtherShown = 0.25
 
 // StopReason says what kept the app from meeting the SLO at p, a probe
@@ -29,7 +30,9 @@ const OtherShown = 0.25
 // when it used BusyShare of AppCores; the one of app, PostgreSQL and runner
 // that used the most CPU when the machine used BusyShare of Cores; else
 // queueing, latency that grew with CPU to spare. A CPU figure that is not
-// available is said so and never guessed: it takes part in no check.
+// available is said so and never guessed: it takes part in no check, and
+// the busiest process is then the busiest of those seen, with the rest of
+// the machine's CPU, theirs included, stated beside it.
 func StopReason(cfg Config, p results.Probe) (reason, detail string) {
 	cpu := cpuText(cfg, p)
 	switch {
@@ -55,7 +58,30 @@ func busiest(p results.Probe) (reason, who string) {
 	if p.DBCPUAvailable && p.DBCPU > most {
 		reason, who = results.StopPostgresCPU, "PostgreSQL"
 	}
+	if !allSeen(p) {
+		who += " (of those seen)"
+	}
 	return reason, who
+}
+
+// allSeen reports whether the CPU of the app and of PostgreSQL are both
+// available (the runner's always is).
+func allSeen(p results.Probe) bool {
+	return p.AppCPUAvailable && p.DBCPUAvailable
+}
+
+// rest is the machine's CPU less that of the app, PostgreSQL and the
+// runner, those available: the other processes', and the unavailable
+// ones' when some are.
+func rest(p results.Probe) float64 {
+	r := p.MachineCPU - p.RunnerCPU
+	if p.AppCPUAvailable {
+		r -= p.AppCPU
+	}
+	if p.DBCPUAvailable {
+		r -= p.DBCPU
+	}
+	return r
 }
 
 // cpuText states p's CPU figures in cores: "app 0.97 of 1 core; PostgreSQL
@@ -68,10 +94,12 @@ func cpuText(cfg Config, p results.Probe) string {
 		figure("load generator", p.RunnerCPU, true, ""),
 		figure("machine", p.MachineCPU, p.MachineCPUAvailable, fmt.Sprintf(" of %d", cfg.Cores)),
 	}
-	if p.AppCPUAvailable && p.DBCPUAvailable && p.MachineCPUAvailable {
-		if other := p.MachineCPU - p.AppCPU - p.DBCPU - p.RunnerCPU; other > OtherShown {
-			parts = append(parts, figure("other processes", other, true, ""))
+	if rest := rest(p); p.MachineCPUAvailable && rest > OtherShown {
+		label := "other processes"
+		if !allSeen(p) {
+			label = "the rest, unavailable figures included"
 		}
+		parts = append(parts, figure(label, rest, true, ""))
 	}
 	return strings.Join(parts, "; ")
 }

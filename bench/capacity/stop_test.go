@@ -80,7 +80,7 @@ func TestStopReason(t *testing.T) {
 				return p
 			}(),
 			want:       results.StopQueueing,
-			wantDetail: "latency grew with CPU to spare (a pool, lock or connection limit): app not available; PostgreSQL 0.20; load generator 0.10; machine 1.30 of 2",
+			wantDetail: "latency grew with CPU to spare (a pool, lock or connection limit): app not available; PostgreSQL 0.20; load generator 0.10; machine 1.30 of 2; the rest, unavailable figures included 1.00",
 		},
 		{
 			name: "busy machine, app and PostgreSQL not available",
@@ -90,7 +90,17 @@ func TestStopReason(t *testing.T) {
 				return p
 			}(),
 			want:       results.StopLoadGenerator,
-			wantDetail: "the machine was CPU-bound and the load generator used the most: app not available; PostgreSQL not available; load generator 0.20; machine 1.90 of 2",
+			wantDetail: "the machine was CPU-bound and the load generator (of those seen) used the most: app not available; PostgreSQL not available; load generator 0.20; machine 1.90 of 2; the rest, unavailable figures included 1.70",
+		},
+		{
+			name: "busy machine, PostgreSQL not available",
+			probe: func() results.Probe {
+				p := probe(0.8, 0.9, 0.1, 1.8)
+				p.DBCPUAvailable = false
+				return p
+			}(),
+			want:       results.StopAppCPU,
+			wantDetail: "the machine was CPU-bound and the app (of those seen) used the most: app 0.80 of 1 core; PostgreSQL not available; load generator 0.10; machine 1.80 of 2; the rest, unavailable figures included 0.90",
 		},
 		{
 			name: "nothing but the runner available",
