@@ -105,8 +105,8 @@ func (r *runner) blank(j job, verdict, reason string) results.Result {
 	}
 }
 
-// measure runs one job at rate: log in, attack while sampling, count statements,
-// remove what a write left, and turn it all into a Result.
+// measure runs one job at rate: log in, attack while sampling, count
+// statements, remove what a write left, and turn it all into a Result.
 func (r *runner) measure(ctx context.Context, j job, rate float64, label string, left time.Duration) results.Result {
 	u := r.apps[j.app]
 	res := r.blank(j, results.VerdictFailed, "")
