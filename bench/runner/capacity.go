@@ -116,7 +116,8 @@ func (r *runner) capacityOf(ctx context.Context, j job, label string) results.Ca
 	r.con.printf("%s %-10s %-8s searching from %g req/s\n", label, j.scenario, j.app, r.cfg.Capacity.Start)
 	pr := &prober{r: r, j: j, session: session, cfg: r.capacityConfig()}
 	out, err := capacity.Search(ctx, pr.cfg, pr.probe)
-	c.Rate, c.Upper, c.StopReason, c.StopDetail = out.Rate, out.Upper, out.StopReason, out.StopDetail
+	// The probes of a search cut short still count as rates measured; its
+	// bracket does not.
 	c.Probes = append(c.Probes, out.Probes...)
 	switch {
 	case ctx.Err() != nil:
@@ -126,7 +127,7 @@ func (r *runner) capacityOf(ctx context.Context, j job, label string) results.Ca
 		c.Status, c.Reason = results.CapacityFailed, err.Error()
 		return c
 	}
-	c.Status = out.Status
+	c.Status, c.Rate, c.Upper, c.StopReason, c.StopDetail = out.Status, out.Rate, out.Upper, out.StopReason, out.StopDetail
 	r.con.printf("%s %-10s %-8s %s\n", label, j.scenario, j.app, capacityLine(c))
 	if c.Rate > 0 {
 		r.confirm(ctx, j, label, &c)
