@@ -3,6 +3,7 @@
 //
 //	go run ./bench                         # light profile, throwaway database, all apps
 //	go run ./bench -profiles all           # light, medium and high (~20 min)
+//	go run ./bench -capacity -scenarios read-one,read-small   # capacities within the SLO (~10 min)
 //	go run ./bench -attach rest=http://localhost:8081,graphql=http://localhost:8082,htmx=http://localhost:8083
 //
 // Run it with -h for every flag.

@@ -42,11 +42,11 @@ func (r *runner) attack(ctx context.Context, wl *scenario.Workload, opts load.Op
 	for _, smp := range samplers {
 		maps.Copy(series, smp.Stop())
 		// The samplers run side by side: their costs add up.
-		r.overheadCPU += smp.Overhead() * (r.cfg.Warmup + r.cfg.Duration).Seconds()
+		r.overheadCPU += smp.Overhead() * (opts.Warmup + opts.Duration).Seconds()
 	}
 	self.cpu, self.wall, self.rssEnd = cpuTime()-cpu0, time.Since(wall0), selfRSS()
 	r.self = append(r.self, self)
-	r.overheadWall += (r.cfg.Warmup + r.cfg.Duration).Seconds()
+	r.overheadWall += (opts.Warmup + opts.Duration).Seconds()
 	if out != nil {
 		r.sent += out.Sent
 	}

@@ -7,6 +7,12 @@ import (
 	"crudbench/bench/scenario"
 )
 
+// writesRows reports whether a scenario creates rows that a run must clean
+// up after.
+func writesRows(sc string) bool {
+	return sc == scenario.Write || sc == scenario.Mixed
+}
+
 // cleanupWrites deletes every row a write run left alive, including rows
 // whose create answer never arrived (found by title in the database), and
 // checks the vacancy count is back where it was.

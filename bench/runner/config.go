@@ -1,8 +1,9 @@
 // Package runner is the benchmark itself: it brings up (or attaches to) the
 // three apps, validates every scenario on every app, drives each at the
-// profiles' constant rates one app at a time, samples CPU and memory of the
-// apps and of PostgreSQL, counts SQL statements, and returns everything as
-// a results.Run for the report writers.
+// profiles' constant rates one app at a time (and, with -capacity, searches
+// each for the highest rate that meets the SLO), samples CPU and memory of
+// the apps and of PostgreSQL, counts SQL statements, and returns everything
+// as a results.Run for the report writers.
 package runner
 
 import (
@@ -51,6 +52,13 @@ type Config struct {
 	// Seed sizes the dataset the runner loads and holds the passwords it
 	// logs in with (SEED_* environment variables).
 	Seed seed.Config
+
+	// SLOP99 is the p99 latency a run must stay within to be ok (and a
+	// capacity probe to meet the SLO).
+	SLOP99 time.Duration
+	// Capacity says whether and how to search each (scenario, app) for
+	// its capacity.
+	Capacity CapacityOptions
 }
 
 // Mode names how the run reaches the apps and the database, as
@@ -107,6 +115,8 @@ func (c Config) checkLimits() error {
 		return errors.New("-db-max-conns must be in 1..1000")
 	case c.ResetDB && c.DatabaseURL == "":
 		return errors.New("-reset-db needs DATABASE_URL: a throwaway cluster is always freshly seeded")
+	case c.SLOP99 <= 0:
+		return errors.New("-slo-p99 must be above zero")
 	}
 	return nil
 }

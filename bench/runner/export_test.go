@@ -11,3 +11,7 @@ func Plan(profiles, scenarios, apps []string, repeat int) [][4]any {
 
 // SourceCommit exposes how the report names the measured commit.
 var SourceCommit = sourceCommit
+
+// OtherLoad exposes how the runner finds other work on the machine during
+// a capacity search.
+var OtherLoad = otherLoad

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"crudbench/bench/results"
 	"crudbench/bench/sampler"
 	"crudbench/bench/scenario"
 	"crudbench/bench/stack"
@@ -23,7 +24,8 @@ report.md, report.html and results.json into a new folder under -out.
 
 With nothing set it starts a throwaway PostgreSQL cluster, builds and starts
 the three apps, and runs the light profile. DATABASE_URL uses that server
-instead; -attach measures apps that are already running.
+instead; -attach measures apps that are already running. -capacity searches
+each scenario and app for the highest rate that meets the SLO (-slo-p99).
 
 Flags:
 `
@@ -36,8 +38,12 @@ type flagValues struct {
 	maxConns, repeat, dbMaxConns                        *int
 	resetDB                                             *bool
 
-	profileCPU *bool
-	debugURLs  *string
+	profileCPU                     *bool
+	debugURLs                      *string
+	sloP99                         *time.Duration
+	capacity                       *bool
+	capStart, capMax, capPrecision *float64
+	probeWarmup, probeDuration     *time.Duration
 }
 
 // defineFlags declares the bench's flags on fs.
@@ -60,8 +66,15 @@ func defineFlags(fs *flag.FlagSet) flagValues {
 		pids:       fs.String("pid", "", "process ids of attached apps for CPU/RSS, e.g. rest=1234 (default: found by executable name)"),
 		resetDB:    fs.Bool("reset-db", false, "with DATABASE_URL: empty the database and load the dataset again"),
 
-		profileCPU: fs.Bool("profile-cpu", false, "take a CPU profile of the app during every measured window (profiles/*.pb.gz)"),
-		debugURLs:  fs.String("debug-url", "", "admin (pprof) addresses of attached apps for -profile-cpu, e.g. rest=http://127.0.0.1:6060"),
+		profileCPU:    fs.Bool("profile-cpu", false, "take a CPU profile of the app during every measured window (profiles/*.pb.gz)"),
+		debugURLs:     fs.String("debug-url", "", "admin (pprof) addresses of attached apps for -profile-cpu, e.g. rest=http://127.0.0.1:6060"),
+		sloP99:        fs.Duration("slo-p99", results.DefaultSLOP99, "p99 latency of the SLO: a run that held its rate is ok within it, slow over it"),
+		capacity:      fs.Bool("capacity", false, "search each scenario and app for the highest rate meeting the SLO (the fixed profiles then run only when -profiles is given)"),
+		capStart:      fs.Float64("capacity-start", DefaultCapacity.Start, "first `rate` (req/s) of the capacity search's ramp"),
+		capMax:        fs.Float64("capacity-max", DefaultCapacity.Max, "highest `rate` (req/s) the capacity search tries"),
+		capPrecision:  fs.Float64("capacity-precision", DefaultCapacity.Precision, "relative width at which the capacity search stops bisecting"),
+		probeWarmup:   fs.Duration("probe-warmup", DefaultCapacity.ProbeWarmup, "warm-up `time` of each capacity probe"),
+		probeDuration: fs.Duration("probe-duration", DefaultCapacity.ProbeDuration, "measured `time` of each capacity probe"),
 	}
 }
 
@@ -92,6 +105,7 @@ func ParseFlags(args []string, getenv func(string) string, stderr io.Writer) (Co
 		ProfileCPU: *v.profileCPU,
 	}
 	errs := cfg.readLists(v, set["apps"])
+	errs = append(errs, cfg.readCapacity(v, set)...)
 	errs = append(errs, cfg.checkAttach()...)
 	errs = append(errs, cfg.checkProfiling()...)
 	errs = append(errs, cfg.readRates(*v.rates), cfg.checkLimits())

@@ -3,6 +3,7 @@ package runner
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"crudbench/bench/results"
 )
@@ -27,11 +28,11 @@ func Median(xs []float64) float64 {
 // median over the measured repeats, Repeats lists each repeat's key numbers
 // and Spread their max − min. Status codes and files come from the repeat
 // whose throughput is the median (a real run, not a blend); errors are the
-// union of the repeats'. The verdict is judged on the medians, and the
-// reason says when some repeats saturated. Repeats that were not measured
+// union of the repeats'. The verdict is judged on the medians against
+// slo, and the reason says when some repeats saturated. Repeats that were not measured
 // (failed, skipped) are left out; when none was measured the first repeat
 // is returned.
-func Fold(reps []results.Result) results.Result {
+func Fold(reps []results.Result, slo time.Duration) results.Result {
 	var measured []results.Result
 	for _, r := range reps {
 		if r.Measured() {
@@ -55,7 +56,7 @@ func Fold(reps []results.Result) results.Result {
 	out.Spread = &rs.spread
 	out.Errors = rs.errors
 
-	out.Verdict, out.Reason = Verdict(out.TargetRate, out.Throughput, out.SuccessRatio)
+	out.Verdict, out.Reason = Verdict(out.TargetRate, out.Throughput, out.SuccessRatio, out.Latency.P99, slo)
 	if rs.saturated > 0 {
 		out.Reason = withNote(out.Reason, fmt.Sprintf("%d of %d repeats saturated", rs.saturated, len(measured)))
 	}

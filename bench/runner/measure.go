@@ -17,14 +17,12 @@ import (
 // order of profiles, scenarios and apps as configured.
 func (r *runner) measureAll(ctx context.Context, run *results.Run) {
 	jobs := plan(r.cfg.Profiles, r.cfg.Scenarios, r.cfg.Apps, r.cfg.Repeat)
-	perRun := r.cfg.Warmup + r.cfg.Duration
-	measured := 0
-	for _, j := range jobs {
-		if r.valid[[2]string{j.scenario, j.app}] == nil {
-			measured++
-		}
+	if len(jobs) == 0 {
+		return // -capacity without -profiles
 	}
-	r.con.printf("Measuring %d run(s) of %s each, about %s in all.\n", measured, perRun, round(remaining(measured, perRun, r.cfg.Cooldown)))
+	perRun := r.cfg.Warmup + r.cfg.Duration
+	measured := r.validJobs(jobs)
+	r.con.printf("Measuring %d run(s) of %s each, about %s in all; verdicts against an SLO of p99 ≤ %s.\n", measured, perRun, round(remaining(measured, perRun, r.cfg.Cooldown)), r.cfg.SLOP99)
 
 	reps := map[job][]results.Result{}
 	done := 0
@@ -52,7 +50,7 @@ func (r *runner) measureAll(ctx context.Context, run *results.Run) {
 			if done < measured {
 				left += r.cfg.Cooldown
 			}
-			res = r.measure(ctx, j, fmt.Sprintf("[%d/%d]", done, measured), left)
+			res = r.measure(ctx, j, r.cfg.Rates[j.profile][j.scenario], fmt.Sprintf("[%d/%d]", done, measured), left)
 			r.con.printf("[%d/%d] %-6s %-10s %-8s %s\n", done, measured, j.profile, j.scenario, j.app, oneLine(res))
 		}
 		reps[key] = append(reps[key], res)
@@ -60,10 +58,21 @@ func (r *runner) measureAll(ctx context.Context, run *results.Run) {
 	for _, p := range r.cfg.Profiles {
 		for _, s := range r.cfg.Scenarios {
 			for _, a := range r.cfg.Apps {
-				run.Results = append(run.Results, Fold(reps[job{p, s, a, 0}]))
+				run.Results = append(run.Results, Fold(reps[job{p, s, a, 0}], r.cfg.SLOP99))
 			}
 		}
 	}
+}
+
+// validJobs counts the jobs whose scenario passed validation on their app.
+func (r *runner) validJobs(jobs []job) int {
+	n := 0
+	for _, j := range jobs {
+		if r.valid[[2]string{j.scenario, j.app}] == nil {
+			n++
+		}
+	}
+	return n
 }
 
 // remaining estimates the time n more runs take, cool-downs between them
@@ -96,12 +105,12 @@ func (r *runner) blank(j job, verdict, reason string) results.Result {
 	}
 }
 
-// measure runs one job: log in, attack while sampling, count statements,
-// remove what a write left, and turn it all into a Result.
-func (r *runner) measure(ctx context.Context, j job, label string, left time.Duration) results.Result {
+// measure runs one job at rate: log in, attack while sampling, count
+// statements, remove what a write left, and turn it all into a Result.
+func (r *runner) measure(ctx context.Context, j job, rate float64, label string, left time.Duration) results.Result {
 	u := r.apps[j.app]
-	rate := r.cfg.Rates[j.profile][j.scenario]
 	res := r.blank(j, results.VerdictFailed, "")
+	res.TargetRate = rate
 	fail := func(err error) results.Result {
 		res.Reason = err.Error()
 		return res
@@ -118,7 +127,7 @@ func (r *runner) measure(ctx context.Context, j job, label string, left time.Dur
 	if err != nil {
 		return fail(err)
 	}
-	writes := j.scenario == scenario.Write || j.scenario == scenario.Mixed
+	writes := writesRows(j.scenario)
 	var vacanciesBefore int64 = -1
 	if writes {
 		vacanciesBefore = r.vacancyCount(bg)
@@ -163,7 +172,7 @@ func (r *runner) measure(ctx context.Context, j job, label string, left time.Dur
 		res.DB.Available = true
 		res.DB.StatementsPerRequest = perRequest(float64(after-before), out.Succeeded)
 	}
-	res.Verdict, res.Reason = judge(out, attackErr, rate, res)
+	res.Verdict, res.Reason = judge(out, attackErr, rate, res, r.cfg.SLOP99)
 	return res
 }
 

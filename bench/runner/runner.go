@@ -116,7 +116,8 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (run *results.Run, d
 			Cooldown: results.Duration(cfg.Cooldown), Timeout: results.Duration(cfg.Timeout),
 			MaxConnections: cfg.MaxConnections, Repeat: cfg.Repeat,
 			SampleInterval: results.Duration(cfg.SampleInterval), DBMaxConns: cfg.DBMaxConns,
-			Rates: cfg.Rates, ProfileCPU: cfg.ProfileCPU,
+			Rates: cfg.Rates, SLOP99: results.Duration(cfg.SLOP99), Capacity: cfg.Capacity.settings(),
+			ProfileCPU: cfg.ProfileCPU,
 		},
 		Environment: results.Environment{
 			CPUModel: cpuModel(), CPUCount: runtime.NumCPU(), Kernel: kernel(),
@@ -142,14 +143,8 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (run *results.Run, d
 
 	r.validate(ctx, run)
 	r.measureAll(ctx, run)
-
-	if r.probe != nil {
-		if after, err := r.probe.CountVacancies(context.WithoutCancel(ctx)); err == nil {
-			if before := run.Environment.Dataset["vacancy"]; after != before {
-				r.note(fmt.Sprintf("The database held %d vacancies before the run and %d after: write cleanup left rows behind.", before, after))
-			}
-		}
-	}
+	r.capacityAll(ctx, run)
+	r.checkVacancies(context.WithoutCancel(ctx), run.Environment.Dataset["vacancy"])
 
 	wall := time.Since(started)
 	cpu := cpuTime() - cpu0
@@ -163,6 +158,17 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (run *results.Run, d
 		return run, r.dir, fmt.Errorf("%w: %v", ErrInterrupted, context.Cause(ctx))
 	}
 	return run, r.dir, nil
+}
+
+// checkVacancies notes when the database holds another number of
+// vacancies than before the run: write cleanup left rows behind.
+func (r *runner) checkVacancies(ctx context.Context, before int64) {
+	if r.probe == nil {
+		return
+	}
+	if after, err := r.probe.CountVacancies(ctx); err == nil && after != before {
+		r.note(fmt.Sprintf("The database held %d vacancies before the run and %d after: write cleanup left rows behind.", before, after))
+	}
 }
 
 // setup reaches the database and the apps for the mode of the run,
@@ -438,7 +444,8 @@ func (r *runner) standardNotes() []string {
 	notes := []string{
 		fmt.Sprintf("Open model: vegeta sends on schedule whatever the app answers, with unlimited workers and at most %d connections per app; requests waiting for a connection count in the latency. Each run is %s of warm-up (discarded) then %s measured; apps are measured one at a time in rotating order with %s of cool-down.",
 			r.cfg.MaxConnections, r.cfg.Warmup, r.cfg.Duration, r.cfg.Cooldown),
-		"The measured window is the requests scheduled after the warm-up: exactly rate × duration of them, sent however late the load generator runs. Achieved rate = those requests / the time from when the first was due to the last send plus one scheduled interval, never less than the window's length (below the target when the load generator fell behind and never caught up; a burst that catches up is not a higher rate). Throughput = their successful answers / the later of that time and the time from when the first was due to the last answer. A request succeeds with status 2xx/3xx and the right kind of answer (a GraphQL errors payload or an unexpected status is a failure). Verdict: saturated when throughput < 95% of the target or success < 99%.",
+		"The measured window is the requests scheduled after the warm-up: exactly rate × duration of them, sent however late the load generator runs. Achieved rate = those requests / the time from when the first was due to the last send plus one scheduled interval, never less than the window's length (below the target when the load generator fell behind and never caught up; a burst that catches up is not a higher rate). Throughput = their successful answers / the later of that time and the time from when the first was due to the last answer. A request succeeds with status 2xx/3xx and the right kind of answer (a GraphQL errors payload or an unexpected status is a failure).",
+		fmt.Sprintf("Verdict: saturated when throughput < 95%% of the target or success < 99%%: the run did not hold its rate, so its latencies measure a queue, not the app, and are never compared; slow when it held the rate but its p99 is over the SLO of %s (-slo-p99); ok when it held the rate within the SLO.", r.cfg.SLOP99),
 		"Each app gives every request a deadline (REQUEST_TIMEOUT, 5 s by default, the same for all apps) and answers 503 when the database, or a connection from the pool, did not come in time: an overloaded app shows failed requests, not latencies above its deadline.",
 		fmt.Sprintf("read-small asks every app for %d open vacancies (limit/first %d), above the default page of %d, so each app returns the complete open list of the default dataset.", scenario.ReadSmallLimit, scenario.ReadSmallLimit, db.DefaultLimit),
 		"write: vegeta measures single requests, so a write run is a rotation of single steps — create a vacancy, update a row an earlier create made, delete a row an earlier update changed — each step one request at the target rate (about a third each). Every create has a title of its own; rows still alive when the attack ends are deleted after the window, and the vacancy count is checked to be unchanged.",

@@ -15,21 +15,26 @@ import (
 )
 
 func TestVerdict(t *testing.T) {
+	const slo = 50 * time.Millisecond
 	tests := []struct {
-		target, throughput, success float64
-		verdict, reason             string
+		name                             string
+		target, throughput, success, p99 float64
+		verdict, reason                  string
 	}{
-		{100, 100, 1, results.VerdictOK, ""},
-		{100, 95, 0.99, results.VerdictOK, ""},
-		{100, 94.9, 1, results.VerdictSaturated, "throughput 94.9/s is under 95% of the 100/s target"},
-		{100, 100, 0.989, results.VerdictSaturated, "success 98.90% is under 99%"},
-		{1200, 600, 0.5, results.VerdictSaturated, "throughput 600.0/s is under 95% of the 1200/s target; success 50.00% is under 99%"},
+		{"held within the SLO", 100, 100, 1, 12, results.VerdictOK, ""},
+		{"at every threshold", 100, 95, 0.99, 50, results.VerdictOK, ""},
+		{"held over the SLO", 100, 100, 1, 50.1, results.VerdictSlow, "p99 50.1 ms is over the 50ms SLO"},
+		{"short throughput", 100, 94.9, 1, 12, results.VerdictSaturated, "throughput 94.9/s is under 95% of the 100/s target"},
+		{"failures", 100, 100, 0.989, 12, results.VerdictSaturated, "success 98.90% is under 99%"},
+		{"queued, not slow", 1200, 600, 0.5, 3089, results.VerdictSaturated, "throughput 600.0/s is under 95% of the 1200/s target; success 50.00% is under 99%"},
 	}
 	for _, tt := range tests {
-		v, reason := runner.Verdict(tt.target, tt.throughput, tt.success)
-		if v != tt.verdict || reason != tt.reason {
-			t.Errorf("Verdict(%v, %v, %v) = %q, %q; want %q, %q", tt.target, tt.throughput, tt.success, v, reason, tt.verdict, tt.reason)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			v, reason := runner.Verdict(tt.target, tt.throughput, tt.success, tt.p99, slo)
+			if v != tt.verdict || reason != tt.reason {
+				t.Errorf("Verdict(%v, %v, %v, %v, %v) = %q, %q; want %q, %q", tt.target, tt.throughput, tt.success, tt.p99, slo, v, reason, tt.verdict, tt.reason)
+			}
+		})
 	}
 }
 
@@ -65,7 +70,7 @@ func rep(throughput, p99, cpu float64, verdict string, errs ...string) results.R
 func TestFold(t *testing.T) {
 	t.Run("one repeat", func(t *testing.T) {
 		r := rep(99, 10, 0.2, results.VerdictOK)
-		if d := cmp.Diff(r, runner.Fold([]results.Result{r})); d != "" {
+		if d := cmp.Diff(r, runner.Fold([]results.Result{r}, results.DefaultSLOP99)); d != "" {
 			t.Errorf("one repeat changed (-want +got):\n%s", d)
 		}
 	})
@@ -74,7 +79,7 @@ func TestFold(t *testing.T) {
 			rep(99, 30, 0.3, results.VerdictOK, "a"),
 			rep(90, 10, 0.1, results.VerdictSaturated, "b"),
 			rep(97, 20, 0.2, results.VerdictOK, "a"),
-		})
+		}, results.DefaultSLOP99)
 		if got.Throughput != 97 || got.Latency.P99 != 20 || got.AppCost.CPUMean != 0.2 {
 			t.Errorf("medians: throughput %v, p99 %v, cpu %v; want 97, 20, 0.2", got.Throughput, got.Latency.P99, got.AppCost.CPUMean)
 		}
@@ -94,9 +99,19 @@ func TestFold(t *testing.T) {
 			t.Errorf("verdict %q (%q), want ok with a note on the saturated repeat", got.Verdict, got.Reason)
 		}
 	})
+	t.Run("slow on the median", func(t *testing.T) {
+		got := runner.Fold([]results.Result{
+			rep(99, 40, 0.3, results.VerdictOK),
+			rep(98, 70, 0.1, results.VerdictSlow),
+			rep(97, 60, 0.2, results.VerdictSlow),
+		}, results.DefaultSLOP99)
+		if got.Verdict != results.VerdictSlow || got.Reason != "p99 60.0 ms is over the 50ms SLO" {
+			t.Errorf("verdict %q (%q), want slow on the median p99 of 60 ms", got.Verdict, got.Reason)
+		}
+	})
 	t.Run("nothing measured", func(t *testing.T) {
 		failed := results.Result{Verdict: results.VerdictFailed, Reason: "validation failed: x"}
-		if got := runner.Fold([]results.Result{failed, failed}); got.Verdict != results.VerdictFailed || got.Reason != failed.Reason {
+		if got := runner.Fold([]results.Result{failed, failed}, results.DefaultSLOP99); got.Verdict != results.VerdictFailed || got.Reason != failed.Reason {
 			t.Errorf("Fold of failed repeats = %q %q", got.Verdict, got.Reason)
 		}
 	})
@@ -183,5 +198,93 @@ func TestParseFlags(t *testing.T) {
 	}
 	if _, err := runner.ParseFlags([]string{"-h"}, env(nil), io.Discard); !errors.Is(err, flag.ErrHelp) {
 		t.Errorf("-h: %v, want flag.ErrHelp", err)
+	}
+}
+
+func TestParseCapacityFlags(t *testing.T) {
+	cfg, err := runner.ParseFlags(nil, env(nil), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.SLOP99 != results.DefaultSLOP99 || cfg.Capacity.Search {
+		t.Errorf("defaults: SLO %v, capacity %+v; want %v and no search", cfg.SLOP99, cfg.Capacity, results.DefaultSLOP99)
+	}
+
+	t.Run("capacity alone", func(t *testing.T) {
+		cfg, err := runner.ParseFlags([]string{"-capacity", "-scenarios", "read-one,read-small", "-slo-p99", "80ms"}, env(nil), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := runner.DefaultCapacity
+		want.Search = true
+		if d := cmp.Diff(want, cfg.Capacity); d != "" {
+			t.Errorf("capacity (-want +got):\n%s", d)
+		}
+		if len(cfg.Profiles) != 0 || len(cfg.Rates) != 0 || cfg.SLOP99 != 80*time.Millisecond {
+			t.Errorf("profiles %v, rates %v, SLO %v; want no fixed profiles and 80ms", cfg.Profiles, cfg.Rates, cfg.SLOP99)
+		}
+	})
+	t.Run("capacity with profiles", func(t *testing.T) {
+		cfg, err := runner.ParseFlags([]string{"-capacity", "-profiles", "light", "-capacity-start", "5", "-capacity-max", "10",
+			"-capacity-precision", "0.1", "-probe-warmup", "0s", "-probe-duration", "1s"}, env(nil), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := runner.CapacityOptions{Search: true, Start: 5, Max: 10, Precision: 0.1, ProbeDuration: time.Second}
+		if d := cmp.Diff(want, cfg.Capacity); d != "" {
+			t.Errorf("capacity (-want +got):\n%s", d)
+		}
+		if d := cmp.Diff([]string{"light"}, cfg.Profiles); d != "" {
+			t.Errorf("profiles (-want +got):\n%s", d)
+		}
+	})
+
+	for _, tt := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"-slo-p99", "0s"}, "-slo-p99 must be above zero"},
+		{[]string{"-capacity-max", "10"}, "-capacity-max only applies with -capacity"},
+		{[]string{"-probe-duration", "3s"}, "-probe-duration only applies with -capacity"},
+		{[]string{"-capacity", "-capacity-start", "0"}, "-capacity-start must be above zero"},
+		{[]string{"-capacity", "-capacity-max", "50"}, "-capacity-max (50) must be at least -capacity-start (100)"},
+		{[]string{"-capacity", "-capacity-precision", "1"}, "-capacity-precision must be between 0 and 1"},
+		{[]string{"-capacity", "-probe-warmup", "-1s"}, "-probe-warmup must not be negative"},
+		{[]string{"-capacity", "-probe-duration", "500ms"}, "-probe-duration must be at least 1s"},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			_, err := runner.ParseFlags(tt.args, env(nil), io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("error %v, want one containing %q", err, tt.err)
+			}
+		})
+	}
+}
+
+func TestOtherLoad(t *testing.T) {
+	seen := func(machine, app, db, runner float64) results.Probe {
+		return results.Probe{MachineCPU: machine, MachineCPUAvailable: true, AppCPU: app, AppCPUAvailable: true,
+			DBCPU: db, DBCPUAvailable: true, RunnerCPU: runner}
+	}
+	blind := seen(2, 0.1, 0.1, 0.1)
+	blind.AppCPUAvailable = false
+	tests := []struct {
+		name string
+		caps []results.Capacity
+		want float64
+	}{
+		{"no probes", []results.Capacity{{Status: results.CapacityFailed}}, 0},
+		{"the busiest probe of all searches", []results.Capacity{
+			{Probes: []results.Probe{seen(1, 0.5, 0.25, 0.25), seen(2, 0.5, 0.25, 0.25)}},
+			{Probes: []results.Probe{seen(1.5, 0.25, 0.25, 0.25)}},
+		}, 1},
+		{"a probe with an unseen figure is left out", []results.Capacity{{Probes: []results.Probe{blind, seen(1, 0.5, 0.25, 0)}}}, 0.25},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := runner.OtherLoad(tt.caps); got != tt.want {
+				t.Errorf("OtherLoad = %v, want %v", got, tt.want)
+			}
+		})
 	}
 }

@@ -38,3 +38,6 @@ func Children(pid int) (fromTask, fromScan []int, err error) {
 	slices.Sort(fromScan)
 	return fromTask, fromScan, err
 }
+
+// ParseMachineCPU exposes the /proc/stat parser to the external tests.
+var ParseMachineCPU = parseMachineCPU

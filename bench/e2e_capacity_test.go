@@ -1,0 +1,137 @@
+package main_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"crudbench/bench/results"
+)
+
+// The tiny capacity search of TestCapacity: two ramp steps, 5 and 10
+// req/s, each probe 1 s after 1 s of warm-up, the confirmation 2 s. The SLO
+// is loose (1 s) so that only what the machine cannot stall decides the
+// probes: every request succeeds at these rates.
+const (
+	capStart, capMax = 5, 10
+	capSLO           = time.Second
+	capDuration      = 2 * time.Second
+)
+
+// TestCapacity runs a capacity search as a user does, in embedded mode, on
+// one scenario and app, with no fixed profile: real apps, real PostgreSQL.
+// The search reaches the cap whenever every probe met the SLO; on a busy
+// machine a late tail can make one miss on throughput, and then the
+// outcome must say so consistently.
+func TestCapacity(t *testing.T) {
+	run, dir, console := runBench(t, []string{"DATABASE_URL="},
+		"-capacity", "-scenarios", "read-one", "-apps", "rest",
+		"-capacity-start", "5", "-capacity-max", "10", "-slo-p99", capSLO.String(),
+		"-probe-warmup", "1s", "-probe-duration", "1s",
+		"-warmup", "1s", "-duration", capDuration.String(), "-cooldown", "0s")
+
+	if len(run.Results) != 0 {
+		t.Errorf("%d fixed-profile results, want none without -profiles", len(run.Results))
+	}
+	want := results.CapacitySettings{Start: capStart, Growth: 2, Max: capMax, Precision: 0.05,
+		ProbeWarmup: results.Duration(time.Second), ProbeDuration: results.Duration(time.Second),
+		MinSuccessRatio: results.CapacityMinSuccessRatio, MinThroughputShare: results.CapacityMinThroughputShare}
+	if s := run.Settings; s.Capacity == nil || *s.Capacity != want || time.Duration(s.SLOP99) != capSLO {
+		t.Errorf("settings: capacity %+v, SLO %v; want %+v and %v", s.Capacity, s.SLOP99, want, capSLO)
+	}
+	if !slices.ContainsFunc(run.Notes, func(n string) bool { return strings.Contains(n, "without GOMAXPROCS") }) {
+		t.Errorf("no note explains the capacity search: %q", run.Notes)
+	}
+	if !strings.Contains(console, "probe  1 read-one   rest") {
+		t.Error("the console shows no line per probe")
+	}
+	if len(run.Capacities) != 1 {
+		t.Fatalf("%d capacities, want 1", len(run.Capacities))
+	}
+	c := run.Capacities[0]
+	if c.Scenario != "read-one" || c.App != "rest" {
+		t.Errorf("capacity of %s on %s", c.Scenario, c.App)
+	}
+	for i, p := range c.Probes {
+		checkProbe(t, i, p)
+	}
+	checkOutcome(t, c)
+	if c.Rate > 0 {
+		checkConfirmation(t, dir, c)
+	}
+}
+
+// checkProbe checks what no timing can move in a probe: every request
+// succeeded, the load generator sent no faster than asked, and every CPU
+// figure was seen and above zero (a CPU clock never goes back, and the
+// app served requests).
+func checkProbe(t *testing.T, i int, p results.Probe) {
+	t.Helper()
+	if p.SuccessRatio != 1 || p.AchievedRate <= 0 || p.AchievedRate > p.Rate*(1+1e-9) || p.Throughput > p.Rate*(1+1e-9) {
+		t.Errorf("probe %d: success %v, achieved %.3f/s, throughput %.3f/s at %v/s", i, p.SuccessRatio, p.AchievedRate, p.Throughput, p.Rate)
+	}
+	if !(0 < p.P50 && p.P50 <= p.P99) {
+		t.Errorf("probe %d: p50 %v, p99 %v", i, p.P50, p.P99)
+	}
+	if !p.AppCPUAvailable || p.AppCPU <= 0 || !p.DBCPUAvailable || p.RunnerCPU <= 0 || !p.MachineCPUAvailable || p.MachineCPU <= 0 {
+		t.Errorf("probe %d: CPU figures %+v", i, p)
+	}
+	if p.Met != (p.Why == "") {
+		t.Errorf("probe %d: met %v, why %q", i, p.Met, p.Why)
+	}
+}
+
+// checkOutcome checks the search's outcome against its probes: capped at
+// the maximum when every probe met, else bracketed by the probes that met
+// and missed, with a stop reason.
+func checkOutcome(t *testing.T, c results.Capacity) {
+	t.Helper()
+	if len(c.Probes) == 0 || c.Probes[0].Rate != capStart {
+		t.Fatalf("probes %+v, want the first at %v req/s", c.Probes, capStart)
+	}
+	var missed []float64
+	for _, p := range c.Probes {
+		if !p.Met {
+			missed = append(missed, p.Rate)
+			t.Logf("probe at %v req/s missed: %s (a late tail on a busy machine)", p.Rate, p.Why)
+		}
+	}
+	switch {
+	case len(missed) == 0:
+		if c.Status != results.CapacityCapped || c.Rate != capMax || c.Upper != 0 || c.StopReason != results.StopCap || len(c.Probes) != 2 {
+			t.Errorf("every probe met: status %s, rate %v, upper %v, stop %s, %d probes; want capped at %v after 2 probes",
+				c.Status, c.Rate, c.Upper, c.StopReason, len(c.Probes), capMax)
+		}
+	case c.Status == results.CapacityCapped || c.Upper != slices.Min(missed) || c.StopReason == "" || c.StopDetail == "":
+		t.Errorf("probes missed at %v: status %s, upper %v, stop %q (%s)", missed, c.Status, c.Upper, c.StopReason, c.StopDetail)
+	}
+}
+
+// checkConfirmation checks the full-length run at the capacity found: its
+// rate, its exact request count, its files, and the capacity per core.
+func checkConfirmation(t *testing.T, dir string, c results.Capacity) {
+	t.Helper()
+	r := c.Confirmation
+	if r == nil {
+		t.Fatal("a capacity without a confirmation run")
+	}
+	if r.Profile != "capacity" || r.TargetRate != c.Rate || r.Requests != uint64(c.Rate*capDuration.Seconds()) || r.SuccessRatio != 1 {
+		t.Errorf("confirmation: profile %s, target %v, %d requests, success %v; want capacity, %v, %v, 1",
+			r.Profile, r.TargetRate, r.Requests, r.SuccessRatio, c.Rate, c.Rate*capDuration.Seconds())
+	}
+	checkVerdict(t, *r, capSLO)
+	if c.Held != (r.Verdict == results.VerdictOK) {
+		t.Errorf("held %v with a confirmation verdict %s", c.Held, r.Verdict)
+	}
+	if !r.AppCost.Available || r.AppCost.CPUMean <= 0 || c.PerCore <= 0 || c.PerCore != c.Rate/r.AppCost.CPUMean {
+		t.Errorf("per core %v from a rate of %v and app CPU %+v", c.PerCore, c.Rate, r.AppCost)
+	}
+	for _, f := range []string{r.RawFile, r.SamplesFile} {
+		if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || fi.Size() == 0 || !strings.Contains(f, "capacity-read-one-rest") {
+			t.Errorf("confirmation file %q: %v", f, err)
+		}
+	}
+}

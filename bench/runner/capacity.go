@@ -1,0 +1,175 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"time"
+
+	"crudbench/bench/capacity"
+	"crudbench/bench/results"
+)
+
+// capacityProfile names the confirmation runs of the capacity search among
+// the profiles of results and files.
+const capacityProfile = "capacity"
+
+// capacityAll searches every (scenario, app) for its capacity, the apps
+// taking turns going first as plan orders the measured runs, and records
+// the searches in run.Capacities in the configured order.
+func (r *runner) capacityAll(ctx context.Context, run *results.Run) {
+	if !r.cfg.Capacity.Search {
+		return
+	}
+	jobs := plan([]string{capacityProfile}, r.cfg.Scenarios, r.cfg.Apps, 1)
+	n := r.validJobs(jobs)
+	probes := r.maxProbes()
+	r.con.printf("Capacity search of %d scenario/app pair(s): at most %d probes of %s each, then a confirmation of %s: at most about %s in all.\n",
+		n, probes, r.cfg.Capacity.ProbeWarmup+r.cfg.Capacity.ProbeDuration, r.cfg.Warmup+r.cfg.Duration, round(time.Duration(n)*r.searchTime(probes)))
+	found := map[job]results.Capacity{}
+	for i, j := range jobs {
+		found[j] = r.capacityOf(ctx, j, fmt.Sprintf("[capacity %d/%d]", i+1, len(jobs)))
+	}
+	for _, s := range r.cfg.Scenarios {
+		for _, a := range r.cfg.Apps {
+			run.Capacities = append(run.Capacities, found[job{capacityProfile, s, a, 1}])
+		}
+	}
+	if other := otherLoad(run.Capacities); other > capacity.OtherShown {
+		r.note(fmt.Sprintf("The machine was busy with other work during the capacity search: processes other than the app, PostgreSQL and the runner used up to %.2f cores in a probe. The capacities are what was left to the apps, not what the machine can do.", other))
+	}
+	r.note(fmt.Sprintf("Capacity: the highest constant rate at which an app met the SLO (p99 ≤ %s, success ≥ %.1f%%, throughput ≥ %.0f%% of the rate), found by probes of %s warm-up and %s measured — a ramp ×%d from %g req/s up to %g, then bisection to within %.0f%% — and confirmed by one run of the full length at that rate. The stop reason is judged on the lowest rate that missed. The runner starts the apps without GOMAXPROCS, so each may use all %d cores, and CPU limits are judged against them; capacity per core divides the capacity by the app's mean CPU (cores) in the confirmation run.",
+		r.cfg.SLOP99, 100*results.CapacityMinSuccessRatio, 100*results.CapacityMinThroughputShare,
+		r.cfg.Capacity.ProbeWarmup, r.cfg.Capacity.ProbeDuration, CapacityGrowth, r.cfg.Capacity.Start, r.cfg.Capacity.Max,
+		100*r.cfg.Capacity.Precision, runtime.NumCPU()))
+}
+
+// otherLoad is the most CPU (cores) the machine's other processes used
+// in any probe whose every CPU figure was seen: the machine less the app,
+// PostgreSQL and the runner.
+func otherLoad(caps []results.Capacity) float64 {
+	most := 0.0
+	for _, c := range caps {
+		for _, p := range c.Probes {
+			if p.AppCPUAvailable && p.DBCPUAvailable && p.MachineCPUAvailable {
+				most = max(most, p.MachineCPU-p.AppCPU-p.DBCPU-p.RunnerCPU)
+			}
+		}
+	}
+	return most
+}
+
+// capacityConfig is the search's configuration: the SLO, the ramp and the
+// machine's cores (all of which an app without GOMAXPROCS may use).
+func (r *runner) capacityConfig() capacity.Config {
+	o := r.cfg.Capacity
+	return capacity.Config{
+		SLOP99:             r.cfg.SLOP99,
+		MinSuccessRatio:    results.CapacityMinSuccessRatio,
+		MinThroughputShare: results.CapacityMinThroughputShare,
+		Start:              o.Start, Growth: CapacityGrowth, Max: o.Max, Precision: o.Precision,
+		Cores: runtime.NumCPU(), AppCores: runtime.NumCPU(),
+	}
+}
+
+// maxProbes bounds the probes of one search: the ramp's steps from the
+// first rate to the cap, then the bisection of a bracket one growth step
+// wide down to the precision.
+func (r *runner) maxProbes() int {
+	o := r.cfg.Capacity
+	ramp := 1 + int(math.Ceil(math.Log(o.Max/o.Start)/math.Log(CapacityGrowth)))
+	bisect := int(math.Ceil(math.Log2(math.Log(CapacityGrowth) / math.Log1p(o.Precision))))
+	return ramp + max(bisect, 0)
+}
+
+// searchTime is the longest one search with its confirmation takes.
+func (r *runner) searchTime(probes int) time.Duration {
+	o := r.cfg.Capacity
+	perProbe := o.ProbeWarmup + o.ProbeDuration + r.probePause()
+	return time.Duration(probes)*perProbe + 2*r.cfg.Cooldown + r.cfg.Warmup + r.cfg.Duration
+}
+
+// probePause is the pause before each probe, so one probe's queue does not
+// spill into the next: the cool-down, at most a second.
+func (r *runner) probePause() time.Duration {
+	return min(r.cfg.Cooldown, time.Second)
+}
+
+// capacityOf searches one (scenario, app): it probes, then confirms the
+// rate found with a run of the full length.
+func (r *runner) capacityOf(ctx context.Context, j job, label string) results.Capacity {
+	c := results.Capacity{Scenario: j.scenario, App: j.app, Probes: []results.Probe{}}
+	if verr := r.valid[[2]string{j.scenario, j.app}]; verr != nil {
+		c.Status, c.Reason = results.CapacityFailed, "validation failed: "+verr.Error()
+		return c
+	}
+	if !r.pause(ctx, r.cfg.Cooldown) {
+		c.Status, c.Reason = results.CapacitySkipped, "interrupted before this search"
+		return c
+	}
+	session, err := r.login(ctx, r.apps[j.app])
+	if err != nil {
+		c.Status, c.Reason = results.CapacityFailed, err.Error()
+		return c
+	}
+	r.con.printf("%s %-10s %-8s searching from %g req/s\n", label, j.scenario, j.app, r.cfg.Capacity.Start)
+	pr := &prober{r: r, j: j, session: session, cfg: r.capacityConfig()}
+	out, err := capacity.Search(ctx, pr.cfg, pr.probe)
+	// The probes of a search cut short still count as rates measured; its
+	// bracket does not.
+	c.Probes = append(c.Probes, out.Probes...)
+	switch {
+	case ctx.Err() != nil:
+		c.Status, c.Reason = results.CapacitySkipped, "interrupted during the search"
+		return c
+	case err != nil:
+		c.Status, c.Reason = results.CapacityFailed, err.Error()
+		return c
+	}
+	c.Status, c.Rate, c.Upper, c.StopReason, c.StopDetail = out.Status, out.Rate, out.Upper, out.StopReason, out.StopDetail
+	r.con.printf("%s %-10s %-8s %s\n", label, j.scenario, j.app, capacityLine(c))
+	if c.Rate > 0 {
+		r.confirm(ctx, j, label, &c)
+	}
+	return c
+}
+
+// confirm measures a full-length run at the capacity found, through the
+// path of the fixed profiles (its own raw and samples files), and records
+// whether it held and the capacity per core.
+func (r *runner) confirm(ctx context.Context, j job, label string, c *results.Capacity) {
+	if !r.pause(ctx, r.cfg.Cooldown) {
+		c.Reason = "interrupted before the confirmation run"
+		return
+	}
+	res := r.measure(ctx, j, c.Rate, label, 0)
+	c.Confirmation = &res
+	c.Held = res.Verdict == results.VerdictOK
+	if res.AppCost.Available && res.AppCost.CPUMean > 0 {
+		c.PerCore = c.Rate / res.AppCost.CPUMean
+	}
+	r.con.printf("%s %-10s %-8s confirmation %s\n", label, j.scenario, j.app, oneLine(res))
+}
+
+// pause waits d unless ctx ends first; it reports whether to go on.
+func (r *runner) pause(ctx context.Context, d time.Duration) bool {
+	if d > 0 {
+		select {
+		case <-time.After(d):
+		case <-ctx.Done():
+		}
+	}
+	return ctx.Err() == nil
+}
+
+// capacityLine is the console line of a finished search.
+func capacityLine(c results.Capacity) string {
+	switch c.Status {
+	case results.CapacityCapped:
+		return fmt.Sprintf("capacity at least %.1f req/s (the cap), %d probes", c.Rate, len(c.Probes))
+	case results.CapacityNone:
+		return fmt.Sprintf("no capacity: even %.1f req/s missed the SLO (%s: %s)", c.Upper, c.StopReason, c.StopDetail)
+	}
+	return fmt.Sprintf("capacity %.1f req/s (%.1f missed), %d probes; stopped by %s: %s", c.Rate, c.Upper, len(c.Probes), c.StopReason, c.StopDetail)
+}

@@ -1,0 +1,98 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"crudbench/bench/results"
+)
+
+// CapacityOptions are the knobs of the capacity search: -capacity and the
+// -capacity-* and -probe-* flags.
+type CapacityOptions struct {
+	// Search is true with -capacity.
+	Search bool
+	// Start is the ramp's first rate and Max its cap (req/s); Precision is
+	// the relative width at which the bisection stops.
+	Start, Max, Precision float64
+	// ProbeWarmup and ProbeDuration time each probe; the confirmation run
+	// uses the runs' -warmup and -duration.
+	ProbeWarmup, ProbeDuration time.Duration
+}
+
+// CapacityGrowth is the factor between the ramp's steps: doubling brackets
+// a limit between 100 req/s and the cap in a handful of probes, and the
+// bisection then needs four more to reach 5%.
+const CapacityGrowth = 2
+
+// DefaultCapacity holds the flags' defaults. The ramp starts where every
+// app is comfortably within the SLO on two cores and stops at a rate no
+// app reaches there (the load generator alone would need most of a core),
+// so the cap only ends a search on bigger machines. A probe is 2 s of
+// warm-up (pools filled, the GC at its pace) and 5 s measured: at least 500
+// requests at the first rate, enough for a p99, and short enough that the
+// two core scenarios on three apps take under 12 minutes.
+var DefaultCapacity = CapacityOptions{
+	Start: 100, Max: 4000, Precision: 0.05,
+	ProbeWarmup: 2 * time.Second, ProbeDuration: 5 * time.Second,
+}
+
+// capacityFlags are the flags that mean nothing without -capacity.
+var capacityFlags = []string{"capacity-start", "capacity-max", "capacity-precision", "probe-warmup", "probe-duration"}
+
+// readCapacity sets the SLO and the capacity search from the flags. With
+// -capacity the fixed profiles run only when -profiles names them.
+func (c *Config) readCapacity(v flagValues, set map[string]bool) []error {
+	c.SLOP99 = *v.sloP99
+	c.Capacity = CapacityOptions{
+		Search: *v.capacity, Start: *v.capStart, Max: *v.capMax, Precision: *v.capPrecision,
+		ProbeWarmup: *v.probeWarmup, ProbeDuration: *v.probeDuration,
+	}
+	if !c.Capacity.Search {
+		var errs []error
+		for _, name := range capacityFlags {
+			if set[name] {
+				errs = append(errs, fmt.Errorf("-%s only applies with -capacity", name))
+			}
+		}
+		return errs
+	}
+	if !set["profiles"] {
+		c.Profiles = []string{}
+	}
+	if err := c.Capacity.check(); err != nil {
+		return []error{err}
+	}
+	return nil
+}
+
+// check names the first capacity setting out of range.
+func (o CapacityOptions) check() error {
+	switch {
+	case !(o.Start > 0):
+		return errors.New("-capacity-start must be above zero")
+	case !(o.Max >= o.Start):
+		return fmt.Errorf("-capacity-max (%g) must be at least -capacity-start (%g)", o.Max, o.Start)
+	case !(o.Precision > 0 && o.Precision < 1):
+		return errors.New("-capacity-precision must be between 0 and 1 (0.05: within 5%)")
+	case o.ProbeWarmup < 0:
+		return errors.New("-probe-warmup must not be negative")
+	case o.ProbeDuration < time.Second:
+		return errors.New("-probe-duration must be at least 1s: CPU rates are taken over windows of a second or more")
+	}
+	return nil
+}
+
+// settings records the search's knobs in the results; nil without a search.
+func (o CapacityOptions) settings() *results.CapacitySettings {
+	if !o.Search {
+		return nil
+	}
+	return &results.CapacitySettings{
+		Start: o.Start, Growth: CapacityGrowth, Max: o.Max, Precision: o.Precision,
+		ProbeWarmup: results.Duration(o.ProbeWarmup), ProbeDuration: results.Duration(o.ProbeDuration),
+		MinSuccessRatio:    results.CapacityMinSuccessRatio,
+		MinThroughputShare: results.CapacityMinThroughputShare,
+	}
+}
