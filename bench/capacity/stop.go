@@ -27,8 +27,9 @@ const OtherShown = 0.25
 // The checks run in order, the first that holds wins: the load generator
 // when it did not keep its schedule (vegeta sends late only when the runner
 // is short of CPU, and then the app was never offered the rate); the app
-// when it used BusyShare of AppCores; the one of app, PostgreSQL and runner
-// that used the most CPU when the machine used BusyShare of Cores; else
+// when it used BusyShare of AppCores; the one of app, PostgreSQL, runner
+// and the machine's other processes that used the most CPU when the
+// machine used BusyShare of Cores; else
 // queueing, latency that grew with CPU to spare. A CPU figure that is not
 // available is said so and never guessed: it takes part in no check, and
 // the busiest process is then the busiest of those seen, with the rest of
@@ -49,17 +50,23 @@ func StopReason(cfg Config, p results.Probe) (reason, detail string) {
 }
 
 // busiest is the one of app, PostgreSQL and runner that used the most CPU
-// in p, among those whose CPU is available (the runner's always is).
+// in p, among those whose CPU is available (the runner's always is) — or
+// the machine's other processes, when every figure is seen and they used
+// more than any of the three: the capacity is then what they left over,
+// and blaming the app for it would mislead.
 func busiest(p results.Probe) (reason, who string) {
 	reason, who, most := results.StopLoadGenerator, "the load generator", p.RunnerCPU
 	if p.AppCPUAvailable && p.AppCPU > most {
 		reason, who, most = results.StopAppCPU, "the app", p.AppCPU
 	}
 	if p.DBCPUAvailable && p.DBCPU > most {
-		reason, who = results.StopPostgresCPU, "PostgreSQL"
+		reason, who, most = results.StopPostgresCPU, "PostgreSQL", p.DBCPU
 	}
 	if !allSeen(p) {
-		who += " (of those seen)"
+		return reason, who + " (of those seen)"
+	}
+	if rest(p) > most {
+		return results.StopOtherLoad, "other processes"
 	}
 	return reason, who
 }

@@ -67,6 +67,12 @@ func TestStopReason(t *testing.T) {
 			wantDetail: "the machine was CPU-bound and the app used the most: app 0.70 of 1 core; PostgreSQL 0.30; load generator 0.20; machine 1.90 of 2; other processes 0.70",
 		},
 		{
+			name:       "busy machine, other processes the most",
+			probe:      probe(0.5, 0.2, 0.2, 1.9),
+			want:       results.StopOtherLoad,
+			wantDetail: "the machine was CPU-bound and other processes used the most: app 0.50 of 1 core; PostgreSQL 0.20; load generator 0.20; machine 1.90 of 2; other processes 1.00",
+		},
+		{
 			name:       "CPU to spare",
 			probe:      probe(0.4, 0.2, 0.1, 0.8),
 			want:       results.StopQueueing,

@@ -54,6 +54,7 @@ var stopWords = map[string]string{
 	results.StopLoadGenerator: "the load generator",
 	results.StopQueueing:      "queueing with CPU to spare (a pool, lock or connection limit)",
 	results.StopCap:           "the search's cap",
+	results.StopOtherLoad:     "other processes on the machine (the capacity is what they left)",
 }
 
 // stopText is the stop reason in words with the numbers it was judged on.

@@ -261,6 +261,7 @@ const (
 	StopPostgresCPU   = "postgres-cpu"   // PostgreSQL did
 	StopLoadGenerator = "load-generator" // the runner could not keep its schedule, or used the CPU the others needed
 	StopQueueing      = "queueing"       // latency grew with CPU to spare: a pool, lock or connection limit
+	StopOtherLoad     = "other-load"     // other processes on the machine used more CPU than any of app, PostgreSQL and runner
 	StopCap           = "cap"            // the search reached -capacity-max
 )
 
