@@ -57,19 +57,20 @@ var stopWords = map[string]string{
 	results.StopOtherLoad:     "other processes on the machine (the capacity is what they left)",
 }
 
-// stopText is the stop reason in words with the numbers it was judged on.
+// stopText is the stop reason in words with the numbers it was judged on:
+// the search's detail, which says both, or the reason's name in words when
+// there is none.
 func stopText(c *results.Capacity) string {
-	if c.StopReason == "" {
+	switch {
+	case c.StopReason == "":
 		return na
+	case c.StopDetail != "":
+		return c.StopDetail
 	}
-	w, ok := stopWords[c.StopReason]
-	if !ok {
-		w = c.StopReason
+	if w, ok := stopWords[c.StopReason]; ok {
+		return w
 	}
-	if c.StopDetail != "" {
-		w += ": " + c.StopDetail
-	}
-	return w
+	return c.StopReason
 }
 
 func statusText(c *results.Capacity) string {
@@ -218,6 +219,6 @@ func capacityHowTo(run *results.Run) string {
 	}
 	return s + "A confirmation run at the full measured duration repeats the rate found; its numbers are the ones shown. " +
 		"Stopped by names what kept the capacity from being higher, judged on the lowest probe that missed: " +
-		"the app's CPU, PostgreSQL's, the load generator's (it shares this machine), or latency that grew with CPU to spare. " +
+		"the app's CPU, PostgreSQL's, the load generator's (it shares this machine), other processes' on the machine, or latency that grew with CPU to spare. " +
 		"Req/s per core is the capacity divided by the app's mean CPU in cores in the confirmation run: the figure that carries over to a bigger machine."
 }

@@ -37,15 +37,15 @@ func fullRun(t *testing.T) *results.Run {
 		find(t, run, "high", "read-one", a).CPUProfile = cpuProfile("high-read-one-"+a, 0.12, 0.30)
 	}
 	run.Capacities = []results.Capacity{
-		found("read-one", "rest", 1450, 1520, results.StopAppCPU, "app CPU 1.92 of 2 cores", 0.50, 30),
+		found("read-one", "rest", 1450, 1520, results.StopAppCPU, "the app used its CPU: app 1.92 of 2 cores", 0.50, 30),
 		found("read-one", "graphql", 610, 640, results.StopAppCPU, "app CPU 1.95 of 2 cores", 1.20, 44),
-		found("read-one", "htmx", 700, 735, results.StopLoadGenerator, "the runner used 0.9 cores and sent 91% of the schedule", 1.05, 33),
+		found("read-one", "htmx", 700, 735, results.StopLoadGenerator, "the load generator sent 637 of 700 req/s: it fell behind its schedule", 1.05, 33),
 		{Scenario: "read-small", App: "rest", Status: results.CapacityCapped, Rate: 5000, StopReason: results.StopCap,
-			StopDetail: "every rate up to -capacity-max met the SLO", PerCore: 2900,
+			StopDetail: "every probe up to the cap of 5000 req/s met the SLO", PerCore: 2900,
 			Probes: ramp(5000, 0, 0.3), Confirmation: confirmation("read-small", "rest", 5000, 0.35, 29), Held: true},
-		found("read-small", "graphql", 900, 945, results.StopQueueing, "p99 80 ms with app CPU at 1.1 of 2 cores", 0.80, 41),
+		found("read-small", "graphql", 900, 945, results.StopQueueing, "latency grew with CPU to spare: app 1.10 of 2 cores", 0.80, 41),
 		{Scenario: "read-small", App: "htmx", Status: results.CapacityNone, Upper: 50, StopReason: results.StopAppCPU,
-			StopDetail: "app CPU 1.97 of 2 cores", Probes: []results.Probe{probe(50, false, 0.9)}},
+			StopDetail: "the app used its CPU: app 1.97 of 2 cores", Probes: []results.Probe{probe(50, false, 0.9)}},
 	}
 	graphql := run.Capacities[1].Confirmation
 	graphql.CPUProfile = cpuProfile("capacity-read-one-graphql", 0.10, 0.41)
@@ -274,11 +274,11 @@ func TestCapacitySection(t *testing.T) {
 	section := between(md, "## Capacity\n", "\n## ")
 	for _, want := range []string{
 		"p99 within 50 ms, success at least 99.9% and throughput at least 99% of the rate",
-		"| read-one | rest | 1450 | found | app CPU at its limit: app CPU 1.92 of 2 cores | 2000 | held the SLO | 1450.0 | 0.50 | 31.0 | 72.5% |",
-		"| read-one | htmx | 700 | found | the load generator: the runner used 0.9 cores and sent 91% of the schedule |",
-		"| read-small | rest | ≥ 5000 (cap reached) | capped | the search's cap: every rate up to -capacity-max met the SLO | 2900 | held the SLO |",
-		"| read-small | graphql | 900 | found | queueing with CPU to spare (a pool, lock or connection limit): p99 80 ms with app CPU at 1.1 of 2 cores |",
-		"| read-small | htmx | none below 50 | none | app CPU at its limit: app CPU 1.97 of 2 cores | n/a | not run | n/a | n/a | n/a | n/a |",
+		"| read-one | rest | 1450 | found | the app used its CPU: app 1.92 of 2 cores | 2000 | held the SLO | 1450.0 | 0.50 | 31.0 | 72.5% |",
+		"| read-one | htmx | 700 | found | the load generator sent 637 of 700 req/s: it fell behind its schedule |",
+		"| read-small | rest | ≥ 5000 (cap reached) | capped | every probe up to the cap of 5000 req/s met the SLO | 2900 | held the SLO |",
+		"| read-small | graphql | 900 | found | latency grew with CPU to spare: app 1.10 of 2 cores |",
+		"| read-small | htmx | none below 50 | none | the app used its CPU: app 1.97 of 2 cores | n/a | not run | n/a | n/a | n/a | n/a |",
 		"### Capacity probes",
 		"| read-one | rest | 1520 | 1216.0 | 2100 | 190% | missed: throughput 80% of the rate |",
 	} {
