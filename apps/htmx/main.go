@@ -7,6 +7,10 @@
 // (DATABASE_URL, ADDR [:8083], DB_MAX_CONNS, LOG_LEVEL, AUTH_SECRET,
 // TOKEN_TTL, REQUEST_TIMEOUT); run it with -h for the list. It logs JSON to
 // stdout and stops gracefully on SIGINT or SIGTERM.
+//
+// HTMX_RENDERER=templ starts the tuned variant: the same site, with its most
+// read pages rendered by compiled templ components instead of html/template
+// (see compiled.go). Unset, or "template", is the default.
 package main
 
 import (
@@ -57,7 +61,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	views, err := loadViews(logger, static)
+	views, err := loadViews(logger, static, getenv("HTMX_RENDERER"))
 	if err != nil {
 		return err
 	}
