@@ -17,7 +17,9 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"crudbench/apps/internal/config"
 	"crudbench/db"
+	"crudbench/db/dbtest"
 	"crudbench/db/seed"
 )
 
@@ -209,6 +211,14 @@ func TestBrowser(t *testing.T) {
 	b := newBrowser(t, ts.URL)
 	t.Run("with htmx", func(t *testing.T) { browseWithHTMX(t, ts, b.tab(t, true)) })
 	t.Run("without JavaScript", func(t *testing.T) { browseWithoutJavaScript(t, ts, b.tab(t, false)) })
+	// The tuned renderer's pages must work in a browser as the default's do:
+	// the main flow once more, on a site started with it.
+	t.Run("with htmx, templ renderer", func(t *testing.T) {
+		tuned := startSiteWith(t, dbtest.Seeded(t), db.Options{}, config.DefaultRequestTimeout, rendererTempl)
+		tab := b.tab(t, true)
+		tab.base = tuned.URL
+		browseWithHTMX(t, tuned, tab)
+	})
 }
 
 // tab opens a new tab in a new browser context of b, with scripts on or off,
