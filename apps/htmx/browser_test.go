@@ -42,6 +42,7 @@ type browser struct {
 	t        *testing.T
 	ctx      context.Context
 	base     string
+	shots    string // what screenshot file names start with: "htmx" unless set
 	mu       sync.Mutex
 	dialogs  []string // messages of the confirm dialogs accepted
 	problems []string // CSP violations and script errors seen in the console
@@ -193,7 +194,11 @@ func (b *browser) screenshot(ctx context.Context, name string) string {
 		b.t.Errorf("screenshot %s: %v", name, err)
 		return ""
 	}
-	path := filepath.Join(dir, "htmx-"+name+".png")
+	shots := b.shots
+	if shots == "" {
+		shots = "htmx"
+	}
+	path := filepath.Join(dir, shots+"-"+name+".png")
 	if err := os.WriteFile(path, png, 0o644); err != nil {
 		b.t.Errorf("screenshot %s: %v", name, err)
 		return ""
@@ -216,7 +221,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("with htmx, templ renderer", func(t *testing.T) {
 		tuned := startSiteWith(t, dbtest.Seeded(t), db.Options{}, config.DefaultRequestTimeout, rendererTempl)
 		tab := b.tab(t, true)
-		tab.base = tuned.URL
+		tab.base, tab.shots = tuned.URL, "htmx-tuned"
 		browseWithHTMX(t, tuned, tab)
 	})
 }
