@@ -14,8 +14,8 @@ import (
 // BenchmarkReads measures the bench's read-one and read-small pages through
 // the real handler over HTTP and PostgreSQL, like the REST app's
 // BenchmarkReads: a signed-in viewer, the whole document, the body drained.
-// It runs once per renderer (HTMX_RENDERER); with -count N the renderers
-// take turns, so their ratio holds on a busy machine.
+// It runs once per renderer (HTMX_RENDERER), both over one database, so the
+// two compare within one run.
 func BenchmarkReads(b *testing.B) {
 	dbURL := dbtest.Seeded(b)
 	for _, renderer := range []string{rendererTemplate, rendererTempl} {
