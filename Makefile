@@ -5,9 +5,10 @@ GO ?= go
 
 all: test
 
-# generate rewrites every generated file (sqlc, gqlgen) from its sources.
+# generate rewrites every generated file (sqlc, gqlgen, templ) from its sources.
 generate:
 	$(GO) tool -modfile=tools.mod sqlc generate
+	$(GO) tool -modfile=tools.mod templ generate -path apps/htmx -log-level warn
 	@if [ -f apps/graphql/gqlgen.yml ]; then cd apps/graphql && $(GO) tool gqlgen generate --config gqlgen.yml; fi
 
 # check-generated fails when the generated code in the tree is stale. It

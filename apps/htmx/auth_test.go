@@ -20,7 +20,10 @@ import (
 // editor: pages need a session, writes need the editor role.
 func TestAuthMatrix(t *testing.T) {
 	t.Parallel()
-	ts := newTestSite(t)
+	forRenderers(t, testAuthMatrix)
+}
+
+func testAuthMatrix(t *testing.T, ts *testSite) {
 	anon, viewer, editor := ts.client(t), ts.login(t, "viewer"), ts.login(t, "editor")
 
 	type route struct {

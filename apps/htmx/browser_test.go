@@ -17,7 +17,9 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"crudbench/apps/internal/config"
 	"crudbench/db"
+	"crudbench/db/dbtest"
 	"crudbench/db/seed"
 )
 
@@ -40,6 +42,7 @@ type browser struct {
 	t        *testing.T
 	ctx      context.Context
 	base     string
+	shots    string // what screenshot file names start with: "htmx" unless set
 	mu       sync.Mutex
 	dialogs  []string // messages of the confirm dialogs accepted
 	problems []string // CSP violations and script errors seen in the console
@@ -191,7 +194,11 @@ func (b *browser) screenshot(ctx context.Context, name string) string {
 		b.t.Errorf("screenshot %s: %v", name, err)
 		return ""
 	}
-	path := filepath.Join(dir, "htmx-"+name+".png")
+	shots := b.shots
+	if shots == "" {
+		shots = "htmx"
+	}
+	path := filepath.Join(dir, shots+"-"+name+".png")
 	if err := os.WriteFile(path, png, 0o644); err != nil {
 		b.t.Errorf("screenshot %s: %v", name, err)
 		return ""
@@ -209,6 +216,14 @@ func TestBrowser(t *testing.T) {
 	b := newBrowser(t, ts.URL)
 	t.Run("with htmx", func(t *testing.T) { browseWithHTMX(t, ts, b.tab(t, true)) })
 	t.Run("without JavaScript", func(t *testing.T) { browseWithoutJavaScript(t, ts, b.tab(t, false)) })
+	// The tuned renderer's pages must work in a browser as the default's do:
+	// the main flow once more, on a site started with it.
+	t.Run("with htmx, templ renderer", func(t *testing.T) {
+		tuned := startSiteWith(t, dbtest.Seeded(t), db.Options{}, config.DefaultRequestTimeout, rendererTempl)
+		tab := b.tab(t, true)
+		tab.base, tab.shots = tuned.URL, "htmx-tuned"
+		browseWithHTMX(t, tuned, tab)
+	})
 }
 
 // tab opens a new tab in a new browser context of b, with scripts on or off,

@@ -18,7 +18,10 @@ import (
 // delete (303 to the list), each visible on the next page.
 func TestVacancyCycle(t *testing.T) {
 	t.Parallel()
-	ts := newTestSite(t)
+	forRenderers(t, testVacancyCycle)
+}
+
+func testVacancyCycle(t *testing.T, ts *testSite) {
 	editor := ts.login(t, "editor")
 
 	res := editor.post("/vacancies", vacancyForm("Benchmark engineer"))
@@ -73,7 +76,10 @@ func TestVacancyCycle(t *testing.T) {
 // changes nothing, and only its button, a POST, deletes.
 func TestDeleteAsksFirst(t *testing.T) {
 	t.Parallel()
-	ts := newTestSite(t)
+	forRenderers(t, testDeleteAsksFirst)
+}
+
+func testDeleteAsksFirst(t *testing.T, ts *testSite) {
 	editor := ts.login(t, "editor")
 	ctx := context.Background()
 	vacancy, err := ts.store.FindVacancyByID(ctx, 4)
@@ -143,7 +149,10 @@ func TestDeleteAsksFirst(t *testing.T) {
 // uses DELETE.
 func TestVacancyCycleHTMX(t *testing.T) {
 	t.Parallel()
-	ts := newTestSite(t)
+	forRenderers(t, testVacancyCycleHTMX)
+}
+
+func testVacancyCycleHTMX(t *testing.T, ts *testSite) {
 	editor := ts.login(t, "editor")
 	asForm := htmxHeaders("vacancy-form")
 

@@ -8,6 +8,10 @@
 // TOKEN_TTL, REQUEST_TIMEOUT, DEBUG_ADDR: a loopback admin address serving
 // net/http/pprof, none when empty); run it with -h for the list. It logs JSON to
 // stdout and stops gracefully on SIGINT or SIGTERM.
+//
+// HTMX_RENDERER=templ starts the tuned variant: the same site, with its most
+// read pages rendered by compiled templ components instead of html/template
+// (see compiled.go). Unset, or "template", is the default.
 package main
 
 import (
@@ -58,7 +62,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	views, err := loadViews(logger, static)
+	views, err := loadViews(logger, static, getenv("HTMX_RENDERER"))
 	if err != nil {
 		return err
 	}

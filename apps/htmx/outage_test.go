@@ -58,7 +58,7 @@ func TestDatabaseOutage(t *testing.T) {
 func TestDatabaseStall(t *testing.T) {
 	t.Parallel()
 	proxy, dbURL := dbtest.NewProxy(t, dbtest.Seeded(t))
-	ts := startSiteWith(t, dbURL, db.Options{MaxConns: 2}, apptest.StallTimeout)
+	ts := startSiteWith(t, dbURL, db.Options{MaxConns: 2}, apptest.StallTimeout, rendererTemplate)
 	editor := ts.login(t, "editor")
 	wantStatus(t, "before", editor.get("/persons/1"), http.StatusOK)
 

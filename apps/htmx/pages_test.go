@@ -18,7 +18,10 @@ import (
 // boosted htmx request (the inside of <body>, with a <title> for htmx).
 func TestPages(t *testing.T) {
 	t.Parallel()
-	ts := newTestSite(t)
+	forRenderers(t, testPages)
+}
+
+func testPages(t *testing.T, ts *testSite) {
 	editor := ts.login(t, "editor")
 
 	tests := []struct {
@@ -88,7 +91,10 @@ func TestPages(t *testing.T) {
 // swap in: only the results block, no frame.
 func TestPartials(t *testing.T) {
 	t.Parallel()
-	ts := newTestSite(t)
+	forRenderers(t, testPartials)
+}
+
+func testPartials(t *testing.T, ts *testSite) {
 	editor := ts.login(t, "editor")
 
 	res := editor.get("/persons?q=Lovelace", htmxHeaders("person-results")...)
@@ -120,7 +126,10 @@ func TestPartials(t *testing.T) {
 // SQL statements.
 func TestShowcaseDetail(t *testing.T) {
 	t.Parallel()
-	ts := newTestSite(t)
+	forRenderers(t, testShowcaseDetail)
+}
+
+func testShowcaseDetail(t *testing.T, ts *testSite) {
 	editor := ts.login(t, "editor")
 
 	ts.queries.Store(0)
@@ -166,7 +175,10 @@ func htmlText(s string) string {
 // open vacancies.
 func TestLists(t *testing.T) {
 	t.Parallel()
-	ts := newTestSite(t)
+	forRenderers(t, testLists)
+}
+
+func testLists(t *testing.T, ts *testSite) {
 	editor := ts.login(t, "editor")
 
 	all := editor.get("/persons?limit=1000")
@@ -223,7 +235,10 @@ func TestLists(t *testing.T) {
 // hand.
 func TestEscaping(t *testing.T) {
 	t.Parallel()
-	ts := newTestSite(t)
+	forRenderers(t, testEscaping)
+}
+
+func testEscaping(t *testing.T, ts *testSite) {
 	editor := ts.login(t, "editor")
 	const hostile = `<script>alert("x")</script>`
 

@@ -50,12 +50,26 @@ func newTestSite(t testing.TB) *testSite {
 // printed when the test fails.
 func startSite(t testing.TB, dbURL string) *testSite {
 	t.Helper()
-	return startSiteWith(t, dbURL, db.Options{}, config.DefaultRequestTimeout)
+	return startSiteWith(t, dbURL, db.Options{}, config.DefaultRequestTimeout, rendererTemplate)
 }
 
-// startSiteWith is startSite with the Store's options and the request
-// deadline.
-func startSiteWith(t testing.TB, dbURL string, opts db.Options, timeout time.Duration) *testSite {
+// forRenderers runs test as parallel subtests, one per renderer the site
+// can be started with (see compiled.go), each on its own site over a fresh
+// copy of the seeded dataset: the tuned renderer must pass what the default
+// passes.
+func forRenderers(t *testing.T, test func(t *testing.T, ts *testSite)) {
+	t.Helper()
+	for _, renderer := range []string{rendererTemplate, rendererTempl} {
+		t.Run(renderer, func(t *testing.T) {
+			t.Parallel()
+			test(t, startSiteWith(t, dbtest.Seeded(t), db.Options{}, config.DefaultRequestTimeout, renderer))
+		})
+	}
+}
+
+// startSiteWith is startSite with the Store's options, the request deadline
+// and the renderer.
+func startSiteWith(t testing.TB, dbURL string, opts db.Options, timeout time.Duration, renderer string) *testSite {
 	t.Helper()
 	ts := &testSite{tokens: auth.NewTokens(testSecret, time.Hour), logs: &syncBuffer{}}
 	opts.OnQuery = func(string) { ts.queries.Add(1) }
@@ -66,7 +80,7 @@ func startSiteWith(t testing.TB, dbURL string, opts db.Options, timeout time.Dur
 	if err != nil {
 		t.Fatal(err)
 	}
-	views, err := loadViews(logger, static)
+	views, err := loadViews(logger, static, renderer)
 	if err != nil {
 		t.Fatal(err)
 	}

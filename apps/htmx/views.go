@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -12,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/a-h/templ"
 
 	"crudbench/apps/internal/auth"
 	"crudbench/db"
@@ -24,8 +27,12 @@ import (
 type views struct {
 	logger *slog.Logger
 	pages  map[string]*template.Template // page name -> layout + shared blocks + the page
-	static *staticFiles
-	bufs   sync.Pool
+	// compiled are the pages the renderer compiles instead (see
+	// compiled.go), by page and block name; nil renders every page with
+	// html/template.
+	compiled map[string]map[string]func(any) templ.Component
+	static   *staticFiles
+	bufs     sync.Pool
 }
 
 // Layout is what the frame around every page needs. Each page's view model
@@ -42,13 +49,19 @@ func (l Layout) CanWrite() bool { return l.User != nil && l.User.Role.CanWrite()
 
 // loadViews parses the layout, the shared blocks and each page of
 // resources.Templates. Every page gets its own template set so that each can
-// define its "content" block.
-func loadViews(logger *slog.Logger, static *staticFiles) (*views, error) {
+// define its "content" block. renderer names the renderer (HTMX_RENDERER,
+// see compiled.go): "" is the default, html/template.
+func loadViews(logger *slog.Logger, static *staticFiles, renderer string) (*views, error) {
+	compiled, err := compiledFor(renderer)
+	if err != nil {
+		return nil, err
+	}
 	v := &views{
-		logger: logger,
-		pages:  map[string]*template.Template{},
-		static: static,
-		bufs:   sync.Pool{New: func() any { return new(bytes.Buffer) }},
+		compiled: compiled,
+		logger:   logger,
+		pages:    map[string]*template.Template{},
+		static:   static,
+		bufs:     sync.Pool{New: func() any { return new(bytes.Buffer) }},
 	}
 	funcs := template.FuncMap{
 		"static":                static.url,
@@ -57,9 +70,9 @@ func loadViews(logger *slog.Logger, static *staticFiles) (*views, error) {
 		"date":                  func(d db.Date) string { return d.String() },
 		"optDate":               optDate,
 		"label":                 label,
-		"number":                func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) },
-		"timestamp":             func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-		"humanTime":             func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+		"number":                number,
+		"timestamp":             timestamp,
+		"humanTime":             humanTime,
 		"deletePersonQuestion":  personDeleteQuestion,
 		"deleteVacancyQuestion": vacancyDeleteQuestion,
 	}
@@ -129,7 +142,7 @@ func (v *views) execute(w http.ResponseWriter, status int, name, block string, d
 		}
 	}()
 	buf.Reset()
-	if err := t.ExecuteTemplate(buf, block, data); err != nil {
+	if err := v.render(buf, t, name, block, data); err != nil {
 		v.logger.Error("render", "page", name, "block", block, "err", err)
 		http.Error(w, http.StatusText(http.StatusInternalServerError), http.StatusInternalServerError)
 		return
@@ -143,6 +156,15 @@ func (v *views) execute(w http.ResponseWriter, status int, name, block string, d
 	h.Set("Cache-Control", "private, no-cache")
 	w.WriteHeader(status)
 	w.Write(buf.Bytes())
+}
+
+// render writes the block of the page name: compiled when the renderer
+// compiles it, from the page's templates otherwise.
+func (v *views) render(w io.Writer, t *template.Template, name, block string, data any) error {
+	if ok, err := v.renderCompiled(w, name, block, data); ok {
+		return err
+	}
+	return t.ExecuteTemplate(w, block, data)
 }
 
 // money writes cents as an amount with thousands separators: 5200050 ->
@@ -171,6 +193,15 @@ func salary(cents int64) string {
 	s := money(cents)
 	return strings.TrimSuffix(s, ".00")
 }
+
+// number writes a share or an FTE without trailing zeros: 0.5 -> "0.5".
+func number(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// timestamp writes an instant for a datetime attribute, in UTC.
+func timestamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// humanTime writes an instant for people, to the minute, in UTC.
+func humanTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
 
 // optDate writes an optional day, "" when absent.
 func optDate(d *db.Date) string {
