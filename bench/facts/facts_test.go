@@ -157,8 +157,8 @@ func TestMeasureApps(t *testing.T) {
 			t.Errorf("Own.Other = %d, want %d", f.Own.Other, want)
 		}
 	})
-	t.Run("htmx counts its templates and CSS, not the vendored htmx", func(t *testing.T) {
-		want := nonBlank(t, append(glob(t, "resources/templates/*.html", "resources/templates/pages/*.html"), "resources/static/site.css")...)
+	t.Run("htmx counts its templates, templ components and CSS, not the vendored htmx", func(t *testing.T) {
+		want := nonBlank(t, append(glob(t, "resources/templates/*.html", "resources/templates/pages/*.html", "apps/htmx/*.templ"), "resources/static/site.css")...)
 		if got := all["htmx"].Own.Other; got != want {
 			t.Errorf("Own.Other = %d, want %d", got, want)
 		}

@@ -7,9 +7,10 @@ import (
 )
 
 // generatorInputs are the names of the files a code generator reads that
-// live beside the package it generates (gqlgen's config and schema): they
-// are the source a team writes in place of the generated Go.
-var generatorInputs = []string{"*.graphqls", "gqlgen.yml", "gqlgen.yaml"}
+// live beside the package it generates (gqlgen's config and schema, templ's
+// components): they are the source a team writes in place of the generated
+// Go.
+var generatorInputs = []string{"*.graphqls", "gqlgen.yml", "gqlgen.yaml", "*.templ"}
 
 // folderInputs returns the generator inputs in the folder dir.
 func folderInputs(dir string) []string {
