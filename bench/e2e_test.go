@@ -22,7 +22,6 @@ import (
 
 	"crudbench/bench/report"
 	"crudbench/bench/results"
-	"crudbench/bench/scenario"
 	"crudbench/bench/stack"
 	"crudbench/db/seed"
 )
@@ -393,8 +392,8 @@ func checkStacks(t *testing.T, run *results.Run) {
 // either way.
 func checkAttachedStacks(t *testing.T, run *results.Run) {
 	t.Helper()
-	if len(run.Stacks) != len(scenario.Apps) {
-		t.Fatalf("stack facts of %d apps, want %d", len(run.Stacks), len(scenario.Apps))
+	if len(run.Stacks) != len(stack.DefaultNames()) {
+		t.Fatalf("stack facts of %d apps, want %d", len(run.Stacks), len(stack.DefaultNames()))
 	}
 	for _, f := range run.Stacks {
 		visible := f.App != "htmx"
@@ -530,13 +529,19 @@ func TestAttach(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := t.TempDir()
-	if err := stack.Build(ctx, root, bin, scenario.Apps, io.Discard); err != nil {
+	var defaults []stack.App
+	for _, name := range stack.DefaultNames() {
+		row, _ := stack.FindBuiltin(name)
+		defaults = append(defaults, row)
+	}
+	if err := stack.Build(ctx, root, bin, defaults, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	var attach, pids, debugURLs []string
 	procs := map[string]*stack.Process{}
-	for _, name := range scenario.Apps {
-		p, err := stack.StartApp(ctx, name, filepath.Join(bin, name), stack.AppConfig{
+	for _, row := range defaults {
+		name := row.Name
+		p, err := stack.StartApp(ctx, row, filepath.Join(bin, name), stack.AppConfig{
 			DatabaseURL: d.URL, DBMaxConns: 5, AuthSecret: "attach-test-secret-0123456789", Log: io.Discard,
 		})
 		if err != nil {
