@@ -75,10 +75,29 @@ var (
 	buildErr  error
 )
 
-// runBench builds the bench (once), runs it with args and the extra
-// environment, and returns the results.json it wrote, its folder and the
-// console output.
+// runBench runs the bench with args and the extra environment, and returns
+// the results.json it wrote, its folder and the console output.
 func runBench(t *testing.T, env []string, args ...string) (*results.Run, string, string) {
+	t.Helper()
+	out := t.TempDir()
+	console, err := execBench(t, env, append(args, "-out", out)...)
+	if err != nil {
+		t.Fatalf("bench: %v", err)
+	}
+	files, _ := filepath.Glob(filepath.Join(out, "*", report.JSONFile))
+	if len(files) != 1 {
+		t.Fatalf("want one results folder under -out, found %v", files)
+	}
+	run, err := report.Read(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run, filepath.Dir(files[0]), console
+}
+
+// execBench builds the bench (once), runs it with args and the extra
+// environment, and returns its console output and how it exited.
+func execBench(t *testing.T, env []string, args ...string) (string, error) {
 	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "crudbench-bench-test-")
@@ -94,23 +113,11 @@ func runBench(t *testing.T, env []string, args ...string) (*results.Run, string,
 	if buildErr != nil {
 		t.Fatal(buildErr)
 	}
-	out := t.TempDir()
-	cmd := exec.Command(benchBin, append(args, "-out", out)...)
+	cmd := exec.Command(benchBin, args...)
 	cmd.Env = append(os.Environ(), env...)
 	console, err := cmd.CombinedOutput()
 	t.Logf("bench output:\n%s", console)
-	if err != nil {
-		t.Fatalf("bench: %v", err)
-	}
-	files, _ := filepath.Glob(filepath.Join(out, "*", report.JSONFile))
-	if len(files) != 1 {
-		t.Fatalf("want one results folder under -out, found %v", files)
-	}
-	run, err := report.Read(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return run, filepath.Dir(files[0]), string(console)
+	return string(console), err
 }
 
 // mayBeZero lists the fields that are legitimately zero or empty in this

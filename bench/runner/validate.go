@@ -112,7 +112,8 @@ func (r *runner) printValidation(app results.App, vs []results.Validation) {
 	}
 	r.con.printf("  %s (kind %s): passed %s\n", app.Name, app.Kind, strings.Join(passed, ", "))
 	for _, v := range failed {
-		r.con.printf("    FAILED %s: %s\n", v.Scenario, v.Problem)
+		// A mixed scenario's problems come one a line: indent them all.
+		r.con.printf("    FAILED %s: %s\n", v.Scenario, strings.ReplaceAll(v.Problem, "\n", "\n      "))
 	}
 }
 
