@@ -122,12 +122,13 @@ func execBench(t *testing.T, env []string, args ...string) (string, error) {
 
 // mayBeZero lists the fields that are legitimately zero or empty in this
 // run, by path suffix: the run asks for no cool-down, a problem or reason
-// only explains a failure or a verdict other than ok, repeats exist only
+// only explains a failure or a verdict other than ok, the default apps
+// differ from nothing, repeats exist only
 // with -repeat > 1, capacities only with -capacity (TestCapacity), a GET sends no body and a site's 303 has none, the
 // health check runs no SQL, and the runner's own CPU comes from getrusage,
 // not from the sampler whose resolution is recorded.
 func mayBeZero(path string, r *results.Result) bool {
-	for _, s := range []string{".Cooldown", ".Problem", ".Reason", ".Repeats", ".Spread", ".Errors", ".Runner.CPUResolutionMsPerRequest", ".Capacities"} {
+	for _, s := range []string{".Cooldown", ".Problem", ".Reason", ".Difference", ".Repeats", ".Spread", ".Errors", ".Runner.CPUResolutionMsPerRequest", ".Capacities"} {
 		if strings.HasSuffix(path, s) {
 			return true
 		}
@@ -221,6 +222,10 @@ func checkRun(t *testing.T, run *results.Run) {
 	if time.Duration(s.Duration) != 2*time.Second || time.Duration(s.Warmup) != time.Second || s.MaxConnections != 100 ||
 		s.Repeat != 1 || s.DBMaxConns != 20 || !slices.Equal(s.Scenarios, e2eScenarios) || s.Rates["light"]["write"] != e2eRate {
 		t.Errorf("settings %+v", s)
+	}
+	wantApps := []results.App{{Name: "rest", Kind: "rest"}, {Name: "graphql", Kind: "graphql"}, {Name: "htmx", Kind: "site"}}
+	if !reflect.DeepEqual(s.AppInfo, wantApps) {
+		t.Errorf("app info %+v, want %+v", s.AppInfo, wantApps)
 	}
 	if len(run.Validations) != len(e2eScenarios)*3 {
 		t.Errorf("%d validations, want %d", len(run.Validations), len(e2eScenarios)*3)
