@@ -1,5 +1,5 @@
 // Package runner is the benchmark itself: it brings up (or attaches to) the
-// three apps, validates every scenario on every app, drives each at the
+// apps it measures, validates every scenario on every app, drives each at the
 // profiles' constant rates one app at a time (and, with -capacity, searches
 // each for the highest rate that meets the SLO), samples CPU and memory of
 // the apps and of PostgreSQL, counts SQL statements, and returns everything

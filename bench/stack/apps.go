@@ -1,7 +1,8 @@
 // Package stack brings up what a benchmark measures and tears it down
-// again: a throwaway PostgreSQL cluster with the dataset, and the three
-// apps built from source and started as processes of their own — or, in
-// attach mode, finds apps that are already running.
+// again: a throwaway PostgreSQL cluster with the dataset, and the built-in
+// apps (the table in builtin.go) built from source and started as
+// processes of their own — or, in attach mode, reads which running apps to
+// reach and finds their processes.
 package stack
 
 import (
