@@ -22,7 +22,6 @@ import (
 
 	"crudbench/bench/report"
 	"crudbench/bench/results"
-	"crudbench/bench/scenario"
 	"crudbench/bench/stack"
 	"crudbench/db/seed"
 )
@@ -76,10 +75,29 @@ var (
 	buildErr  error
 )
 
-// runBench builds the bench (once), runs it with args and the extra
-// environment, and returns the results.json it wrote, its folder and the
-// console output.
+// runBench runs the bench with args and the extra environment, and returns
+// the results.json it wrote, its folder and the console output.
 func runBench(t *testing.T, env []string, args ...string) (*results.Run, string, string) {
+	t.Helper()
+	out := t.TempDir()
+	console, err := execBench(t, env, append(args, "-out", out)...)
+	if err != nil {
+		t.Fatalf("bench: %v", err)
+	}
+	files, _ := filepath.Glob(filepath.Join(out, "*", report.JSONFile))
+	if len(files) != 1 {
+		t.Fatalf("want one results folder under -out, found %v", files)
+	}
+	run, err := report.Read(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run, filepath.Dir(files[0]), console
+}
+
+// execBench builds the bench (once), runs it with args and the extra
+// environment, and returns its console output and how it exited.
+func execBench(t *testing.T, env []string, args ...string) (string, error) {
 	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "crudbench-bench-test-")
@@ -95,33 +113,22 @@ func runBench(t *testing.T, env []string, args ...string) (*results.Run, string,
 	if buildErr != nil {
 		t.Fatal(buildErr)
 	}
-	out := t.TempDir()
-	cmd := exec.Command(benchBin, append(args, "-out", out)...)
+	cmd := exec.Command(benchBin, args...)
 	cmd.Env = append(os.Environ(), env...)
 	console, err := cmd.CombinedOutput()
 	t.Logf("bench output:\n%s", console)
-	if err != nil {
-		t.Fatalf("bench: %v", err)
-	}
-	files, _ := filepath.Glob(filepath.Join(out, "*", report.JSONFile))
-	if len(files) != 1 {
-		t.Fatalf("want one results folder under -out, found %v", files)
-	}
-	run, err := report.Read(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return run, filepath.Dir(files[0]), string(console)
+	return string(console), err
 }
 
 // mayBeZero lists the fields that are legitimately zero or empty in this
 // run, by path suffix: the run asks for no cool-down, a problem or reason
-// only explains a failure or a verdict other than ok, repeats exist only
+// only explains a failure or a verdict other than ok, the default apps
+// differ from nothing, repeats exist only
 // with -repeat > 1, capacities only with -capacity (TestCapacity), a GET sends no body and a site's 303 has none, the
 // health check runs no SQL, and the runner's own CPU comes from getrusage,
 // not from the sampler whose resolution is recorded.
 func mayBeZero(path string, r *results.Result) bool {
-	for _, s := range []string{".Cooldown", ".Problem", ".Reason", ".Repeats", ".Spread", ".Errors", ".Runner.CPUResolutionMsPerRequest", ".Capacities"} {
+	for _, s := range []string{".Cooldown", ".Problem", ".Reason", ".Difference", ".Repeats", ".Spread", ".Errors", ".Runner.CPUResolutionMsPerRequest", ".Capacities"} {
 		if strings.HasSuffix(path, s) {
 			return true
 		}
@@ -215,6 +222,10 @@ func checkRun(t *testing.T, run *results.Run) {
 	if time.Duration(s.Duration) != 2*time.Second || time.Duration(s.Warmup) != time.Second || s.MaxConnections != 100 ||
 		s.Repeat != 1 || s.DBMaxConns != 20 || !slices.Equal(s.Scenarios, e2eScenarios) || s.Rates["light"]["write"] != e2eRate {
 		t.Errorf("settings %+v", s)
+	}
+	wantApps := []results.App{{Name: "rest", Kind: "rest"}, {Name: "graphql", Kind: "graphql"}, {Name: "htmx", Kind: "site"}}
+	if !reflect.DeepEqual(s.AppInfo, wantApps) {
+		t.Errorf("app info %+v, want %+v", s.AppInfo, wantApps)
 	}
 	if len(run.Validations) != len(e2eScenarios)*3 {
 		t.Errorf("%d validations, want %d", len(run.Validations), len(e2eScenarios)*3)
@@ -393,8 +404,8 @@ func checkStacks(t *testing.T, run *results.Run) {
 // either way.
 func checkAttachedStacks(t *testing.T, run *results.Run) {
 	t.Helper()
-	if len(run.Stacks) != len(scenario.Apps) {
-		t.Fatalf("stack facts of %d apps, want %d", len(run.Stacks), len(scenario.Apps))
+	if len(run.Stacks) != len(stack.DefaultNames()) {
+		t.Fatalf("stack facts of %d apps, want %d", len(run.Stacks), len(stack.DefaultNames()))
 	}
 	for _, f := range run.Stacks {
 		visible := f.App != "htmx"
@@ -530,13 +541,19 @@ func TestAttach(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := t.TempDir()
-	if err := stack.Build(ctx, root, bin, scenario.Apps, io.Discard); err != nil {
+	var defaults []stack.App
+	for _, name := range stack.DefaultNames() {
+		row, _ := stack.FindBuiltin(name)
+		defaults = append(defaults, row)
+	}
+	if err := stack.Build(ctx, root, bin, defaults, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	var attach, pids, debugURLs []string
 	procs := map[string]*stack.Process{}
-	for _, name := range scenario.Apps {
-		p, err := stack.StartApp(ctx, name, filepath.Join(bin, name), stack.AppConfig{
+	for _, row := range defaults {
+		name := row.Name
+		p, err := stack.StartApp(ctx, row, filepath.Join(bin, name), stack.AppConfig{
 			DatabaseURL: d.URL, DBMaxConns: 5, AuthSecret: "attach-test-secret-0123456789", Log: io.Discard,
 		})
 		if err != nil {

@@ -1,10 +1,12 @@
-// Command bench measures the three crudbench apps at constant request rates
-// and writes a report a person can read and a program can parse:
+// Command bench measures the crudbench apps, or any server that meets the
+// contract of their kind, at constant request rates and writes a report a
+// person can read and a program can parse:
 //
-//	go run ./bench                         # light profile, throwaway database, all apps
+//	go run ./bench                         # light profile, throwaway database, the default apps
 //	go run ./bench -profiles all           # light, medium and high (~20 min)
 //	go run ./bench -capacity -scenarios read-one,read-small   # capacities within the SLO (~10 min)
 //	go run ./bench -attach rest=http://localhost:8081,graphql=http://localhost:8082,htmx=http://localhost:8083
+//	go run ./bench -validate-only -attach candidate=rest@http://10.0.0.5:8080   # conformance only
 //
 // Run it with -h for every flag.
 package main
@@ -50,6 +52,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
+	if cfg.ValidateOnly {
+		return validate(ctx, cfg, stdout)
+	}
 	res, dir, err := runner.Run(ctx, cfg, stdout)
 	if res == nil {
 		return err
@@ -61,4 +66,27 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fmt.Fprintf(stdout, "\nReport: %s\n        %s\nResults: %s\n",
 		filepath.Join(dir, report.HTMLFile), filepath.Join(dir, report.MarkdownFile), filepath.Join(dir, report.JSONFile))
 	return err
+}
+
+// validate checks every scenario on every app (-validate-only), which the
+// runner prints app by app, and fails when any check failed.
+func validate(ctx context.Context, cfg runner.Config, stdout io.Writer) error {
+	vs, dir, err := runner.Validate(ctx, cfg, stdout)
+	if dir != "" {
+		fmt.Fprintf(stdout, "\nLogs: %s\n", filepath.Join(dir, runner.LogsDir))
+	}
+	if err != nil {
+		return err
+	}
+	failed := 0
+	for _, v := range vs {
+		if !v.OK {
+			failed++
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("validation failed: %d of %d checks (scenario × app)", failed, len(vs))
+	}
+	fmt.Fprintf(stdout, "\nEvery scenario passed on every app (%d checks).\n", len(vs))
+	return nil
 }

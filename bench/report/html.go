@@ -14,10 +14,13 @@ import (
 
 // page is what the HTML template renders.
 type page struct {
-	RunLine            string
-	HowToRead          []string
-	Findings           []string
-	Apps               []legend
+	RunLine   string
+	HowToRead []string
+	Findings  []string
+	Apps      []legend
+	// AppsTable lists each app's kind and difference; AppsHowTo heads it.
+	AppsTable          table
+	AppsHowTo          string
 	Profiles           []profileView
 	Errors             table
 	ValidationMatrix   table
@@ -98,6 +101,8 @@ func renderHTML(dir string, run *results.Run) ([]byte, error) {
 		ValidationFailures: validationFailures(run),
 		Environment:        environmentTable(run),
 		Settings:           settingsTable(run),
+		AppsTable:          appsTable(run),
+		AppsHowTo:          appsHowTo,
 		Rates:              ratesTable(run, l),
 		Costs:              costLines(run),
 		Notes:              run.Notes,
@@ -112,7 +117,7 @@ func renderHTML(dir string, run *results.Run) ([]byte, error) {
 		p.Facts = &factsView{factsHowTo, factsTable(run)}
 	}
 	for _, a := range l.apps {
-		p.Apps = append(p.Apps, legend{a, l.color(a)})
+		p.Apps = append(p.Apps, legend{appLabel(run, a), l.color(a)})
 	}
 	for _, prof := range l.profiles {
 		v := profileCharts(dir, l, prof, l.resultsOf(run, prof), hasRepeats(run))
@@ -304,13 +309,17 @@ summary { cursor: pointer; }
 <h1>crudbench report</h1>
 <p class="meta">{{.RunLine}}</p>
 <nav>
-{{if .BottomLine.Table.Rows}}<a href="#bottom-line">Bottom line</a>{{end}}<a href="#findings">Findings</a>{{if .Capacity}}<a href="#capacity">Capacity</a>{{end}}{{if .LoadCharts}}<a href="#load">Latency against load</a>{{end}}{{range .Profiles}}<a href="#profile-{{.Name}}">Results: {{.Name}}</a>{{end}}{{if .CPU}}<a href="#cpu">Where the CPU goes</a>{{end}}{{if .Facts}}<a href="#facts">Stack facts</a>{{end}}<a href="#errors">Request errors</a><a href="#validation">Validation</a><a href="#environment">Environment</a><a href="#files">Files</a>
+{{if .BottomLine.Table.Rows}}<a href="#bottom-line">Bottom line</a>{{end}}{{if .AppsTable.Rows}}<a href="#apps">Apps</a>{{end}}<a href="#findings">Findings</a>{{if .Capacity}}<a href="#capacity">Capacity</a>{{end}}{{if .LoadCharts}}<a href="#load">Latency against load</a>{{end}}{{range .Profiles}}<a href="#profile-{{.Name}}">Results: {{.Name}}</a>{{end}}{{if .CPU}}<a href="#cpu">Where the CPU goes</a>{{end}}{{if .Facts}}<a href="#facts">Stack facts</a>{{end}}<a href="#errors">Request errors</a><a href="#validation">Validation</a><a href="#environment">Environment</a><a href="#files">Files</a>
 </nav>
 
 {{with .BottomLine}}{{if .Table.Rows}}<h2 id="bottom-line">Bottom line</h2>
 {{if .Sentences}}<ul class="findings">{{range .Sentences}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{template "table" .Table}}
 <p class="note">{{$.BasisRule}} {{.Sources}}</p>{{end}}{{end}}
+
+{{if .AppsTable.Rows}}<h2 id="apps">Apps</h2>
+<p class="howto">{{.AppsHowTo}}</p>
+{{template "table" .AppsTable}}{{end}}
 
 <h2 id="how">How to read this</h2>
 <div class="howto">{{range .HowToRead}}<p>{{.}}</p>{{end}}</div>

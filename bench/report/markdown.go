@@ -18,6 +18,7 @@ func markdown(run *results.Run) []byte {
 	p("%s\n\n", runLine(run))
 
 	writeMDBottomLine(&b, bottomLineOf(run, l))
+	writeMDApps(&b, run)
 
 	p("## How to read this\n\n")
 	for _, para := range howToRead(run) {

@@ -108,6 +108,21 @@ type Settings struct {
 	// ProfileCPU is true when a CPU profile was taken of every measured
 	// window (-profile-cpu).
 	ProfileCPU bool `json:"profileCPU,omitempty"`
+	// AppInfo describes each app of Apps, in its order: the kind it
+	// implements and how it differs from the kind's default. Files written
+	// before apps had kinds have none.
+	AppInfo []App `json:"appInfo,omitempty"`
+}
+
+// App is what a run knows of one app besides its measurements.
+type App struct {
+	Name string `json:"name"`
+	// Kind is the contract it meets: rest, graphql or site.
+	Kind string `json:"kind"`
+	// Difference says in one line how a built-in variant differs from its
+	// kind's default app; empty for a default and for an attached app that
+	// is not built in.
+	Difference string `json:"difference,omitempty"`
 }
 
 // CapacitySettings are the knobs of the capacity search.

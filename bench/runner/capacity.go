@@ -113,7 +113,7 @@ func (r *runner) capacityOf(ctx context.Context, j job, label string) results.Ca
 		c.Status, c.Reason = results.CapacityFailed, err.Error()
 		return c
 	}
-	r.con.printf("%s %-10s %-8s searching from %g req/s\n", label, j.scenario, j.app, r.cfg.Capacity.Start)
+	r.con.printf("%s %-10s %s searching from %g req/s\n", label, j.scenario, r.appColumn(j.app), r.cfg.Capacity.Start)
 	pr := &prober{r: r, j: j, session: session, cfg: r.capacityConfig()}
 	out, err := capacity.Search(ctx, pr.cfg, pr.probe)
 	// The probes of a search cut short still count as rates measured; its
@@ -128,7 +128,7 @@ func (r *runner) capacityOf(ctx context.Context, j job, label string) results.Ca
 		return c
 	}
 	c.Status, c.Rate, c.Upper, c.StopReason, c.StopDetail = out.Status, out.Rate, out.Upper, out.StopReason, out.StopDetail
-	r.con.printf("%s %-10s %-8s %s\n", label, j.scenario, j.app, capacityLine(c))
+	r.con.printf("%s %-10s %s %s\n", label, j.scenario, r.appColumn(j.app), capacityLine(c))
 	if c.Rate > 0 {
 		r.confirm(ctx, j, label, &c)
 	}
@@ -149,7 +149,7 @@ func (r *runner) confirm(ctx context.Context, j job, label string, c *results.Ca
 	if res.AppCost.Available && res.AppCost.CPUMean > 0 {
 		c.PerCore = c.Rate / res.AppCost.CPUMean
 	}
-	r.con.printf("%s %-10s %-8s confirmation %s\n", label, j.scenario, j.app, oneLine(res))
+	r.con.printf("%s %-10s %s confirmation %s\n", label, j.scenario, r.appColumn(j.app), oneLine(res))
 }
 
 // pause waits d unless ctx ends first; it reports whether to go on.

@@ -1,5 +1,5 @@
 // Package runner is the benchmark itself: it brings up (or attaches to) the
-// three apps, validates every scenario on every app, drives each at the
+// apps it measures, validates every scenario on every app, drives each at the
 // profiles' constant rates one app at a time (and, with -capacity, searches
 // each for the highest rate that meets the SLO), samples CPU and memory of
 // the apps and of PostgreSQL, counts SQL statements, and returns everything
@@ -9,10 +9,11 @@ package runner
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
-	"crudbench/bench/scenario"
+	"crudbench/bench/stack"
 	"crudbench/db/seed"
 )
 
@@ -38,9 +39,9 @@ type Config struct {
 	DatabaseURL string
 	// ResetDB allows emptying and reseeding the database at DatabaseURL.
 	ResetDB bool
-	// Attach maps app name → base URL of apps already running; empty means
-	// the runner starts the apps itself.
-	Attach map[string]string
+	// Attach lists the apps already running, each under its name with its
+	// kind and base URL; empty means the runner starts the apps itself.
+	Attach []stack.Attached
 	// PIDs maps app name → process id for sampling attached apps.
 	PIDs map[string]int
 
@@ -59,6 +60,10 @@ type Config struct {
 	// Capacity says whether and how to search each (scenario, app) for
 	// its capacity.
 	Capacity CapacityOptions
+
+	// ValidateOnly runs the validation and nothing after it: no load, no
+	// report (-validate-only).
+	ValidateOnly bool
 }
 
 // Mode names how the run reaches the apps and the database, as
@@ -73,26 +78,22 @@ func (c Config) Mode() string {
 	return "embedded"
 }
 
-// checkAttach checks that -attach and -apps agree: every attached app is
-// known and every measured app has a URL; -pid means nothing without
-// -attach.
+// checkAttach checks that -attach and -apps agree: every measured app has
+// a URL, and -pid names attached apps; -pid means nothing without -attach.
 func (c Config) checkAttach() []error {
 	var errs []error
-	for name := range c.Attach {
-		if !slices.Contains(scenario.Apps, name) {
-			errs = append(errs, fmt.Errorf("-attach: unknown app %q", name))
+	if len(c.Attach) == 0 {
+		if len(c.PIDs) > 0 {
+			errs = append(errs, errors.New("-pid only applies with -attach"))
+		}
+		return errs
+	}
+	for _, a := range c.Apps {
+		if _, ok := c.attached(a); !ok {
+			errs = append(errs, fmt.Errorf("-attach has no URL for app %s (or leave it out of -apps)", a))
 		}
 	}
-	if len(c.Attach) > 0 {
-		for _, a := range c.Apps {
-			if _, ok := c.Attach[a]; !ok {
-				errs = append(errs, fmt.Errorf("-attach has no URL for app %s (or leave it out of -apps)", a))
-			}
-		}
-	} else if len(c.PIDs) > 0 {
-		errs = append(errs, errors.New("-pid only applies with -attach"))
-	}
-	return errs
+	return append(errs, c.checkAttachedNames("-pid", slices.Sorted(maps.Keys(c.PIDs)))...)
 }
 
 // checkLimits checks the timings and sizes; it names the first one out of

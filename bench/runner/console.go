@@ -81,3 +81,14 @@ func (r *runner) progress(j job, label string, left time.Duration) func(load.Pro
 			round(left+p.Total-p.Elapsed), p.Rate, p.Errors))
 	}
 }
+
+// appColumn pads an app's name to the longest measured name (at least 8
+// characters), so the console's columns line up with variants' longer
+// names too.
+func (r *runner) appColumn(name string) string {
+	width := 8
+	for _, a := range r.cfg.Apps {
+		width = max(width, len(a))
+	}
+	return fmt.Sprintf("%-*s", width, name)
+}

@@ -3,12 +3,13 @@ package runner
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/url"
 	"slices"
 	"strings"
 
-	"crudbench/bench/scenario"
+	"crudbench/bench/stack"
 )
 
 // parseDebugURLs reads "-debug-url rest=http://127.0.0.1:6060,…" into app
@@ -24,6 +25,9 @@ func parseDebugURLs(value string) (map[string]string, error) {
 		name, raw = strings.TrimSpace(name), strings.TrimRight(strings.TrimSpace(raw), "/")
 		if !ok || name == "" {
 			return nil, fmt.Errorf("-debug-url %q: want app=URL, e.g. rest=http://127.0.0.1:6060", item)
+		}
+		if err := stack.CheckName(name); err != nil {
+			return nil, fmt.Errorf("-debug-url %q: %w", item, err)
 		}
 		if err := checkDebugURL(raw); err != nil {
 			return nil, fmt.Errorf("-debug-url %s: %w", name, err)
@@ -61,16 +65,11 @@ func (c Config) checkProfiling() []error {
 		return nil
 	}
 	var errs []error
-	if len(c.Attach) == 0 {
-		errs = append(errs, errors.New("-debug-url only applies with -attach (the apps the runner starts have theirs)"))
-	}
 	if !c.ProfileCPU {
 		errs = append(errs, errors.New("-debug-url only applies with -profile-cpu"))
 	}
-	for name := range c.DebugURLs {
-		if !slices.Contains(scenario.Apps, name) {
-			errs = append(errs, fmt.Errorf("-debug-url: unknown app %q", name))
-		}
+	if len(c.Attach) == 0 {
+		return append(errs, errors.New("-debug-url only applies with -attach (the apps the runner starts have theirs)"))
 	}
-	return errs
+	return append(errs, c.checkAttachedNames("-debug-url", slices.Sorted(maps.Keys(c.DebugURLs)))...)
 }

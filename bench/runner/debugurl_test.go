@@ -11,7 +11,7 @@ import (
 )
 
 func TestDebugURLFlag(t *testing.T) {
-	attach := "-attach=rest=http://10.0.0.5:8081,graphql=http://localhost:8082"
+	attach := "-attach=rest=http://10.0.0.5:8081,graphql=http://localhost:8082,htmx=site@http://localhost:8083"
 	cfg, err := runner.ParseFlags([]string{attach, "-profile-cpu",
 		"-debug-url", "rest=http://127.0.0.1:6060/, graphql=http://localhost:6061,htmx=http://[::1]:6062"}, env(nil), io.Discard)
 	if err != nil {
@@ -33,7 +33,7 @@ func TestDebugURLFlag(t *testing.T) {
 		{"no scheme", []string{attach, "-profile-cpu", "-debug-url", "rest=127.0.0.1:6060"}, "want an http:// URL"},
 		{"not http", []string{attach, "-profile-cpu", "-debug-url", "rest=ftp://127.0.0.1:6060"}, "want an http:// URL"},
 		{"no name", []string{attach, "-profile-cpu", "-debug-url", "http://127.0.0.1:6060"}, "want app=URL"},
-		{"unknown app", []string{attach, "-profile-cpu", "-debug-url", "soap=http://127.0.0.1:6060"}, `unknown app "soap"`},
+		{"an app not attached", []string{attach, "-profile-cpu", "-debug-url", "soap=http://127.0.0.1:6060"}, "-debug-url: soap is not an attached app"},
 		{"without -attach", []string{"-profile-cpu", "-debug-url", "rest=http://127.0.0.1:6060"}, "only applies with -attach"},
 		{"without -profile-cpu", []string{attach, "-debug-url", "rest=http://127.0.0.1:6060"}, "only applies with -profile-cpu"},
 	} {

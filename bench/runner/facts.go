@@ -17,6 +17,7 @@ const (
 	problemAttachedStart = "start time and idle RSS: the app was already running (attach mode)"
 	problemNoSource      = "lines, modules and binary size: the crudbench source tree is not here"
 	problemNoBinary      = "binary size and modules linked: the attached app's process is not visible (give -pid); lines counted from the tree"
+	problemNotBuiltin    = "lines, modules and binary size: not a built-in app, so its source is not in this tree"
 )
 
 // stackFacts measures every app's stack facts, in the order of the apps.
@@ -39,7 +40,8 @@ func (r *runner) stackFacts(ctx context.Context) []results.StackFacts {
 // startedFacts are the facts of an app the runner built and started: all
 // of them.
 func (r *runner) startedFacts(ctx context.Context, name string, p *stack.Process) results.StackFacts {
-	f, err := facts.Measure(ctx, r.root, name, filepath.Join(r.binDir, name))
+	row, _ := stack.FindBuiltin(name) // the runner starts built-in apps only
+	f, err := facts.Measure(ctx, r.root, row.Package, filepath.Join(r.binDir, name))
 	f.App = name
 	if err != nil {
 		f.Problems = append(f.Problems, err.Error())
@@ -50,18 +52,21 @@ func (r *runner) startedFacts(ctx context.Context, name string, p *stack.Process
 }
 
 // attachedFacts are the facts of an app already running: never its start,
-// its binary only when its process is visible, its lines only when the
-// source tree is here.
+// and only for a built-in app (whose source is the tree's) its binary, when
+// its process is visible, and its lines, when the source tree is here.
 func (r *runner) attachedFacts(ctx context.Context, name string, pid int) results.StackFacts {
 	f := results.StackFacts{App: name}
+	row, builtin := stack.FindBuiltin(name)
 	var err error
 	switch {
+	case !builtin:
+		f.Problems = []string{problemNotBuiltin}
 	case r.root == "":
 		f.Problems = []string{problemNoSource}
 	case pid != 0:
-		f, err = facts.Measure(ctx, r.root, name, "/proc/"+strconv.Itoa(pid)+"/exe")
+		f, err = facts.Measure(ctx, r.root, row.Package, "/proc/"+strconv.Itoa(pid)+"/exe")
 	default:
-		f, err = r.treeFacts(ctx, name)
+		f, err = r.treeFacts(ctx, row)
 	}
 	f.App = name
 	if err != nil {
@@ -74,16 +79,16 @@ func (r *runner) attachedFacts(ctx context.Context, name string, pid int) result
 // treeFacts counts the lines of an app whose binary is not at hand by
 // building one from the tree, and keeps only what does not depend on how
 // the running binary was built.
-func (r *runner) treeFacts(ctx context.Context, name string) (results.StackFacts, error) {
+func (r *runner) treeFacts(ctx context.Context, row stack.App) (results.StackFacts, error) {
 	dir, err := os.MkdirTemp("", "crudbench-facts-")
 	if err != nil {
 		return results.StackFacts{}, err
 	}
 	defer os.RemoveAll(dir)
-	if err := stack.Build(ctx, r.root, dir, []string{name}, io.Discard); err != nil {
+	if err := stack.Build(ctx, r.root, dir, []stack.App{row}, io.Discard); err != nil {
 		return results.StackFacts{}, err
 	}
-	f, err := facts.Measure(ctx, r.root, name, filepath.Join(dir, name))
+	f, err := facts.Measure(ctx, r.root, row.Package, filepath.Join(dir, row.Name))
 	f.BinaryBytes, f.TotalModules = 0, 0
 	f.Problems = append(f.Problems, problemNoBinary)
 	return f, err

@@ -19,13 +19,17 @@ import (
 // usage heads the -h output; the flags' defaults follow it.
 const usage = `Usage: go run ./bench [flags]
 
-Benchmarks the rest, graphql and htmx apps at constant request rates and writes
-report.md, report.html and results.json into a new folder under -out.
+Benchmarks apps at constant request rates and writes report.md, report.html
+and results.json into a new folder under -out. An app is a named
+implementation of a kind of contract: rest, graphql or site.
 
 With nothing set it starts a throwaway PostgreSQL cluster, builds and starts
-the three apps, and runs the light profile. DATABASE_URL uses that server
-instead; -attach measures apps that are already running. -capacity searches
-each scenario and app for the highest rate that meets the SLO (-slo-p99).
+the default app of each kind (rest, graphql, htmx), and runs the light
+profile. -apps picks built-in apps, tuned variants included. DATABASE_URL
+uses that server instead; -attach measures apps that are already running,
+under names of their own. -validate-only checks every scenario on every app
+and stops there. -capacity searches each scenario and app for the highest
+rate that meets the SLO (-slo-p99).
 
 Flags:
 `
@@ -36,7 +40,7 @@ type flagValues struct {
 	profiles, scenarios, apps, rates, out, attach, pids *string
 	duration, warmup, cooldown, timeout, interval       *time.Duration
 	maxConns, repeat, dbMaxConns                        *int
-	resetDB                                             *bool
+	resetDB, validateOnly                               *bool
 
 	profileCPU                     *bool
 	debugURLs                      *string
@@ -49,22 +53,23 @@ type flagValues struct {
 // defineFlags declares the bench's flags on fs.
 func defineFlags(fs *flag.FlagSet) flagValues {
 	return flagValues{
-		profiles:   fs.String("profiles", scenario.Light, "profiles to run, comma-separated: light,medium,high or all"),
-		scenarios:  fs.String("scenarios", strings.Join(scenario.Core, ","), "scenarios, comma-separated, or all: "+strings.Join(scenario.All, ",")),
-		apps:       fs.String("apps", strings.Join(scenario.Apps, ","), "apps to measure, comma-separated"),
-		duration:   fs.Duration("duration", 15*time.Second, "measured `time` of each run"),
-		warmup:     fs.Duration("warmup", 3*time.Second, "warm-up `time` before each measured window (discarded)"),
-		cooldown:   fs.Duration("cooldown", 2*time.Second, "pause between runs"),
-		timeout:    fs.Duration("timeout", 30*time.Second, "timeout of each request"),
-		maxConns:   fs.Int("max-connections", 100, "most connections open to an app at once"),
-		rates:      fs.String("rate", "", "rate overrides in req/s, e.g. read-one=50,high.write=80"),
-		repeat:     fs.Int("repeat", 1, "measure every run `n` times; the report shows medians and the spread"),
-		out:        fs.String("out", "results", "`folder` for the results (a timestamped subfolder is made)"),
-		interval:   fs.Duration("sample-interval", sampler.DefaultInterval, "CPU and memory sampling interval"),
-		dbMaxConns: fs.Int("db-max-conns", db.DefaultMaxConns, "DB_MAX_CONNS given to every app the runner starts"),
-		attach:     fs.String("attach", "", "measure running apps instead of starting them: rest=http://host:8081,graphql=…,htmx=…"),
-		pids:       fs.String("pid", "", "process ids of attached apps for CPU/RSS, e.g. rest=1234 (default: found by executable name)"),
-		resetDB:    fs.Bool("reset-db", false, "with DATABASE_URL: empty the database and load the dataset again"),
+		profiles:     fs.String("profiles", scenario.Light, "profiles to run, comma-separated: light,medium,high or all"),
+		scenarios:    fs.String("scenarios", strings.Join(scenario.Core, ","), "scenarios, comma-separated, or all: "+strings.Join(scenario.All, ",")),
+		apps:         fs.String("apps", strings.Join(stack.DefaultNames(), ","), "built-in apps to measure, comma-separated: "+strings.Join(stack.BuiltinNames(), ",")+" or all (with -attach: attached apps)"),
+		duration:     fs.Duration("duration", 15*time.Second, "measured `time` of each run"),
+		warmup:       fs.Duration("warmup", 3*time.Second, "warm-up `time` before each measured window (discarded)"),
+		cooldown:     fs.Duration("cooldown", 2*time.Second, "pause between runs"),
+		timeout:      fs.Duration("timeout", 30*time.Second, "timeout of each request"),
+		maxConns:     fs.Int("max-connections", 100, "most connections open to an app at once"),
+		rates:        fs.String("rate", "", "rate overrides in req/s, e.g. read-one=50,high.write=80"),
+		repeat:       fs.Int("repeat", 1, "measure every run `n` times; the report shows medians and the spread"),
+		out:          fs.String("out", "results", "`folder` for the results (a timestamped subfolder is made)"),
+		interval:     fs.Duration("sample-interval", sampler.DefaultInterval, "CPU and memory sampling interval"),
+		dbMaxConns:   fs.Int("db-max-conns", db.DefaultMaxConns, "DB_MAX_CONNS given to every app the runner starts"),
+		attach:       fs.String("attach", "", "measure running apps instead of starting them: name=kind@URL (kind rest, graphql or site), e.g. candidate=rest@http://10.0.0.5:8080; a built-in app's name=URL is short for its kind, e.g. rest=http://localhost:8081"),
+		pids:         fs.String("pid", "", "process ids of attached apps for CPU/RSS, e.g. candidate=1234 (default: found by executable name)"),
+		validateOnly: fs.Bool("validate-only", false, "only validate every scenario on every app (conformance), print what passed and what failed, and exit non-zero on a failure: no load, no report"),
+		resetDB:      fs.Bool("reset-db", false, "with DATABASE_URL: empty the database and load the dataset again"),
 
 		profileCPU:    fs.Bool("profile-cpu", false, "take a CPU profile of the app during every measured window (profiles/*.pb.gz)"),
 		debugURLs:     fs.String("debug-url", "", "admin (pprof) addresses of attached apps for -profile-cpu, e.g. rest=http://127.0.0.1:6060"),
@@ -102,9 +107,9 @@ func ParseFlags(args []string, getenv func(string) string, stderr io.Writer) (Co
 		Warmup: *v.warmup, Duration: *v.duration, Cooldown: *v.cooldown, Timeout: *v.timeout,
 		MaxConnections: *v.maxConns, Repeat: *v.repeat, Out: *v.out, SampleInterval: *v.interval,
 		DBMaxConns: *v.dbMaxConns, DatabaseURL: getenv("DATABASE_URL"), ResetDB: *v.resetDB,
-		ProfileCPU: *v.profileCPU,
+		ProfileCPU: *v.profileCPU, ValidateOnly: *v.validateOnly,
 	}
-	errs := cfg.readLists(v, set["apps"])
+	errs := cfg.readLists(v, set)
 	errs = append(errs, cfg.readCapacity(v, set)...)
 	errs = append(errs, cfg.checkAttach()...)
 	errs = append(errs, cfg.checkProfiling()...)
@@ -120,14 +125,19 @@ func ParseFlags(args []string, getenv func(string) string, stderr io.Writer) (Co
 }
 
 // readLists reads the comma-separated flags into c. Without -apps, the
-// apps -attach names are the ones measured.
-func (c *Config) readLists(v flagValues, appsSet bool) []error {
+// apps -attach names are the ones measured; without -scenarios,
+// -validate-only checks them all.
+func (c *Config) readLists(v flagValues, set map[string]bool) []error {
 	var err error
 	var errs []error
 	if c.Profiles, err = scenario.ParseList("profile", *v.profiles, scenario.Profiles); err != nil {
 		errs = append(errs, fmt.Errorf("-profiles: %w", err))
 	}
-	if c.Scenarios, err = scenario.ParseList("scenario", *v.scenarios, scenario.All); err != nil {
+	scenarios := *v.scenarios
+	if c.ValidateOnly && !set["scenarios"] {
+		scenarios = "all"
+	}
+	if c.Scenarios, err = scenario.ParseList("scenario", scenarios, scenario.All); err != nil {
 		errs = append(errs, fmt.Errorf("-scenarios: %w", err))
 	}
 	if c.Attach, err = stack.ParseAttach(*v.attach); err != nil {
@@ -140,15 +150,11 @@ func (c *Config) readLists(v flagValues, appsSet bool) []error {
 		errs = append(errs, err)
 	}
 	appList := *v.apps
-	if len(c.Attach) > 0 && !appsSet {
+	if len(c.Attach) > 0 && !set["apps"] {
 		// Attaching names the apps: measure exactly those.
-		var names []string
-		for name := range c.Attach {
-			names = append(names, name)
-		}
-		appList = strings.Join(names, ",")
+		appList = strings.Join(c.attachedNames(), ",")
 	}
-	if c.Apps, err = scenario.ParseList("app", appList, scenario.Apps); err != nil {
+	if c.Apps, err = scenario.ParseList("app", appList, c.appNames()); err != nil {
 		errs = append(errs, fmt.Errorf("-apps: %w", err))
 	}
 	return errs

@@ -51,7 +51,7 @@ func (r *runner) measureAll(ctx context.Context, run *results.Run) {
 				left += r.cfg.Cooldown
 			}
 			res = r.measure(ctx, j, r.cfg.Rates[j.profile][j.scenario], fmt.Sprintf("[%d/%d]", done, measured), left)
-			r.con.printf("[%d/%d] %-6s %-10s %-8s %s\n", done, measured, j.profile, j.scenario, j.app, oneLine(res))
+			r.con.printf("[%d/%d] %-6s %-10s %s %s\n", done, measured, j.profile, j.scenario, r.appColumn(j.app), oneLine(res))
 		}
 		reps[key] = append(reps[key], res)
 	}

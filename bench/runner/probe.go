@@ -75,8 +75,8 @@ func (p *prober) print(pr results.Probe) {
 	if !capacity.Met(p.cfg, &pr) {
 		verdict = "missed: " + pr.Why
 	}
-	p.r.con.printf("  probe %2d %-10s %-8s %8.1f req/s  p99 %7.1f ms  app %s  postgres %s  runner %.2f  machine %s cores  %s\n",
-		p.n, p.j.scenario, p.j.app, pr.Rate, pr.P99, cores(pr.AppCPU, pr.AppCPUAvailable), cores(pr.DBCPU, pr.DBCPUAvailable),
+	p.r.con.printf("  probe %2d %-10s %s %8.1f req/s  p99 %7.1f ms  app %s  postgres %s  runner %.2f  machine %s cores  %s\n",
+		p.n, p.j.scenario, p.r.appColumn(p.j.app), pr.Rate, pr.P99, cores(pr.AppCPU, pr.AppCPUAvailable), cores(pr.DBCPU, pr.DBCPUAvailable),
 		pr.RunnerCPU, cores(pr.MachineCPU, pr.MachineCPUAvailable), verdict)
 }
 

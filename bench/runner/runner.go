@@ -2,8 +2,6 @@ package runner
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -70,6 +68,8 @@ type runner struct {
 	root, binDir string
 
 	apps map[string]*appUnderTest
+	// teardown undoes, last first, what setup brought up.
+	teardown []func() error
 
 	probe        *dbprobe.Probe
 	statementsOK bool
@@ -92,54 +92,16 @@ type runner struct {
 func Run(ctx context.Context, cfg Config, stdout io.Writer) (run *results.Run, dir string, err error) {
 	started := time.Now()
 	cpu0 := cpuTime()
-	r := &runner{
-		cfg:    cfg,
-		con:    newConsole(stdout),
-		runID:  started.Format("20060102-150405"),
-		client: scenario.NewClient(cfg.Timeout),
-		apps:   map[string]*appUnderTest{},
-		valid:  map[[2]string]error{},
+	r, err := newRunner(cfg, stdout, started, RawDir, SamplesDir, LogsDir)
+	if err != nil {
+		return nil, "", err
 	}
-	r.dir = filepath.Join(cfg.Out, r.runID)
-	for _, sub := range []string{RawDir, SamplesDir, LogsDir} {
-		if err := os.MkdirAll(filepath.Join(r.dir, sub), 0o755); err != nil {
-			return nil, "", fmt.Errorf("results folder: %w", err)
-		}
-	}
-
-	run = &results.Run{
-		SchemaVersion: results.SchemaVersion,
-		StartedAt:     started.UTC(),
-		Settings: results.Settings{
-			Profiles: cfg.Profiles, Scenarios: cfg.Scenarios, Apps: cfg.Apps,
-			Warmup: results.Duration(cfg.Warmup), Duration: results.Duration(cfg.Duration),
-			Cooldown: results.Duration(cfg.Cooldown), Timeout: results.Duration(cfg.Timeout),
-			MaxConnections: cfg.MaxConnections, Repeat: cfg.Repeat,
-			SampleInterval: results.Duration(cfg.SampleInterval), DBMaxConns: cfg.DBMaxConns,
-			Rates: cfg.Rates, SLOP99: results.Duration(cfg.SLOP99), Capacity: cfg.Capacity.settings(),
-			ProfileCPU: cfg.ProfileCPU,
-		},
-		Environment: results.Environment{
-			CPUModel: cpuModel(), CPUCount: runtime.NumCPU(), Kernel: kernel(),
-			GoVersion: runtime.Version(), Mode: cfg.Mode(),
-		},
-		Validations: []results.Validation{},
-		Results:     []results.Result{},
-	}
-
-	var teardown []func() error
-	defer func() {
-		for i := len(teardown) - 1; i >= 0; i-- {
-			if terr := teardown[i](); terr != nil {
-				r.con.printf("cleanup: %v\n", terr)
-			}
-		}
-	}()
-	r.root, _ = stack.ModuleRoot(ctx) // "" outside the repository, e.g. in a container
-	run.Environment.GitCommit = sourceCommit(ctx, r.root, buildCommit)
-	if err := r.setup(ctx, run, &teardown); err != nil {
+	run = r.newRun(ctx, started)
+	defer r.tearDown()
+	if err := r.setup(ctx, run); err != nil {
 		return nil, r.dir, err
 	}
+	run.Stacks = r.stackFacts(ctx)
 
 	r.validate(ctx, run)
 	r.measureAll(ctx, run)
@@ -160,6 +122,67 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (run *results.Run, d
 	return run, r.dir, nil
 }
 
+// newRunner returns the state of a run starting now, with its results
+// folder and the given folders in it; without any, it makes no folder.
+func newRunner(cfg Config, stdout io.Writer, started time.Time, dirs ...string) (*runner, error) {
+	r := &runner{
+		cfg:    cfg,
+		con:    newConsole(stdout),
+		runID:  started.Format("20060102-150405"),
+		client: scenario.NewClient(cfg.Timeout),
+		apps:   map[string]*appUnderTest{},
+		valid:  map[[2]string]error{},
+	}
+	r.dir = filepath.Join(cfg.Out, r.runID)
+	for _, sub := range dirs {
+		if err := os.MkdirAll(filepath.Join(r.dir, sub), 0o755); err != nil {
+			return nil, fmt.Errorf("results folder: %w", err)
+		}
+	}
+	return r, nil
+}
+
+// newRun returns the results of a run starting now, with its settings and
+// what it knows of the machine.
+func (r *runner) newRun(ctx context.Context, started time.Time) *results.Run {
+	cfg := r.cfg
+	run := &results.Run{
+		SchemaVersion: results.SchemaVersion,
+		StartedAt:     started.UTC(),
+		Settings: results.Settings{
+			Profiles: cfg.Profiles, Scenarios: cfg.Scenarios, Apps: cfg.Apps,
+			Warmup: results.Duration(cfg.Warmup), Duration: results.Duration(cfg.Duration),
+			Cooldown: results.Duration(cfg.Cooldown), Timeout: results.Duration(cfg.Timeout),
+			MaxConnections: cfg.MaxConnections, Repeat: cfg.Repeat,
+			SampleInterval: results.Duration(cfg.SampleInterval), DBMaxConns: cfg.DBMaxConns,
+			Rates: cfg.Rates, SLOP99: results.Duration(cfg.SLOP99), Capacity: cfg.Capacity.settings(),
+			ProfileCPU: cfg.ProfileCPU, AppInfo: cfg.appInfo(),
+		},
+		Environment: results.Environment{
+			CPUModel: cpuModel(), CPUCount: runtime.NumCPU(), Kernel: kernel(),
+			GoVersion: runtime.Version(), Mode: cfg.Mode(),
+		},
+		Validations: []results.Validation{},
+		Results:     []results.Result{},
+	}
+	r.root, _ = stack.ModuleRoot(ctx) // "" outside the repository, e.g. in a container
+	run.Environment.GitCommit = sourceCommit(ctx, r.root, buildCommit)
+	return run
+}
+
+// undo registers f to run at tear-down, before everything registered
+// earlier.
+func (r *runner) undo(f func() error) { r.teardown = append(r.teardown, f) }
+
+// tearDown undoes, last first, what the run brought up.
+func (r *runner) tearDown() {
+	for i := len(r.teardown) - 1; i >= 0; i-- {
+		if err := r.teardown[i](); err != nil {
+			r.con.printf("cleanup: %v\n", err)
+		}
+	}
+}
+
 // checkVacancies notes when the database holds another number of
 // vacancies than before the run: write cleanup left rows behind.
 func (r *runner) checkVacancies(ctx context.Context, before int64) {
@@ -172,8 +195,8 @@ func (r *runner) checkVacancies(ctx context.Context, before int64) {
 }
 
 // setup reaches the database and the apps for the mode of the run,
-// registering what must be undone in teardown.
-func (r *runner) setup(ctx context.Context, run *results.Run, teardown *[]func() error) error {
+// registering with undo what must be torn down again.
+func (r *runner) setup(ctx context.Context, run *results.Run) error {
 	cfg := r.cfg
 	dbURL := cfg.DatabaseURL
 	switch cfg.Mode() {
@@ -183,12 +206,12 @@ func (r *runner) setup(ctx context.Context, run *results.Run, teardown *[]func()
 		if err != nil {
 			return err
 		}
-		*teardown = append(*teardown, pgLog.Close)
+		r.undo(pgLog.Close)
 		d, err := stack.StartDatabase(ctx, r.cfg.Seed, pgLog)
 		if err != nil {
 			return fmt.Errorf("embedded database: %w", err)
 		}
-		*teardown = append(*teardown, d.Stop)
+		r.undo(d.Stop)
 		dbURL, r.dbPID = d.URL, d.PID
 	case "database":
 		if err := r.prepareDatabase(ctx, dbURL); err != nil {
@@ -200,7 +223,7 @@ func (r *runner) setup(ctx context.Context, run *results.Run, teardown *[]func()
 		if err := r.openProbe(ctx, dbURL, run); err != nil {
 			return err
 		}
-		*teardown = append(*teardown, func() error { r.probe.Close(); return nil })
+		r.undo(func() error { r.probe.Close(); return nil })
 	} else {
 		r.note("No DATABASE_URL was given in attach mode: SQL statements per request, PostgreSQL CPU and the database checks of validation are unavailable.")
 		run.Environment.PostgresVersion = "unknown (no DATABASE_URL)"
@@ -211,11 +234,9 @@ func (r *runner) setup(ctx context.Context, run *results.Run, teardown *[]func()
 		r.attach()
 		run.Settings.DBMaxConns = 0
 		r.note("Attach mode: the apps were started elsewhere, so their DB_MAX_CONNS and other settings are theirs (settings.dbMaxConns is 0: unknown).")
-	} else if err := r.startApps(ctx, dbURL, teardown); err != nil {
-		return err
+		return nil
 	}
-	run.Stacks = r.stackFacts(ctx)
-	return nil
+	return r.startApps(ctx, dbURL)
 }
 
 // prepareDatabase makes sure the database at url holds the dataset: it
@@ -309,127 +330,6 @@ func (r *runner) openProbe(ctx context.Context, url string, run *results.Run) er
 		CountVacancies: p.CountVacancies,
 	}
 	return nil
-}
-
-// attach reaches apps that are already running and finds their processes.
-func (r *runner) attach() {
-	for _, name := range r.cfg.Apps {
-		app, err := scenario.NewApp(name, r.cfg.Attach[name])
-		u := &appUnderTest{app: app, unusable: err, debugURL: r.cfg.DebugURLs[name]}
-		switch pid, ok := r.cfg.PIDs[name]; {
-		case ok && stack.Alive(pid):
-			u.pid = pid
-		case ok:
-			u.pidProblem = fmt.Sprintf("process %d (given with -pid) is not visible", pid)
-		default:
-			if pid, err := stack.FindProcess(name); err == nil {
-				u.pid = pid
-			} else {
-				u.pidProblem = err.Error()
-			}
-		}
-		if u.pidProblem != "" {
-			r.note(fmt.Sprintf("%s: CPU and RSS are unavailable: %s.", name, u.pidProblem))
-		}
-		r.apps[name] = u
-	}
-}
-
-// startApps builds the apps and starts each as its own process with the
-// same settings.
-func (r *runner) startApps(ctx context.Context, dbURL string, teardown *[]func() error) error {
-	root, err := stack.ModuleRoot(ctx)
-	if err != nil {
-		return err
-	}
-	bin, err := os.MkdirTemp("", "crudbench-apps-")
-	if err != nil {
-		return err
-	}
-	*teardown = append(*teardown, func() error { return os.RemoveAll(bin) })
-	r.binDir = bin
-	r.con.printf("Building %s…\n", strings.Join(r.cfg.Apps, ", "))
-	if err := stack.Build(ctx, root, bin, r.cfg.Apps, io.Discard); err != nil {
-		return err
-	}
-	secret := make([]byte, 32)
-	_, _ = rand.Read(secret)
-	for _, name := range r.cfg.Apps {
-		logFile, err := os.Create(filepath.Join(r.dir, LogsDir, name+".log"))
-		if err != nil {
-			return err
-		}
-		*teardown = append(*teardown, logFile.Close)
-		p, err := stack.StartApp(ctx, name, filepath.Join(bin, name), stack.AppConfig{
-			DatabaseURL: dbURL,
-			DBMaxConns:  r.cfg.DBMaxConns,
-			AuthSecret:  hex.EncodeToString(secret),
-			Log:         logFile,
-		})
-		if err != nil {
-			return fmt.Errorf("%w (log: %s)", err, filepath.Join(r.dir, LogsDir, name+".log"))
-		}
-		*teardown = append(*teardown, p.Stop)
-		app, err := scenario.NewApp(name, p.URL)
-		if err != nil {
-			return err
-		}
-		r.apps[name] = &appUnderTest{app: app, pid: p.PID, proc: p, debugURL: p.DebugURL}
-		r.con.printf("Started %s at %s (pid %d).\n", name, p.URL, p.PID)
-	}
-	return nil
-}
-
-// validate checks every scenario on every app before any load, REST first
-// so that its answers can serve as the reference when the database is not
-// reachable.
-func (r *runner) validate(ctx context.Context, run *results.Run) {
-	if r.validator == nil {
-		r.validator = &scenario.Validator{Client: r.client}
-	}
-	r.validator.Tag = fmt.Sprintf("crudbench %s validation", r.runID)
-	r.con.printf("Validating %d scenario(s) on %d app(s)…\n", len(r.cfg.Scenarios), len(r.cfg.Apps))
-	order := slices.Clone(r.cfg.Apps)
-	slices.SortStableFunc(order, func(a, b string) int {
-		if a == "rest" && b != "rest" {
-			return -1
-		}
-		return 0
-	})
-	for _, name := range order {
-		u := r.apps[name]
-		var session *scenario.Session
-		loginErr := u.unusable
-		if loginErr == nil {
-			session, loginErr = r.login(ctx, u)
-		}
-		for _, sc := range r.cfg.Scenarios {
-			err := loginErr
-			if err == nil {
-				err = r.validator.Validate(ctx, session, sc)
-			}
-			r.valid[[2]string{sc, name}] = err
-		}
-	}
-	for _, sc := range r.cfg.Scenarios {
-		for _, name := range r.cfg.Apps {
-			err := r.valid[[2]string{sc, name}]
-			v := results.Validation{Scenario: sc, App: name, OK: err == nil}
-			if err != nil {
-				v.Problem = err.Error()
-				r.con.printf("  %-10s %-8s FAILED: %v\n", sc, name, err)
-			}
-			run.Validations = append(run.Validations, v)
-		}
-	}
-}
-
-func (r *runner) login(ctx context.Context, u *appUnderTest) (*scenario.Session, error) {
-	pw := r.cfg.Seed.EditorPassword
-	if pw == "" {
-		pw = seed.DefaultEditorPassword
-	}
-	return u.app.Login(ctx, r.client, editorUser, pw)
 }
 
 func (r *runner) note(s string) {

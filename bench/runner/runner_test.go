@@ -12,6 +12,8 @@ import (
 
 	"crudbench/bench/results"
 	"crudbench/bench/runner"
+	"crudbench/bench/scenario"
+	"crudbench/bench/stack"
 )
 
 func TestVerdict(t *testing.T) {
@@ -171,7 +173,7 @@ func TestParseFlags(t *testing.T) {
 	if d := cmp.Diff([]string{"rest", "htmx"}, cfg.Apps); d != "" {
 		t.Errorf("attached apps (-want +got):\n%s", d)
 	}
-	if cfg.Attach["htmx"] != "http://localhost:8083" || cfg.PIDs["rest"] != 12 || cfg.Mode() != "attach" {
+	if len(cfg.Attach) != 2 || cfg.PIDs["rest"] != 12 || cfg.Mode() != "attach" {
 		t.Errorf("attach %v, pids %v, mode %s", cfg.Attach, cfg.PIDs, cfg.Mode())
 	}
 
@@ -180,7 +182,7 @@ func TestParseFlags(t *testing.T) {
 		err  string
 	}{
 		{[]string{"-profiles", "extreme"}, `unknown profile "extreme"`},
-		{[]string{"-apps", "soap"}, `unknown app "soap"`},
+		{[]string{"-apps", "soap"}, `unknown app "soap" (known: rest, graphql, htmx, or all)`},
 		{[]string{"-rate", "read-one"}, "want scenario=N"},
 		{[]string{"-duration", "0s"}, "-duration"},
 		{[]string{"-repeat", "0"}, "-repeat"},
@@ -198,6 +200,96 @@ func TestParseFlags(t *testing.T) {
 	}
 	if _, err := runner.ParseFlags([]string{"-h"}, env(nil), io.Discard); !errors.Is(err, flag.ErrHelp) {
 		t.Errorf("-h: %v, want flag.ErrHelp", err)
+	}
+}
+
+// TestParseAttachFlags reads every form of -attach, with -apps, -pid and
+// -debug-url naming attached apps, and the mistakes each can hold.
+func TestParseAttachFlags(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		apps   []string
+		attach []stack.Attached
+	}{
+		{"built-in shorthand", []string{"-attach", "htmx=http://h:8083/,rest=http://h:8081"}, []string{"rest", "htmx"},
+			[]stack.Attached{{Name: "htmx", Kind: scenario.KindSite, URL: "http://h:8083"}, {Name: "rest", Kind: scenario.KindREST, URL: "http://h:8081"}}},
+		{"names of their own", []string{"-attach", "a=rest@http://h:1, b=graphql@http://h:2,c=site@https://h:3/"}, []string{"a", "b", "c"},
+			[]stack.Attached{{Name: "a", Kind: scenario.KindREST, URL: "http://h:1"}, {Name: "b", Kind: scenario.KindGraphQL, URL: "http://h:2"}, {Name: "c", Kind: scenario.KindSite, URL: "https://h:3"}}},
+		{"a built-in name with its own kind", []string{"-attach", "cand_2=rest@http://h:9,graphql=graphql@http://h:2"}, []string{"graphql", "cand_2"},
+			[]stack.Attached{{Name: "cand_2", Kind: scenario.KindREST, URL: "http://h:9"}, {Name: "graphql", Kind: scenario.KindGraphQL, URL: "http://h:2"}}},
+		{"-apps picks among them", []string{"-attach", "a=rest@http://h:1,b=site@http://h:3", "-apps", "b", "-pid", "b=7",
+			"-profile-cpu", "-debug-url", "b=http://127.0.0.1:6060"}, []string{"b"},
+			[]stack.Attached{{Name: "a", Kind: scenario.KindREST, URL: "http://h:1"}, {Name: "b", Kind: scenario.KindSite, URL: "http://h:3"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := runner.ParseFlags(tt.args, env(nil), io.Discard)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tt.apps, cfg.Apps); d != "" {
+				t.Errorf("apps (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(tt.attach, cfg.Attach); d != "" {
+				t.Errorf("attach (-want +got):\n%s", d)
+			}
+		})
+	}
+
+	for _, tt := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"-attach", "candidate=http://h:1"}, "candidate is not a built-in app (rest, graphql, htmx): give its kind, e.g. candidate=rest@http://h:1"},
+		{[]string{"-attach", "candidate=soap@http://h:1"}, `unknown kind "soap" (known: rest, graphql, site)`},
+		{[]string{"-attach", "graphql=rest@http://h:1"}, "graphql is the built-in app of kind graphql: attach a rest server under another name"},
+		{[]string{"-attach", "htmx=site@http://h:1,htmx=http://h:2"}, "app htmx is attached twice"},
+		{[]string{"-attach", "my app=rest@http://h:1"}, `app name "my app": use letters, digits, '-' and '_' only`},
+		{[]string{"-attach", "../x=rest@http://h:1"}, `app name "../x"`},
+		{[]string{"-attach", "=rest@http://h:1"}, "an app needs a name"},
+		{[]string{"-attach", "candidate"}, "want name=kind@URL"},
+		{[]string{"-attach", "candidate=rest@"}, "want name=kind@URL"},
+		{[]string{"-attach", "candidate=rest"}, "want name=kind@URL"},
+		{[]string{"-attach", "a=rest@http://h:1", "-apps", "a,b"}, `unknown app "b"`},
+		{[]string{"-attach", "a=rest@http://h:1", "-apps", "rest"}, "-attach has no URL for app rest"},
+		{[]string{"-attach", "a=rest@http://h:1", "-pid", "b=12"}, "-pid: b is not an attached app"},
+		{[]string{"-attach", "a=rest@http://h:1", "-pid", "a/b=12"}, `app name "a/b"`},
+		{[]string{"-attach", "a=rest@http://h:1", "-profile-cpu", "-debug-url", "b=http://127.0.0.1:6060"}, "-debug-url: b is not an attached app"},
+		{[]string{"-apps", "rest,candidate"}, `unknown app "candidate" (known: rest, graphql, htmx, or all)`},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			_, err := runner.ParseFlags(tt.args, env(nil), io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("error %v, want one containing %q", err, tt.err)
+			}
+		})
+	}
+}
+
+// TestParseValidateOnly: -validate-only checks every scenario unless
+// -scenarios names some.
+func TestParseValidateOnly(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"-validate-only"}, scenario.All},
+		{[]string{"-validate-only", "-scenarios", "write"}, []string{"write"}},
+		{nil, scenario.Core},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			cfg, err := runner.ParseFlags(tt.args, env(nil), io.Discard)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.ValidateOnly != (len(tt.args) > 0) {
+				t.Errorf("ValidateOnly = %v", cfg.ValidateOnly)
+			}
+			if d := cmp.Diff(tt.want, cfg.Scenarios); d != "" {
+				t.Errorf("scenarios (-want +got):\n%s", d)
+			}
+		})
 	}
 }
 

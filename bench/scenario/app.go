@@ -44,8 +44,10 @@ type VacancyData struct {
 // dialect is one app's way of saying the bench's operations: its addresses,
 // bodies and answers.
 type dialect interface {
-	// login returns the header that authenticates later requests.
-	login(ctx context.Context, c *http.Client, base, user, password string) (http.Header, error)
+	// login is the request that logs user in, and session reads from its
+	// answer the header that authenticates later requests.
+	login(base, user, password string) vegeta.Target
+	session(r *vegeta.Result) (http.Header, error)
 	read(base string, op Op) vegeta.Target
 	create(base string, v VacancyData) vegeta.Target
 	update(base string, id int64, version int32, v VacancyData) vegeta.Target
@@ -60,31 +62,28 @@ type dialect interface {
 	readVacancy(base string, id int64) vegeta.Target
 }
 
-// App is one app under test, reached at BaseURL.
+// App is one app under test, reached at BaseURL: a named implementation
+// of a kind. The kind decides every request and check; the name only
+// labels it.
 type App struct {
-	Name    string // rest, graphql or htmx
+	Name    string // e.g. rest, graphql-tuned, candidate
+	Kind    Kind
 	BaseURL string // scheme and host, no trailing slash
 	d       dialect
 }
 
-// NewApp returns the app called name (one of Apps) at baseURL.
-func NewApp(name, baseURL string) (*App, error) {
+// NewApp returns the app called name, of kind kind, at baseURL.
+func NewApp(name string, kind Kind, baseURL string) (*App, error) {
 	u, err := url.Parse(baseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("app %s: base URL %q is not an http(s) URL", name, baseURL)
 	}
-	var d dialect
-	switch name {
-	case "rest":
-		d = restDialect{}
-	case "graphql":
-		d = graphqlDialect{}
-	case "htmx":
-		d = siteDialect{}
-	default:
-		return nil, fmt.Errorf("unknown app %q (known: %s)", name, strings.Join(Apps, ", "))
+	d := dialectOf(kind)
+	if d == nil {
+		_, err := ParseKind(string(kind))
+		return nil, fmt.Errorf("app %s: %w", name, err)
 	}
-	return &App{Name: name, BaseURL: strings.TrimRight(baseURL, "/"), d: d}, nil
+	return &App{Name: name, Kind: kind, BaseURL: strings.TrimRight(baseURL, "/"), d: d}, nil
 }
 
 // Session is an App logged in as one user: Header goes on every request.
@@ -96,11 +95,15 @@ type Session struct {
 // Login logs in to the app in its own idiom (REST token, GraphQL login
 // mutation, the site's cookie) and returns the session.
 func (a *App) Login(ctx context.Context, c *http.Client, user, password string) (*Session, error) {
-	h, err := a.d.login(ctx, c, a.BaseURL, user, password)
-	if err != nil {
-		return nil, fmt.Errorf("%s: log in as %s: %w", a.Name, user, err)
+	t := a.d.login(a.BaseURL, user, password)
+	r, err := Do(ctx, c, t)
+	if err == nil {
+		var h http.Header
+		if h, err = a.d.session(r); err == nil {
+			return &Session{App: a, Header: h}, nil
+		}
 	}
-	return &Session{App: a, Header: h}, nil
+	return nil, fmt.Errorf("%s: log in as %s: %s: %w", a.Name, user, RequestLabel(t), err)
 }
 
 // Target returns the request of a read operation (or control).

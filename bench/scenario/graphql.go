@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -108,11 +107,11 @@ func checkGraphQL(r *vegeta.Result) error {
 	return nil
 }
 
-func (graphqlDialect) login(ctx context.Context, c *http.Client, base, user, password string) (http.Header, error) {
-	r, err := Do(ctx, c, graphqlRequest(base, mutationLogin, map[string]any{"username": user, "password": password}))
-	if err != nil {
-		return nil, err
-	}
+func (graphqlDialect) login(base, user, password string) vegeta.Target {
+	return graphqlRequest(base, mutationLogin, map[string]any{"username": user, "password": password})
+}
+
+func (graphqlDialect) session(r *vegeta.Result) (http.Header, error) {
 	var out struct {
 		Login struct {
 			Token string `json:"token"`

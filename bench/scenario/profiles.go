@@ -41,9 +41,6 @@ var Core = []string{ReadOne, ReadSmall, ReadMany}
 // Profiles lists every profile in increasing load.
 var Profiles = []string{Light, Medium, High}
 
-// Apps lists the three apps in report order.
-var Apps = []string{"rest", "graphql", "htmx"}
-
 // Rates are the target request rates (requests per second) of every
 // profile and scenario. They reproduce the reference study: read-many is
 // capped low because each response carries every person.

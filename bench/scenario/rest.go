@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -13,12 +12,12 @@ import (
 // restDialect drives the REST app: JSON over resource URLs, a bearer token.
 type restDialect struct{}
 
-func (restDialect) login(ctx context.Context, c *http.Client, base, user, password string) (http.Header, error) {
+func (restDialect) login(base, user, password string) vegeta.Target {
 	body, _ := json.Marshal(map[string]string{"username": user, "password": password})
-	r, err := Do(ctx, c, vegeta.Target{Method: http.MethodPost, URL: base + "/api/login", Body: body, Header: jsonHeader()})
-	if err != nil {
-		return nil, err
-	}
+	return vegeta.Target{Method: http.MethodPost, URL: base + "/api/login", Body: body, Header: jsonHeader()}
+}
+
+func (restDialect) session(r *vegeta.Result) (http.Header, error) {
 	if err := expect(r, http.StatusOK, "application/json"); err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -29,11 +28,11 @@ func formTarget(base, path string, form url.Values) vegeta.Target {
 	}
 }
 
-func (siteDialect) login(ctx context.Context, c *http.Client, base, user, password string) (http.Header, error) {
-	r, err := Do(ctx, c, formTarget(base, "/login", url.Values{"username": {user}, "password": {password}}))
-	if err != nil {
-		return nil, err
-	}
+func (siteDialect) login(base, user, password string) vegeta.Target {
+	return formTarget(base, "/login", url.Values{"username": {user}, "password": {password}})
+}
+
+func (siteDialect) session(r *vegeta.Result) (http.Header, error) {
 	if err := expect(r, http.StatusSeeOther, ""); err != nil {
 		return nil, err
 	}

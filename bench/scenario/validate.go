@@ -49,8 +49,17 @@ func (v *Validator) Validate(ctx context.Context, s *Session, scenario string) e
 	return fmt.Errorf("unknown scenario %q", scenario)
 }
 
+// read checks one read; a failure names the request.
 func (v *Validator) read(ctx context.Context, s *Session, op Op) error {
-	r, err := Do(ctx, v.Client, s.Target(op))
+	t := s.Target(op)
+	if err := v.checkRead(ctx, s, op, t); err != nil {
+		return fmt.Errorf("%s: %w", RequestLabel(t), err)
+	}
+	return nil
+}
+
+func (v *Validator) checkRead(ctx context.Context, s *Session, op Op, t vegeta.Target) error {
+	r, err := Do(ctx, v.Client, t)
 	if err != nil {
 		return err
 	}
@@ -60,10 +69,10 @@ func (v *Validator) read(ctx context.Context, s *Session, op Op) error {
 	if op == OpControl {
 		return nil
 	}
-	if s.App.Name == "htmx" {
+	if s.App.Kind == KindSite {
 		return v.page(op, r.Body)
 	}
-	data, err := jsonContent(s.App.Name, op, r)
+	data, err := jsonContent(s.App.Kind, op, r)
 	if err != nil {
 		return err
 	}
@@ -78,10 +87,10 @@ func (v *Validator) read(ctx context.Context, s *Session, op Op) error {
 	}
 	want, known := v.Ref.Data[op]
 	if !known {
-		if s.App.Name == "rest" {
+		if s.App.Kind == KindREST {
 			v.Ref.Data[op] = data
 			if v.Ref.Source == "" {
-				v.Ref.Source = "rest app"
+				v.Ref.Source = s.App.Name + " app"
 			}
 		}
 		return nil
@@ -93,10 +102,10 @@ func (v *Validator) read(ctx context.Context, s *Session, op Op) error {
 }
 
 // jsonContent returns the payload of a JSON app's read, normalised, in the
-// REST app's shape: the person object, or the list of items.
-func jsonContent(app string, op Op, r *vegeta.Result) (any, error) {
+// REST kind's shape: the person object, or the list of items.
+func jsonContent(kind Kind, op Op, r *vegeta.Result) (any, error) {
 	var body any
-	if app == "graphql" {
+	if kind == KindGraphQL {
 		var data map[string]any
 		if err := decodeGraphQL(r, &data); err != nil {
 			return nil, err
@@ -192,23 +201,24 @@ func (v *Validator) write(ctx context.Context, s *Session) error {
 	step := func(t vegeta.Target) (*vegeta.Result, error) {
 		op, _ := OpOf(&vegeta.Result{URL: t.URL})
 		r, err := Do(ctx, v.Client, t)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", op, err)
+		if err == nil {
+			err = s.App.Check(r)
 		}
-		if err := s.App.Check(r); err != nil {
-			return nil, fmt.Errorf("%s: %w", op, err)
+		if err != nil {
+			return nil, fmt.Errorf("%s, %s: %w", op, RequestLabel(t), err)
 		}
 		return r, nil
 	}
 
 	created := w.data(1, false)
-	r, err := step(s.Create(created))
+	create := s.Create(created)
+	r, err := step(create)
 	if err != nil {
 		return err
 	}
 	id, version, err := s.App.d.created(r)
 	if err != nil {
-		return fmt.Errorf("create: %w", err)
+		return fmt.Errorf("create, %s: %w", RequestLabel(create), err)
 	}
 	cleanup := func(err error) error {
 		if _, cerr := w.Cleanup(ctx, v.Client, id); cerr != nil {
@@ -248,19 +258,18 @@ func (v *Validator) write(ctx context.Context, s *Session) error {
 func (v *Validator) vacancyHas(ctx context.Context, s *Session, id int64, title string) error {
 	t := s.withAuth(s.App.d.readVacancy(s.App.BaseURL, id), OpReadOne, 0)
 	r, err := Do(ctx, v.Client, t)
+	switch {
+	case err != nil:
+	case r.Code != http.StatusOK:
+		err = fmt.Errorf("status %d, want 200%s", r.Code, snippet(r.Body))
+	case s.App.Kind == KindGraphQL:
+		err = decodeGraphQL(r, nil)
+	}
+	if err == nil && !bytes.Contains(r.Body, []byte(title)) {
+		err = fmt.Errorf("vacancy %d does not show the title %q that was written%s", id, title, snippet(r.Body))
+	}
 	if err != nil {
-		return err
-	}
-	if r.Code != http.StatusOK {
-		return fmt.Errorf("reading vacancy %d: status %d%s", id, r.Code, snippet(r.Body))
-	}
-	if s.App.Name == "graphql" {
-		if err := decodeGraphQL(r, nil); err != nil {
-			return fmt.Errorf("reading vacancy %d: %w", id, err)
-		}
-	}
-	if !bytes.Contains(r.Body, []byte(title)) {
-		return fmt.Errorf("vacancy %d does not show the title %q that was written", id, title)
+		return fmt.Errorf("%s: %w", RequestLabel(t), err)
 	}
 	return nil
 }
@@ -271,12 +280,12 @@ func (v *Validator) vacancyGone(ctx context.Context, s *Session, id int64) error
 	t := s.withAuth(s.App.d.readVacancy(s.App.BaseURL, id), OpReadOne, 0)
 	r, err := Do(ctx, v.Client, t)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", RequestLabel(t), err)
 	}
 	if r.Code == http.StatusNotFound {
 		return nil
 	}
-	if s.App.Name == "graphql" && r.Code == http.StatusOK {
+	if s.App.Kind == KindGraphQL && r.Code == http.StatusOK {
 		var env graphqlResponse
 		if err := json.Unmarshal(r.Body, &env); err == nil {
 			if len(env.Errors) > 0 && env.Errors[0].Extensions.Code == "NOT_FOUND" {
@@ -290,5 +299,5 @@ func (v *Validator) vacancyGone(ctx context.Context, s *Session, id int64) error
 			}
 		}
 	}
-	return fmt.Errorf("vacancy %d still readable after delete: status %d%s", id, r.Code, snippet(r.Body))
+	return fmt.Errorf("%s: vacancy %d still readable after delete: status %d, want 404%s", RequestLabel(t), id, r.Code, snippet(r.Body))
 }

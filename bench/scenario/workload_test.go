@@ -15,9 +15,9 @@ import (
 
 // session returns a REST session that is never dialled: these tests look
 // at the requests a workload builds and feed it answers as data.
-func session(t *testing.T, app string) *scenario.Session {
+func session(t *testing.T, kind scenario.Kind) *scenario.Session {
 	t.Helper()
-	a, err := scenario.NewApp(app, "http://127.0.0.1:1")
+	a, err := scenario.NewApp("app-under-test", kind, "http://127.0.0.1:1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func next(t *testing.T, tr vegeta.Targeter) vegeta.Target {
 
 func TestWriteRotation(t *testing.T) {
 	t.Run("fast answers", func(t *testing.T) {
-		w, err := scenario.NewWorkload(session(t, "rest"), scenario.Write, "bench test")
+		w, err := scenario.NewWorkload(session(t, scenario.KindREST), scenario.Write, "bench test")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +99,7 @@ func TestWriteRotation(t *testing.T) {
 	t.Run("slow answers", func(t *testing.T) {
 		// Nothing has answered yet: every step falls back to a create, and
 		// each row moves on once only, so no row gets two writes at once.
-		w, _ := scenario.NewWorkload(session(t, "rest"), scenario.Write, "bench test")
+		w, _ := scenario.NewWorkload(session(t, scenario.KindREST), scenario.Write, "bench test")
 		tr := w.Targeter()
 		var ids int64
 		var pending []vegeta.Target
@@ -132,7 +132,7 @@ func TestWriteRotation(t *testing.T) {
 	})
 
 	t.Run("wrong answers", func(t *testing.T) {
-		w, _ := scenario.NewWorkload(session(t, "rest"), scenario.Write, "bench test")
+		w, _ := scenario.NewWorkload(session(t, scenario.KindREST), scenario.Write, "bench test")
 		tgt := next(t, w.Targeter())
 		r := &vegeta.Result{Method: tgt.Method, URL: tgt.URL, Code: http.StatusUnprocessableEntity,
 			Headers: http.Header{"Content-Type": {"application/problem+json"}}, Body: []byte(`{"title":"Unprocessable"}`)}
@@ -147,7 +147,7 @@ func TestWriteRotation(t *testing.T) {
 }
 
 func TestMixedOrder(t *testing.T) {
-	w, err := scenario.NewWorkload(session(t, "graphql"), scenario.Mixed, "bench test")
+	w, err := scenario.NewWorkload(session(t, scenario.KindGraphQL), scenario.Mixed, "bench test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,26 +180,31 @@ func TestMixedOrder(t *testing.T) {
 
 func TestReadTargets(t *testing.T) {
 	tests := []struct {
-		app    string
+		kind   scenario.Kind
 		op     scenario.Op
 		method string
 		url    string
+		label  string
 	}{
-		{"rest", scenario.OpReadOne, "GET", "http://127.0.0.1:1/api/persons/1"},
-		{"rest", scenario.OpReadSmall, "GET", "http://127.0.0.1:1/api/vacancies?status=open&limit=100"},
-		{"rest", scenario.OpReadMany, "GET", "http://127.0.0.1:1/api/persons?limit=1000"},
-		{"rest", scenario.OpControl, "GET", "http://127.0.0.1:1/healthz"},
-		{"graphql", scenario.OpReadOne, "POST", "http://127.0.0.1:1/graphql"},
-		{"graphql", scenario.OpControl, "GET", "http://127.0.0.1:1/healthz"},
-		{"htmx", scenario.OpReadOne, "GET", "http://127.0.0.1:1/persons/1"},
-		{"htmx", scenario.OpReadSmall, "GET", "http://127.0.0.1:1/vacancies?status=open&limit=100"},
-		{"htmx", scenario.OpReadMany, "GET", "http://127.0.0.1:1/persons?limit=1000"},
+		{scenario.KindREST, scenario.OpReadOne, "GET", "http://127.0.0.1:1/api/persons/1", "GET /api/persons/1"},
+		{scenario.KindREST, scenario.OpReadSmall, "GET", "http://127.0.0.1:1/api/vacancies?status=open&limit=100", "GET /api/vacancies?status=open&limit=100"},
+		{scenario.KindREST, scenario.OpReadMany, "GET", "http://127.0.0.1:1/api/persons?limit=1000", "GET /api/persons?limit=1000"},
+		{scenario.KindREST, scenario.OpControl, "GET", "http://127.0.0.1:1/healthz", "GET /healthz"},
+		{scenario.KindGraphQL, scenario.OpReadOne, "POST", "http://127.0.0.1:1/graphql", "POST /graphql (PersonDetail)"},
+		{scenario.KindGraphQL, scenario.OpReadMany, "POST", "http://127.0.0.1:1/graphql", "POST /graphql (AllPersons)"},
+		{scenario.KindGraphQL, scenario.OpControl, "GET", "http://127.0.0.1:1/healthz", "GET /healthz"},
+		{scenario.KindSite, scenario.OpReadOne, "GET", "http://127.0.0.1:1/persons/1", "GET /persons/1"},
+		{scenario.KindSite, scenario.OpReadSmall, "GET", "http://127.0.0.1:1/vacancies?status=open&limit=100", "GET /vacancies?status=open&limit=100"},
+		{scenario.KindSite, scenario.OpReadMany, "GET", "http://127.0.0.1:1/persons?limit=1000", "GET /persons?limit=1000"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.app+" "+string(tt.op), func(t *testing.T) {
-			tgt := session(t, tt.app).Target(tt.op)
+		t.Run(string(tt.kind)+" "+string(tt.op), func(t *testing.T) {
+			tgt := session(t, tt.kind).Target(tt.op)
 			if tgt.Method != tt.method || tgt.URL != tt.url+"#"+string(tt.op) {
 				t.Errorf("target %s %s, want %s %s#%s", tgt.Method, tgt.URL, tt.method, tt.url, tt.op)
+			}
+			if got := scenario.RequestLabel(tgt); got != tt.label {
+				t.Errorf("RequestLabel = %q, want %q", got, tt.label)
 			}
 			req, err := tgt.Request()
 			if err != nil {
@@ -209,5 +214,22 @@ func TestReadTargets(t *testing.T) {
 				t.Errorf("the operation label must stay a fragment, never sent: %q", req.URL.RequestURI())
 			}
 		})
+	}
+}
+
+func TestParseKind(t *testing.T) {
+	for _, k := range scenario.Kinds {
+		if got, err := scenario.ParseKind(string(k)); got != k || err != nil {
+			t.Errorf("ParseKind(%q) = %q, %v", k, got, err)
+		}
+	}
+	if _, err := scenario.ParseKind("htmx"); err == nil || !strings.Contains(err.Error(), "known: rest, graphql, site") {
+		t.Errorf("ParseKind(htmx): %v, want an error listing the kinds", err)
+	}
+}
+
+func TestNewAppUnknownKind(t *testing.T) {
+	if _, err := scenario.NewApp("x", "soap", "http://127.0.0.1:1"); err == nil || !strings.Contains(err.Error(), `unknown kind "soap"`) {
+		t.Errorf("NewApp of kind soap: %v", err)
 	}
 }

@@ -1,7 +1,8 @@
 // Package stack brings up what a benchmark measures and tears it down
-// again: a throwaway PostgreSQL cluster with the dataset, and the three
-// apps built from source and started as processes of their own — or, in
-// attach mode, finds apps that are already running.
+// again: a throwaway PostgreSQL cluster with the dataset, and the built-in
+// apps (the table in builtin.go) built from source and started as
+// processes of their own — or, in attach mode, reads which running apps to
+// reach and finds their processes.
 package stack
 
 import (
@@ -50,25 +51,27 @@ func ModuleRoot(ctx context.Context) (string, error) {
 	return filepath.Dir(gomod), nil
 }
 
-// Build compiles the named apps (./apps/<name>) of the module at root into
-// dir, one binary per app named after it. Compiler output goes to log.
-func Build(ctx context.Context, root, dir string, names []string, log io.Writer) error {
-	args := []string{"build", "-o", dir + string(filepath.Separator)}
-	for _, n := range names {
-		args = append(args, "./apps/"+n)
-	}
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = root
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = io.MultiWriter(&out, log), io.MultiWriter(&out, log)
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("go build %s: %w\n%s", strings.Join(args[3:], " "), err, out.String())
+// Build compiles the apps of the module at root into dir, one binary per
+// app named after the app (not its package: two rows may share a package,
+// and the process is found by its executable's name), each with its
+// BuildEnv. Compiler output goes to log.
+func Build(ctx context.Context, root, dir string, apps []App, log io.Writer) error {
+	for _, a := range apps {
+		args := []string{"build", "-o", filepath.Join(dir, a.Name), "./apps/" + a.Package}
+		cmd := exec.CommandContext(ctx, "go", args...)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), a.BuildEnv...)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = io.MultiWriter(&out, log), io.MultiWriter(&out, log)
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("build %s: %s go %s: %w\n%s", a.Name, strings.Join(a.BuildEnv, " "), strings.Join(args, " "), err, out.String())
+		}
 	}
 	return nil
 }
 
 // AppConfig is the environment every app is started with: the same for
-// all three, so that none is favoured.
+// all of them, so that none is favoured.
 type AppConfig struct {
 	DatabaseURL string
 	DBMaxConns  int
@@ -99,10 +102,13 @@ type Process struct {
 	stopErr  error
 }
 
-// StartApp starts the binary bin as app name on a free local port, with its
+// StartApp starts the binary bin as app on a free local port, with its
 // admin address (DEBUG_ADDR) on another, waits until it is ready (/readyz)
-// and records how long that took and its resident memory then.
-func StartApp(ctx context.Context, name, bin string, cfg AppConfig) (*Process, error) {
+// and records how long that took and its resident memory then. The app's
+// RunEnv comes before cfg's variables, so a variant cannot change what
+// every app gets.
+func StartApp(ctx context.Context, app App, bin string, cfg AppConfig) (*Process, error) {
+	name := app.Name
 	addr, err := freeAddr()
 	if err != nil {
 		return nil, err
@@ -112,7 +118,7 @@ func StartApp(ctx context.Context, name, bin string, cfg AppConfig) (*Process, e
 		return nil, err
 	}
 	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(),
+	cmd.Env = append(append(os.Environ(), app.RunEnv...),
 		"DATABASE_URL="+cfg.DatabaseURL,
 		"ADDR="+addr,
 		"DEBUG_ADDR="+debugAddr,

@@ -1,29 +1,97 @@
 package stack
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
+
+	"crudbench/bench/scenario"
 )
 
-// ParseAttach reads "-attach rest=http://host:8081,graphql=…" into app name
-// → base URL.
-func ParseAttach(value string) (map[string]string, error) {
-	out := map[string]string{}
+// maxComm is the longest command name the kernel keeps (TASK_COMM_LEN
+// less its terminating zero).
+const maxComm = 15
+
+// Attached is an app already running that the runner measures: any
+// implementation of a kind, under a name of its own.
+type Attached struct {
+	Name string
+	Kind scenario.Kind
+	URL  string
+}
+
+// ParseAttach reads "-attach candidate=rest@http://host:8080,…" into the
+// attached apps, in the order given. "rest=http://host:8081" is short for
+// a built-in app's name, whose kind the table gives. A built-in name can
+// only be attached as its own kind.
+func ParseAttach(value string) ([]Attached, error) {
+	var out []Attached
 	for item := range strings.SplitSeq(value, ",") {
 		item = strings.TrimSpace(item)
 		if item == "" {
 			continue
 		}
-		name, url, ok := strings.Cut(item, "=")
-		if !ok || name == "" || url == "" {
-			return nil, fmt.Errorf("-attach %q: want app=URL, e.g. rest=http://localhost:8081", item)
+		a, err := parseAttached(item)
+		if err != nil {
+			return nil, fmt.Errorf("-attach %q: %w", item, err)
 		}
-		out[strings.TrimSpace(name)] = strings.TrimRight(strings.TrimSpace(url), "/")
+		if slices.ContainsFunc(out, func(b Attached) bool { return b.Name == a.Name }) {
+			return nil, fmt.Errorf("-attach: app %s is attached twice", a.Name)
+		}
+		out = append(out, a)
 	}
 	return out, nil
+}
+
+// parseAttached reads one name=kind@url or name=url.
+func parseAttached(item string) (Attached, error) {
+	name, value, ok := strings.Cut(item, "=")
+	name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+	if !ok || value == "" {
+		return Attached{}, errors.New("want name=kind@URL (e.g. candidate=rest@http://10.0.0.5:8080) or a built-in app's name=URL (e.g. rest=http://localhost:8081)")
+	}
+	if err := CheckName(name); err != nil {
+		return Attached{}, err
+	}
+	builtin, isBuiltin := FindBuiltin(name)
+	a := Attached{Name: name, Kind: builtin.Kind}
+	if strings.HasPrefix(value, "http://") || strings.HasPrefix(value, "https://") {
+		if !isBuiltin {
+			return Attached{}, fmt.Errorf("%s is not a built-in app (%s): give its kind, e.g. %s=rest@%s", name, strings.Join(BuiltinNames(), ", "), name, value)
+		}
+		a.URL = strings.TrimRight(value, "/")
+		return a, nil
+	}
+	kind, url, ok := strings.Cut(value, "@")
+	if !ok || url == "" {
+		return Attached{}, errors.New("want name=kind@URL, e.g. candidate=rest@http://10.0.0.5:8080")
+	}
+	k, err := scenario.ParseKind(strings.TrimSpace(kind))
+	if err != nil {
+		return Attached{}, err
+	}
+	if isBuiltin && k != builtin.Kind {
+		return Attached{}, fmt.Errorf("%s is the built-in app of kind %s: attach a %s server under another name", name, builtin.Kind, k)
+	}
+	a.Kind, a.URL = k, strings.TrimRight(strings.TrimSpace(url), "/")
+	return a, nil
+}
+
+// CheckName accepts an app's name: letters, digits, '-' and '_' only,
+// since it names files of the results (raw/light-read-one-<app>.bin).
+func CheckName(name string) error {
+	if name == "" {
+		return errors.New("an app needs a name")
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return fmt.Errorf("app name %q: use letters, digits, '-' and '_' only", name)
+		}
+	}
+	return nil
 }
 
 // ParsePIDs reads "-pid rest=123,graphql=456" into app name → process id.
@@ -35,19 +103,24 @@ func ParsePIDs(value string) (map[string]int, error) {
 			continue
 		}
 		name, num, ok := strings.Cut(item, "=")
+		name = strings.TrimSpace(name)
 		pid, err := strconv.Atoi(strings.TrimSpace(num))
 		if !ok || err != nil || pid <= 0 {
 			return nil, fmt.Errorf("-pid %q: want app=PID, e.g. rest=1234", item)
 		}
-		out[strings.TrimSpace(name)] = pid
+		if err := CheckName(name); err != nil {
+			return nil, fmt.Errorf("-pid %q: %w", item, err)
+		}
+		out[name] = pid
 	}
 	return out, nil
 }
 
 // FindProcess returns the one process whose command name (/proc/<pid>/comm,
-// the executable's name cut to 15 bytes) is name. It fails when there is
-// none visible or more than one, naming the candidates.
+// the executable's name cut to 15 bytes) is name, cut the same way. It
+// fails when there is none visible or more than one, naming the candidates.
 func FindProcess(name string) (int, error) {
+	comm := name[:min(len(name), maxComm)]
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return 0, fmt.Errorf("find process %s: %w", name, err)
@@ -63,7 +136,7 @@ func FindProcess(name string) (int, error) {
 		if err != nil { // gone meanwhile, or not ours to read
 			continue
 		}
-		if strings.TrimSpace(string(b)) == name {
+		if strings.TrimSpace(string(b)) == comm {
 			pids = append(pids, pid)
 		}
 	}

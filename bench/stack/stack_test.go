@@ -2,6 +2,7 @@ package stack_test
 
 import (
 	"context"
+	"debug/buildinfo"
 	"fmt"
 	"io"
 	"net/http"
@@ -9,12 +10,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"crudbench/bench/scenario"
 	"crudbench/bench/stack"
 	"crudbench/db/dbtest"
 )
@@ -22,17 +26,66 @@ import (
 func TestMain(m *testing.M) { dbtest.Main(m) }
 
 func TestParseAttach(t *testing.T) {
-	got, err := stack.ParseAttach(" rest=http://localhost:8081/ , graphql=http://h:8082")
+	got, err := stack.ParseAttach(" rest=http://localhost:8081/ , cand=graphql@http://h:8082")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(map[string]string{"rest": "http://localhost:8081", "graphql": "http://h:8082"}, got); d != "" {
+	want := []stack.Attached{{Name: "rest", Kind: scenario.KindREST, URL: "http://localhost:8081"}, {Name: "cand", Kind: scenario.KindGraphQL, URL: "http://h:8082"}}
+	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
 	}
-	for _, bad := range []string{"rest", "=http://x", "rest="} {
+	for _, bad := range []string{"rest", "=http://x", "rest=", "cand=http://x", "cand=rest@", "rest=graphql@http://x", "a b=rest@http://x"} {
 		if _, err := stack.ParseAttach(bad); err == nil {
 			t.Errorf("ParseAttach(%q) accepted", bad)
 		}
+	}
+}
+
+// TestBuiltin checks the table of built-in apps: names that can name
+// files, one default per kind, packages that exist, and no row that
+// changes what every app is given.
+func TestBuiltin(t *testing.T) {
+	root, err := stack.ModuleRoot(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	common := []string{"DATABASE_URL", "ADDR", "DEBUG_ADDR", "DB_MAX_CONNS", "AUTH_SECRET", "LOG_LEVEL", "REQUEST_TIMEOUT", "GOMAXPROCS"}
+	defaults := map[scenario.Kind]string{}
+	for _, a := range stack.Builtin {
+		t.Run(a.Name, func(t *testing.T) {
+			if err := stack.CheckName(a.Name); err != nil {
+				t.Error(err)
+			}
+			if _, err := scenario.ParseKind(string(a.Kind)); err != nil {
+				t.Error(err)
+			}
+			if fi, err := os.Stat(filepath.Join(root, "apps", a.Package, "main.go")); err != nil || fi.IsDir() {
+				t.Errorf("package apps/%s has no main.go: %v", a.Package, err)
+			}
+			for _, kv := range slices.Concat(a.BuildEnv, a.RunEnv) {
+				k, _, ok := strings.Cut(kv, "=")
+				if !ok || k == "" || slices.Contains(common, k) {
+					t.Errorf("environment %q: want KEY=VALUE, never one of %v", kv, common)
+				}
+			}
+			if a.Difference == "" {
+				if d, dup := defaults[a.Kind]; dup {
+					t.Errorf("%s and %s are both the default of kind %s", d, a.Name, a.Kind)
+				}
+				defaults[a.Kind] = a.Name
+			}
+			if got, ok := stack.FindBuiltin(a.Name); !ok || got.Name != a.Name {
+				t.Errorf("FindBuiltin(%q) = %+v, %v", a.Name, got, ok)
+			}
+		})
+	}
+	for _, k := range scenario.Kinds {
+		if defaults[k] == "" {
+			t.Errorf("kind %s has no default app", k)
+		}
+	}
+	if d := cmp.Diff([]string{"rest", "graphql", "htmx"}, stack.DefaultNames()); d != "" {
+		t.Errorf("default apps (-want +got):\n%s", d)
 	}
 }
 
@@ -58,7 +111,8 @@ func TestFindProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal("this test needs the sleep command (coreutils)")
 	}
-	name := fmt.Sprintf("cbfind%d", os.Getpid()%100000)
+	// Longer than the 15 bytes the kernel keeps of a command name.
+	name := fmt.Sprintf("cbfind%d-a-long-app-name", os.Getpid()%100000)
 	bin := filepath.Join(t.TempDir(), name)
 	b, err := os.ReadFile(sleep)
 	if err != nil {
@@ -97,28 +151,40 @@ func TestStartAppThatExits(t *testing.T) {
 	if err != nil {
 		t.Fatal("this test needs the false command (coreutils)")
 	}
-	_, err = stack.StartApp(context.Background(), "rest", f, stack.AppConfig{DBMaxConns: 1, Log: io.Discard})
+	_, err = stack.StartApp(context.Background(), stack.App{Name: "rest"}, f, stack.AppConfig{DBMaxConns: 1, Log: io.Discard})
 	if err == nil || !strings.Contains(err.Error(), "exited before it was ready") {
 		t.Errorf("StartApp of a binary that exits: %v", err)
 	}
 }
 
-// TestStartApp starts the real REST app and checks what StartApp learns
-// about it: where it serves pprof (and that the public port does not), how
-// long it took to be ready and its memory at rest.
+// TestStartApp builds the real REST app from a row of its own and starts
+// it, and checks what StartApp learns about it: where it serves pprof (and
+// that the public port does not), how long it took to be ready and its
+// memory at rest; and that the row's build and run environment reached the
+// binary and the process, without changing what every app is given.
 func TestStartApp(t *testing.T) {
 	root, err := stack.ModuleRoot(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := stack.Build(t.Context(), root, dir, []string{"rest"}, io.Discard); err != nil {
+	row := stack.App{Name: "rest-under-test", Kind: scenario.KindREST, Package: "rest",
+		BuildEnv: []string{"CGO_ENABLED=0"}, RunEnv: []string{"GOGC=400", "DB_MAX_CONNS=99"}}
+	if err := stack.Build(t.Context(), root, dir, []stack.App{row}, io.Discard); err != nil {
 		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, row.Name)
+	info, err := buildinfo.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(info.Settings, debug.BuildSetting{Key: "CGO_ENABLED", Value: "0"}) {
+		t.Errorf("build settings %v, want CGO_ENABLED=0 from the row's BuildEnv", info.Settings)
 	}
 	dbURL := dbtest.Empty(t) // /readyz needs a database that answers, not data
 
 	began := time.Now()
-	p, err := stack.StartApp(t.Context(), "rest", filepath.Join(dir, "rest"), stack.AppConfig{
+	p, err := stack.StartApp(t.Context(), row, bin, stack.AppConfig{
 		DatabaseURL: dbURL, DBMaxConns: 2, AuthSecret: "stack-test-secret-0123456789", Log: io.Discard,
 	})
 	took := time.Since(began)
@@ -128,6 +194,15 @@ func TestStartApp(t *testing.T) {
 	defer p.Stop()
 	t.Logf("ready after %s, idle RSS %.1f MB", p.Ready, float64(p.IdleRSSBytes)/1e6)
 
+	environ, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", p.PID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars := strings.Split(string(environ), "\x00")
+	if !slices.Contains(vars, "GOGC=400") || !slices.Contains(vars, "DB_MAX_CONNS=2") || slices.Contains(vars, "DB_MAX_CONNS=99") {
+		t.Errorf("the process has GOGC %v, DB_MAX_CONNS=2 %v, DB_MAX_CONNS=99 %v; want the row's GOGC and the common pool size",
+			slices.Contains(vars, "GOGC=400"), slices.Contains(vars, "DB_MAX_CONNS=2"), slices.Contains(vars, "DB_MAX_CONNS=99"))
+	}
 	if p.Ready <= 0 || p.Ready > took {
 		t.Errorf("Ready = %s, want more than 0 and at most the %s StartApp took", p.Ready, took)
 	}
@@ -170,7 +245,7 @@ func TestBuildUnknownApp(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
 		t.Fatalf("ModuleRoot = %s without go.mod", root)
 	}
-	err = stack.Build(context.Background(), root, t.TempDir(), []string{"no-such-app"}, io.Discard)
+	err = stack.Build(context.Background(), root, t.TempDir(), []stack.App{{Name: "x", Package: "no-such-app"}}, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "no-such-app") {
 		t.Errorf("Build of a missing app: %v", err)
 	}

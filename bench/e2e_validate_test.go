@@ -1,0 +1,183 @@
+package main_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"crudbench/bench/stack"
+	"crudbench/db/seed"
+)
+
+// TestValidateOnly checks conformance as a team attaching its own server
+// would: every built-in app (every row of the table, so every row builds
+// and starts) attached under another name passes every scenario, and a
+// server that answers some requests wrongly is reported with each failure
+// naming the request and the difference, and a failing exit status. One
+// database and one set of apps serve both runs.
+func TestValidateOnly(t *testing.T) {
+	dbURL, procs := startBuiltins(t)
+	env := []string{"DATABASE_URL=" + dbURL}
+
+	t.Run("built-in apps under other names", func(t *testing.T) {
+		var attach, want []string
+		for _, row := range stack.Builtin {
+			name := "cand-" + row.Name
+			attach = append(attach, fmt.Sprintf("%s=%s@%s", name, row.Kind, procs[row.Name].URL))
+			want = append(want, fmt.Sprintf("  %s (kind %s): passed read-one, read-small, read-many, write, mixed, control\n", name, row.Kind))
+		}
+		console, err := execBench(t, env, "-validate-only", "-attach", strings.Join(attach, ","), "-out", t.TempDir())
+		if err != nil {
+			t.Fatalf("bench -validate-only: %v", err)
+		}
+		for _, line := range append(want, fmt.Sprintf("Every scenario passed on every app (%d checks).", 6*len(stack.Builtin))) {
+			if !strings.Contains(console, line) {
+				t.Errorf("the console does not say %q", line)
+			}
+		}
+	})
+
+	t.Run("a wrong server", func(t *testing.T) {
+		out := t.TempDir()
+		attach := strings.Join([]string{
+			"wrong-rest=rest@" + wrongServer(t, procs["rest"].URL, wrongREST).URL,
+			"wrong-graphql=graphql@" + wrongServer(t, procs["graphql"].URL, wrongGraphQL).URL,
+			"wrong-site=site@" + wrongServer(t, procs["htmx"].URL, wrongSite).URL,
+		}, ",")
+		console, err := execBench(t, env, "-validate-only", "-attach", attach, "-out", out)
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+			t.Errorf("bench -validate-only exited with %v, want exit status 1", err)
+		}
+		for _, line := range []string{
+			"  wrong-rest (kind rest): passed read-many, write, control\n",
+			"    FAILED read-one: GET /api/persons/1: field parity: differs from the database: read-one.email: missing\n",
+			"    FAILED read-small: GET /api/vacancies?status=open&limit=100: status 500, want 200: \"{\\\"title\\\":\\\"boom\\\"}\"\n",
+			"    FAILED mixed: read-one: GET /api/persons/1: field parity",
+			"\n      read-small: GET /api/vacancies?status=open&limit=100: status 500, want 200",
+			"  wrong-graphql (kind graphql): passed read-one, read-small, write, control\n",
+			"    FAILED read-many: POST /graphql (AllPersons): GraphQL error INTERNAL: boom\n",
+			"  wrong-site (kind site): passed read-small, read-many, write, control\n",
+			"    FAILED read-one: GET /persons/1: the showcase page shows 12 appointments, 35 stipends, 24 fundings; want 12, 36, 24\n",
+			"bench: validation failed: 7 of 18 checks (scenario × app)",
+		} {
+			if !strings.Contains(console, line) {
+				t.Errorf("the console does not say %q", line)
+			}
+		}
+		if entries, err := os.ReadDir(out); err != nil || len(entries) != 0 {
+			t.Errorf("-validate-only in attach mode wrote %v (%v), want nothing", entries, err)
+		}
+	})
+}
+
+// startBuiltins starts a database with the dataset and every built-in
+// app on it, built from its row of the table, as a user would by hand.
+func startBuiltins(t *testing.T) (string, map[string]*stack.Process) {
+	t.Helper()
+	ctx := context.Background()
+	d, err := stack.StartDatabase(ctx, seed.Config{ViewerPassword: "viewer", EditorPassword: "editor"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Stop() })
+	root, err := stack.ModuleRoot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	if err := stack.Build(ctx, root, bin, stack.Builtin, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	procs := map[string]*stack.Process{}
+	for _, row := range stack.Builtin {
+		p, err := stack.StartApp(ctx, row, filepath.Join(bin, row.Name), stack.AppConfig{
+			DatabaseURL: d.URL, DBMaxConns: 5, AuthSecret: "validate-test-secret-0123456789", Log: io.Discard,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { p.Stop() })
+		procs[row.Name] = p
+	}
+	return d.URL, procs
+}
+
+// rewrite changes an answer of the app: the request it answered (and its
+// body), and the answer's status and body.
+type rewrite func(r *http.Request, reqBody []byte, status int, body []byte) (int, []byte)
+
+// wrongServer answers every request as the app at target does, except
+// where wrong rewrites the answer: a server that gets some things wrong.
+func wrongServer(t *testing.T, target string, wrong rewrite) *httptest.Server {
+	t.Helper()
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reqBody, _ := io.ReadAll(r.Body)
+		out, err := http.NewRequestWithContext(r.Context(), r.Method, target+r.URL.RequestURI(), bytes.NewReader(reqBody))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		out.Header = r.Header.Clone()
+		resp, err := http.DefaultTransport.RoundTrip(out)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		status, body := wrong(r, reqBody, resp.StatusCode, body)
+		for k, v := range resp.Header {
+			if k != "Content-Length" {
+				w.Header()[k] = v
+			}
+		}
+		w.WriteHeader(status)
+		w.Write(body)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// wrongREST fails the open vacancies with a 500 and leaves the e-mail
+// address out of the showcase person.
+func wrongREST(r *http.Request, _ []byte, status int, body []byte) (int, []byte) {
+	switch r.Method + " " + r.URL.Path {
+	case "GET /api/vacancies":
+		return http.StatusInternalServerError, []byte(`{"title":"boom"}`)
+	case "GET /api/persons/1":
+		var person map[string]any
+		if json.Unmarshal(body, &person) != nil {
+			return http.StatusBadGateway, nil
+		}
+		delete(person, "email")
+		body, _ = json.Marshal(person)
+	}
+	return status, body
+}
+
+// wrongGraphQL answers the list of all persons with an errors payload.
+func wrongGraphQL(_ *http.Request, reqBody []byte, status int, body []byte) (int, []byte) {
+	if bytes.Contains(reqBody, []byte("query AllPersons")) {
+		return http.StatusOK, []byte(`{"errors":[{"message":"boom","extensions":{"code":"INTERNAL"}}],"data":null}`)
+	}
+	return status, body
+}
+
+// wrongSite shows one stipend of the showcase person without its marker.
+func wrongSite(r *http.Request, _ []byte, status int, body []byte) (int, []byte) {
+	if r.URL.Path == "/persons/1" {
+		body = bytes.Replace(body, []byte(`class="stipend"`), []byte(`class="stipend-unmarked"`), 1)
+	}
+	return status, body
+}

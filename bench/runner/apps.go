@@ -1,0 +1,161 @@
+package runner
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"crudbench/bench/results"
+	"crudbench/bench/scenario"
+	"crudbench/bench/stack"
+)
+
+// attached returns the attached app called name.
+func (c Config) attached(name string) (stack.Attached, bool) {
+	i := slices.IndexFunc(c.Attach, func(a stack.Attached) bool { return a.Name == name })
+	if i < 0 {
+		return stack.Attached{}, false
+	}
+	return c.Attach[i], true
+}
+
+// appNames lists the apps -apps may pick, in report order: the built-in
+// apps in the table's order, then the other attached apps in the order
+// -attach gave them.
+func (c Config) appNames() []string {
+	names := stack.BuiltinNames()
+	for _, a := range c.Attach {
+		if !slices.Contains(names, a.Name) {
+			names = append(names, a.Name)
+		}
+	}
+	return names
+}
+
+// attachedNames lists the attached apps in report order: without -apps,
+// those are the apps measured.
+func (c Config) attachedNames() []string {
+	var names []string
+	for _, n := range c.appNames() {
+		if _, ok := c.attached(n); ok {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// appInfo describes every measured app for the results: its kind, and for
+// a built-in app its difference from its kind's default.
+func (c Config) appInfo() []results.App {
+	out := make([]results.App, 0, len(c.Apps))
+	for _, name := range c.Apps {
+		row, _ := stack.FindBuiltin(name) // zero for an app that is not built in
+		info := results.App{Name: name, Kind: string(row.Kind), Difference: row.Difference}
+		if a, ok := c.attached(name); ok {
+			info.Kind = string(a.Kind)
+		}
+		out = append(out, info)
+	}
+	return out
+}
+
+// checkAttachedNames checks that the names of flag (-pid, -debug-url) are
+// attached apps.
+func (c Config) checkAttachedNames(flag string, names []string) []error {
+	var errs []error
+	for _, name := range names {
+		if _, ok := c.attached(name); !ok {
+			errs = append(errs, fmt.Errorf("%s: %s is not an attached app", flag, name))
+		}
+	}
+	return errs
+}
+
+// attach reaches apps that are already running and finds their processes:
+// by -pid, or by the executable's name, which is the app's name.
+func (r *runner) attach() {
+	for _, name := range r.cfg.Apps {
+		a, _ := r.cfg.attached(name)
+		app, err := scenario.NewApp(name, a.Kind, a.URL)
+		u := &appUnderTest{app: app, unusable: err, debugURL: r.cfg.DebugURLs[name]}
+		switch pid, ok := r.cfg.PIDs[name]; {
+		case ok && stack.Alive(pid):
+			u.pid = pid
+		case ok:
+			u.pidProblem = fmt.Sprintf("process %d (given with -pid) is not visible", pid)
+		default:
+			if pid, err := stack.FindProcess(name); err == nil {
+				u.pid = pid
+			} else {
+				u.pidProblem = err.Error()
+			}
+		}
+		if u.pidProblem != "" {
+			r.note(fmt.Sprintf("%s: CPU and RSS are unavailable: %s.", name, u.pidProblem))
+		}
+		r.apps[name] = u
+	}
+}
+
+// builtinApps returns the table's rows of the measured apps.
+func (r *runner) builtinApps() []stack.App {
+	rows := make([]stack.App, 0, len(r.cfg.Apps))
+	for _, name := range r.cfg.Apps {
+		row, _ := stack.FindBuiltin(name) // ParseFlags let only built-in apps through
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// startApps builds the apps, each from its row of the table, and starts
+// each as its own process with the same settings plus its row's own.
+func (r *runner) startApps(ctx context.Context, dbURL string) error {
+	root, err := stack.ModuleRoot(ctx)
+	if err != nil {
+		return err
+	}
+	bin, err := os.MkdirTemp("", "crudbench-apps-")
+	if err != nil {
+		return err
+	}
+	r.undo(func() error { return os.RemoveAll(bin) })
+	r.binDir = bin
+	r.con.printf("Building %s…\n", strings.Join(r.cfg.Apps, ", "))
+	rows := r.builtinApps()
+	if err := stack.Build(ctx, root, bin, rows, io.Discard); err != nil {
+		return err
+	}
+	secret := make([]byte, 32)
+	_, _ = rand.Read(secret)
+	for _, row := range rows {
+		logPath := filepath.Join(r.dir, LogsDir, row.Name+".log")
+		logFile, err := os.Create(logPath)
+		if err != nil {
+			return err
+		}
+		r.undo(logFile.Close)
+		p, err := stack.StartApp(ctx, row, filepath.Join(bin, row.Name), stack.AppConfig{
+			DatabaseURL: dbURL,
+			DBMaxConns:  r.cfg.DBMaxConns,
+			AuthSecret:  hex.EncodeToString(secret),
+			Log:         logFile,
+		})
+		if err != nil {
+			return fmt.Errorf("%w (log: %s)", err, logPath)
+		}
+		r.undo(p.Stop)
+		app, err := scenario.NewApp(row.Name, row.Kind, p.URL)
+		if err != nil {
+			return err
+		}
+		r.apps[row.Name] = &appUnderTest{app: app, pid: p.PID, proc: p, debugURL: p.DebugURL}
+		r.con.printf("Started %s at %s (pid %d).\n", row.Name, p.URL, p.PID)
+	}
+	return nil
+}

@@ -1,0 +1,126 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"crudbench/bench/results"
+	"crudbench/bench/scenario"
+	"crudbench/db/seed"
+)
+
+// Validate brings up (or attaches to) the apps as Run does, validates every
+// scenario on every app and tears everything down again: a conformance
+// check, with no load and no report. The validations come back in Run's
+// order; dir is the results folder that holds the logs of what the runner
+// started, "" in attach mode, where it writes nothing.
+func Validate(ctx context.Context, cfg Config, stdout io.Writer) (vs []results.Validation, dir string, err error) {
+	var dirs []string
+	if cfg.Mode() != "attach" {
+		dirs = []string{LogsDir}
+	}
+	r, err := newRunner(cfg, stdout, time.Now(), dirs...)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(dirs) > 0 {
+		dir = r.dir
+	}
+	run := r.newRun(ctx, time.Now())
+	defer r.tearDown()
+	if err := r.setup(ctx, run); err != nil {
+		return nil, dir, err
+	}
+	r.validate(ctx, run)
+	return run.Validations, dir, nil
+}
+
+// validate checks every scenario on every app before any load, apps of
+// kind rest first so that their answers can serve as the reference when
+// the database is not reachable, and prints per app what passed and what
+// failed.
+func (r *runner) validate(ctx context.Context, run *results.Run) {
+	if r.validator == nil {
+		r.validator = &scenario.Validator{Client: r.client}
+	}
+	r.validator.Tag = fmt.Sprintf("crudbench %s validation", r.runID)
+	r.con.printf("Validating %d scenario(s) on %d app(s)…\n", len(r.cfg.Scenarios), len(r.cfg.Apps))
+	var rest, others []string
+	for _, a := range run.Settings.AppInfo {
+		if a.Kind == string(scenario.KindREST) {
+			rest = append(rest, a.Name)
+		} else {
+			others = append(others, a.Name)
+		}
+	}
+	order := append(rest, others...)
+	for _, name := range order {
+		r.validateApp(ctx, name)
+	}
+	for _, sc := range r.cfg.Scenarios {
+		for _, name := range r.cfg.Apps {
+			err := r.valid[[2]string{sc, name}]
+			v := results.Validation{Scenario: sc, App: name, OK: err == nil}
+			if err != nil {
+				v.Problem = err.Error()
+			}
+			run.Validations = append(run.Validations, v)
+		}
+	}
+	for _, a := range run.Settings.AppInfo {
+		r.printValidation(a, run.Validations)
+	}
+}
+
+// validateApp logs in to app name and validates every scenario on it; a
+// failed login fails them all.
+func (r *runner) validateApp(ctx context.Context, name string) {
+	u := r.apps[name]
+	var session *scenario.Session
+	loginErr := u.unusable
+	if loginErr == nil {
+		session, loginErr = r.login(ctx, u)
+	}
+	for _, sc := range r.cfg.Scenarios {
+		err := loginErr
+		if err == nil {
+			err = r.validator.Validate(ctx, session, sc)
+		}
+		r.valid[[2]string{sc, name}] = err
+	}
+}
+
+// printValidation prints one app's validation: the scenarios that passed
+// on one line, then every failure on its own.
+func (r *runner) printValidation(app results.App, vs []results.Validation) {
+	var passed []string
+	var failed []results.Validation
+	for _, v := range vs {
+		switch {
+		case v.App != app.Name:
+		case v.OK:
+			passed = append(passed, v.Scenario)
+		default:
+			failed = append(failed, v)
+		}
+	}
+	if len(passed) == 0 {
+		passed = []string{"none"}
+	}
+	r.con.printf("  %s (kind %s): passed %s\n", app.Name, app.Kind, strings.Join(passed, ", "))
+	for _, v := range failed {
+		// A mixed scenario's problems come one a line: indent them all.
+		r.con.printf("    FAILED %s: %s\n", v.Scenario, strings.ReplaceAll(v.Problem, "\n", "\n      "))
+	}
+}
+
+func (r *runner) login(ctx context.Context, u *appUnderTest) (*scenario.Session, error) {
+	pw := r.cfg.Seed.EditorPassword
+	if pw == "" {
+		pw = seed.DefaultEditorPassword
+	}
+	return u.app.Login(ctx, r.client, editorUser, pw)
+}

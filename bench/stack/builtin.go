@@ -1,0 +1,62 @@
+package stack
+
+import (
+	"slices"
+
+	"crudbench/bench/scenario"
+)
+
+// App is one built-in app: a named implementation of a kind, and how the
+// runner builds and starts it. A tuned variant is one more row: another
+// package under apps/, or the same package built or started with other
+// environment.
+type App struct {
+	Name string
+	Kind scenario.Kind
+	// Package is the folder under apps/ holding the app's main package.
+	Package string
+	// BuildEnv is added to the environment of its go build (e.g.
+	// GOEXPERIMENT=jsonv2), RunEnv to the environment it is started with
+	// (before the variables every app gets, which it cannot override).
+	BuildEnv, RunEnv []string
+	// Difference says in one line how it differs from its kind's default
+	// app; empty for the default itself.
+	Difference string
+}
+
+// Builtin lists every built-in app, in report order.
+var Builtin = []App{
+	{Name: "rest", Kind: scenario.KindREST, Package: "rest"},
+	{Name: "graphql", Kind: scenario.KindGraphQL, Package: "graphql"},
+	{Name: "htmx", Kind: scenario.KindSite, Package: "htmx"},
+}
+
+// FindBuiltin returns the built-in app called name.
+func FindBuiltin(name string) (App, bool) {
+	i := slices.IndexFunc(Builtin, func(a App) bool { return a.Name == name })
+	if i < 0 {
+		return App{}, false
+	}
+	return Builtin[i], true
+}
+
+// BuiltinNames lists the names of every built-in app, in report order.
+func BuiltinNames() []string {
+	names := make([]string, len(Builtin))
+	for i, a := range Builtin {
+		names[i] = a.Name
+	}
+	return names
+}
+
+// DefaultNames lists the default app of every kind (the rows without a
+// difference): the apps measured when -apps is not given.
+func DefaultNames() []string {
+	var names []string
+	for _, a := range Builtin {
+		if a.Difference == "" {
+			names = append(names, a.Name)
+		}
+	}
+	return names
+}
