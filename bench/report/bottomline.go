@@ -19,18 +19,18 @@ type basis struct {
 }
 
 // basisRule says how the bottom line picks its runs, for the report.
-const basisRule = "For each scenario, the bottom line's CPU-ms per request, bytes per response and RSS come from the capacity confirmation runs when every app's confirmation held its rate, " +
-	"otherwise from the fixed profile with the highest rate at which every measured app held its rate — never from a run that queued, whose numbers describe a queue. " +
-	"RSS is the highest of an app's chosen runs."
+const basisRule = "For each scenario, the bottom line's CPU-ms per request, bytes per response and RSS come from the fixed profile with the highest rate at which every measured app held its rate, so that the apps are compared at one rate; " +
+	"without one, from the capacity confirmation runs when every app's confirmation held its rate — each app then at its own capacity, and the CPU a request costs falls as the rate rises, so those ratios compare different loads. " +
+	"Never from a run that queued, whose numbers describe a queue. RSS is the highest of an app's chosen runs."
 
 // bases picks the runs of each scenario by basisRule; a scenario with no
 // such runs is absent.
 func bases(run *results.Run, l layout) []basis {
 	var out []basis
 	for _, s := range l.scenarios {
-		if b, ok := confirmationBasis(run, l, s); ok {
+		if b, ok := profileBasis(run, l, s); ok {
 			out = append(out, b)
-		} else if b, ok := profileBasis(run, l, s); ok {
+		} else if b, ok := confirmationBasis(run, l, s); ok {
 			out = append(out, b)
 		}
 	}
@@ -38,7 +38,7 @@ func bases(run *results.Run, l layout) []basis {
 }
 
 func confirmationBasis(run *results.Run, l layout, scenario string) (basis, bool) {
-	b := basis{scenario: scenario, source: "capacity confirmation runs", runs: map[string]*results.Result{}}
+	b := basis{scenario: scenario, source: "capacity confirmation runs, each app at its own capacity", runs: map[string]*results.Result{}}
 	for _, c := range l.capacitiesOf(run) {
 		if c.Scenario != scenario {
 			continue

@@ -28,7 +28,17 @@ type App struct {
 var Builtin = []App{
 	{Name: "rest", Kind: scenario.KindREST, Package: "rest"},
 	{Name: "graphql", Kind: scenario.KindGraphQL, Package: "graphql"},
+	{
+		Name: "graphql-tuned", Kind: scenario.KindGraphQL, Package: "graphql",
+		RunEnv:     []string{"GOGC=400"},
+		Difference: "GOGC=400: Go's garbage collector runs a quarter as often (gqlgen allocates about 10× REST's objects per request); more memory",
+	},
 	{Name: "htmx", Kind: scenario.KindSite, Package: "htmx"},
+	{
+		Name: "htmx-tuned", Kind: scenario.KindSite, Package: "htmx",
+		RunEnv:     []string{"HTMX_RENDERER=templ"},
+		Difference: "HTMX_RENDERER=templ: the person detail and vacancy list are rendered by compiled a-h/templ components instead of html/template (same handlers, data, escaping and statements)",
+	},
 }
 
 // FindBuiltin returns the built-in app called name.
