@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -194,6 +195,25 @@ func shared(t *testing.T, app string) string {
 		}
 	}
 	return strings.Join(pkgs, " ")
+}
+
+// Binary alone reads what the binary holds, the same as Measure does with
+// the tree, and nothing that needs the tree.
+func TestBinary(t *testing.T) {
+	all := measureApps(t)
+	for _, app := range []string{"rest", "graphql", "htmx"} {
+		f, err := facts.Binary(filepath.Join(appBinaries(t), app))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := results.StackFacts{TotalModules: all[app].TotalModules, BinaryBytes: all[app].BinaryBytes}
+		if !reflect.DeepEqual(f, want) {
+			t.Errorf("%s: Binary = %+v, want %+v", app, f, want)
+		}
+	}
+	if _, err := facts.Binary(filepath.Join(t.TempDir(), "missing")); err == nil {
+		t.Error("Binary of a missing file: no error")
+	}
 }
 
 func TestMeasureErrors(t *testing.T) {

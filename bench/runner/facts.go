@@ -16,6 +16,7 @@ import (
 const (
 	problemAttachedStart = "start time and idle RSS: the app was already running (attach mode)"
 	problemNoSource      = "lines, modules and binary size: the crudbench source tree is not here"
+	problemBinaryOnly    = "lines and direct modules: the crudbench source tree is not here; binary size and modules linked read from the running binary"
 	problemNoBinary      = "binary size and modules linked: the attached app's process is not visible (give -pid); lines counted from the tree"
 	problemNotBuiltin    = "lines, modules and binary size: not a built-in app, so its source is not in this tree"
 )
@@ -53,7 +54,9 @@ func (r *runner) startedFacts(ctx context.Context, name string, p *stack.Process
 
 // attachedFacts are the facts of an app already running: never its start,
 // and only for a built-in app (whose source is the tree's) its binary, when
-// its process is visible, and its lines, when the source tree is here.
+// its process is visible (even without the tree, as in a container that
+// shares the host's processes), and its lines, when the source tree is
+// here.
 func (r *runner) attachedFacts(ctx context.Context, name string, pid int) results.StackFacts {
 	f := results.StackFacts{App: name}
 	row, builtin := stack.FindBuiltin(name)
@@ -61,6 +64,9 @@ func (r *runner) attachedFacts(ctx context.Context, name string, pid int) result
 	switch {
 	case !builtin:
 		f.Problems = []string{problemNotBuiltin}
+	case r.root == "" && pid != 0:
+		f, err = facts.Binary("/proc/" + strconv.Itoa(pid) + "/exe")
+		f.Problems = append(f.Problems, problemBinaryOnly)
 	case r.root == "":
 		f.Problems = []string{problemNoSource}
 	case pid != 0:
