@@ -65,8 +65,13 @@ func (r *runner) attachedFacts(ctx context.Context, name string, pid int) result
 	case !builtin:
 		f.Problems = []string{problemNotBuiltin}
 	case r.root == "" && pid != 0:
-		f, err = facts.Binary("/proc/" + strconv.Itoa(pid) + "/exe")
-		f.Problems = append(f.Problems, problemBinaryOnly)
+		// Reading another container's binary needs ptrace rights a
+		// container may lack: then only the missing tree is said, and why.
+		problem := problemBinaryOnly
+		if f, err = facts.Binary("/proc/" + strconv.Itoa(pid) + "/exe"); err != nil {
+			problem = problemNoSource
+		}
+		f.Problems = []string{problem}
 	case r.root == "":
 		f.Problems = []string{problemNoSource}
 	case pid != 0:
