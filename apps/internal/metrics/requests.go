@@ -29,20 +29,35 @@ func newDuration() *prometheus.HistogramVec {
 // the histogram. Each app installs it first on its router (mux.Use), where
 // the route pattern is known once the handler has run; the router's route
 // context goes back to chi's pool afterwards, so outside the router the
-// pattern cannot be read.
+// pattern cannot be read. A handler that panics is recorded as 5xx, as
+// serve.Recover answers it; refusals answered outside the router (an
+// announced body over the limit, the site's cross-origin check) are not
+// recorded.
 func (m *Metrics) Requests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w}
-		next.ServeHTTP(sw, r)
-		route := Unmatched
-		if rctx := chi.RouteContext(r.Context()); rctx != nil {
-			if p := rctx.RoutePattern(); p != "" {
-				route = p
+		returned := false
+		defer func() {
+			status := sw.status
+			if !returned {
+				status = http.StatusInternalServerError
 			}
-		}
-		m.duration.WithLabelValues(route, statusClass(sw.status)).Observe(time.Since(start).Seconds())
+			m.duration.WithLabelValues(route(r), statusClass(status)).Observe(time.Since(start).Seconds())
+		}()
+		next.ServeHTTP(sw, r)
+		returned = true
 	})
+}
+
+// route is the pattern of the route that served r, or Unmatched.
+func route(r *http.Request) string {
+	if rctx := chi.RouteContext(r.Context()); rctx != nil {
+		if p := rctx.RoutePattern(); p != "" {
+			return p
+		}
+	}
+	return Unmatched
 }
 
 // statusClasses are the status label's values, by status / 100.
