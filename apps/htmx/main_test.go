@@ -33,7 +33,7 @@ func TestBinary(t *testing.T) {
 	wantStatus(t, "healthz", c.get("/healthz"), http.StatusOK)
 	wantStatus(t, "login", c.post("/login", url.Values{"username": {"viewer"}, "password": {"viewer"}}), http.StatusSeeOther)
 	wantBody(t, "showcase", c.get("/persons/1"), "Lovelace", `class="stipend"`)
-	apptest.WantDebugOnly(t, app)
+	apptest.WantDebugOnly(t, app, "/persons/{id}")
 
 	if msgs := app.Stop(t); !slices.Contains(msgs, "stopped") {
 		t.Errorf("log after SIGTERM: %q, want a \"stopped\" line", msgs)
