@@ -17,8 +17,8 @@ import (
 
 // TestBinary builds the real binary, starts it as its own process against a
 // seeded database, signs in and reads the showcase page over HTTP, finds
-// pprof on its DEBUG_ADDR and not on its public port, then stops it with
-// SIGTERM and expects a clean, graceful exit.
+// pprof and its metrics on its DEBUG_ADDR and not on its public port, then
+// stops it with SIGTERM and expects a clean, graceful exit.
 func TestBinary(t *testing.T) {
 	t.Parallel()
 	bin := apptest.Build(t, "htmx")
