@@ -86,7 +86,7 @@ func TestBinaryStartToStop(t *testing.T) {
 			if err := json.Unmarshal(raw, &showcase); err != nil || showcase.Data.Person.LastName != "Lovelace" {
 				t.Errorf("showcase: %v %s", err, raw)
 			}
-			apptest.WantDebugOnly(t, app)
+			apptest.WantDebugOnly(t, app, "/graphql")
 
 			if got := strings.Join(app.Stop(t), ","); !strings.Contains(got, "shutting down,stopped") {
 				t.Errorf("logs after SIGTERM: %s", got)

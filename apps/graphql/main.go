@@ -6,7 +6,7 @@
 // Configuration comes from the environment, flags overriding: DATABASE_URL,
 // ADDR (default :8082), DB_MAX_CONNS, LOG_LEVEL, AUTH_SECRET, TOKEN_TTL,
 // REQUEST_TIMEOUT and DEBUG_ADDR (a loopback admin address serving
-// net/http/pprof; empty serves none), see -h, plus
+// net/http/pprof and /metrics; empty serves none), see -h, plus
 // GRAPHQL_INTROSPECTION=false to hide the schema from clients.
 package main
 
@@ -21,6 +21,7 @@ import (
 
 	"crudbench/apps/internal/auth"
 	"crudbench/apps/internal/config"
+	"crudbench/apps/internal/metrics"
 	"crudbench/apps/internal/serve"
 	"crudbench/db"
 )
@@ -64,8 +65,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	defer store.Close()
 	tokens := auth.NewTokens(cfg.AuthSecret, cfg.TokenTTL)
 
-	srv := NewServer(logger, store, tokens, cfg.RequestTimeout, Options{Introspection: introspection})
-	return serve.Run(ctx, logger, cfg.Addr, srv, serve.Options{DebugAddr: cfg.DebugAddr})
+	m := metrics.New(store.PoolStats)
+	srv := NewServer(logger, store, tokens, cfg.RequestTimeout, Options{Introspection: introspection}, m)
+	return serve.Run(ctx, logger, cfg.Addr, srv, serve.Options{DebugAddr: cfg.DebugAddr, Metrics: m.Handler()})
 }
 
 // introspectionFromEnv reads GRAPHQL_INTROSPECTION: on unless set to false.

@@ -16,6 +16,7 @@ import (
 
 	"crudbench/apps/internal/auth"
 	"crudbench/apps/internal/config"
+	"crudbench/apps/internal/metrics"
 	"crudbench/db"
 	"crudbench/db/dbtest"
 )
@@ -70,7 +71,7 @@ func startApp(t testing.TB, cfgs ...appConfig) *testApp {
 	if cfg.handler != nil {
 		h = cfg.handler(logger, app.Store, tokens)
 	} else {
-		h = NewServer(logger, app.Store, tokens, cfg.timeout, Options{Introspection: !cfg.noIntrospect})
+		h = NewServer(logger, app.Store, tokens, cfg.timeout, Options{Introspection: !cfg.noIntrospect}, metrics.New(app.Store.PoolStats))
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)

@@ -14,6 +14,7 @@ import (
 	"crudbench/apps/graphql/graph"
 	"crudbench/apps/graphql/graph/generated"
 	"crudbench/apps/internal/auth"
+	"crudbench/apps/internal/metrics"
 	"crudbench/apps/internal/serve"
 	"crudbench/db"
 )
@@ -27,11 +28,13 @@ type Options struct {
 
 // NewServer returns the whole app as one handler: the GraphQL endpoint,
 // GraphiQL and the health probes, behind the middleware all three apps share
-// (serve.Stack, with timeout as every request's deadline); a panic outside
+// (serve.Stack, with timeout as every request's deadline) and inside it m's
+// request histogram; a panic outside
 // the resolvers and an oversized body are answered in the GraphQL response
 // shape.
-func NewServer(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, timeout time.Duration, opts Options) http.Handler {
+func NewServer(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, timeout time.Duration, opts Options, m *metrics.Metrics) http.Handler {
 	mux := chi.NewRouter()
+	mux.Use(m.Requests)
 	addRoutes(mux, logger, store, tokens, opts)
 	return serve.Stack{
 		Logger:     logger,

@@ -6,8 +6,8 @@
 // Configuration comes from the environment with flags as overrides
 // (DATABASE_URL, ADDR [:8083], DB_MAX_CONNS, LOG_LEVEL, AUTH_SECRET,
 // TOKEN_TTL, REQUEST_TIMEOUT, DEBUG_ADDR: a loopback admin address serving
-// net/http/pprof, none when empty); run it with -h for the list. It logs JSON to
-// stdout and stops gracefully on SIGINT or SIGTERM.
+// net/http/pprof and /metrics, none when empty); run it with -h for the
+// list. It logs JSON to stdout and stops gracefully on SIGINT or SIGTERM.
 //
 // HTMX_RENDERER=templ starts the tuned variant: the same site, with its most
 // read pages rendered by compiled templ components instead of html/template
@@ -24,6 +24,7 @@ import (
 
 	"crudbench/apps/internal/auth"
 	"crudbench/apps/internal/config"
+	"crudbench/apps/internal/metrics"
 	"crudbench/apps/internal/serve"
 	"crudbench/db"
 )
@@ -75,6 +76,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	defer store.Close()
 
 	tokens := auth.NewTokens(cfg.AuthSecret, cfg.TokenTTL)
-	srv := NewServer(logger, store, tokens, cfg.RequestTimeout, views)
-	return serve.Run(ctx, logger, cfg.Addr, srv, serve.Options{DebugAddr: cfg.DebugAddr})
+	m := metrics.New(store.PoolStats)
+	srv := NewServer(logger, store, tokens, cfg.RequestTimeout, views, m)
+	return serve.Run(ctx, logger, cfg.Addr, srv, serve.Options{DebugAddr: cfg.DebugAddr, Metrics: m.Handler()})
 }

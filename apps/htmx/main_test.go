@@ -17,8 +17,8 @@ import (
 
 // TestBinary builds the real binary, starts it as its own process against a
 // seeded database, signs in and reads the showcase page over HTTP, finds
-// pprof on its DEBUG_ADDR and not on its public port, then stops it with
-// SIGTERM and expects a clean, graceful exit.
+// pprof and its metrics on its DEBUG_ADDR and not on its public port, then
+// stops it with SIGTERM and expects a clean, graceful exit.
 func TestBinary(t *testing.T) {
 	t.Parallel()
 	bin := apptest.Build(t, "htmx")
@@ -33,7 +33,7 @@ func TestBinary(t *testing.T) {
 	wantStatus(t, "healthz", c.get("/healthz"), http.StatusOK)
 	wantStatus(t, "login", c.post("/login", url.Values{"username": {"viewer"}, "password": {"viewer"}}), http.StatusSeeOther)
 	wantBody(t, "showcase", c.get("/persons/1"), "Lovelace", `class="stipend"`)
-	apptest.WantDebugOnly(t, app)
+	apptest.WantDebugOnly(t, app, "/persons/{id}")
 
 	if msgs := app.Stop(t); !slices.Contains(msgs, "stopped") {
 		t.Errorf("log after SIGTERM: %q, want a \"stopped\" line", msgs)

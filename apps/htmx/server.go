@@ -8,6 +8,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"crudbench/apps/internal/auth"
+	"crudbench/apps/internal/metrics"
 	"crudbench/apps/internal/serve"
 	"crudbench/db"
 )
@@ -25,10 +26,11 @@ type site struct {
 // headers, the middleware all three apps share (serve.Stack: panic recovery,
 // request ID, the request deadline timeout, the body size limit, request
 // logging at debug level), refusal of cross-site form posts and the session
-// cookie.
-func NewServer(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, timeout time.Duration, views *views) http.Handler {
+// cookie; m's request histogram is the router's first middleware.
+func NewServer(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, timeout time.Duration, views *views, m *metrics.Metrics) http.Handler {
 	s := &site{logger: logger, store: store, tokens: tokens, views: views}
 	r := chi.NewRouter()
+	r.Use(m.Requests)
 	addRoutes(r, s)
 
 	var h http.Handler = r

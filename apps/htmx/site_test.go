@@ -22,6 +22,7 @@ import (
 
 	"crudbench/apps/internal/auth"
 	"crudbench/apps/internal/config"
+	"crudbench/apps/internal/metrics"
 	"crudbench/db"
 	"crudbench/db/dbtest"
 )
@@ -84,7 +85,7 @@ func startSiteWith(t testing.TB, dbURL string, opts db.Options, timeout time.Dur
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(NewServer(logger, ts.store, ts.tokens, timeout, views))
+	srv := httptest.NewServer(NewServer(logger, ts.store, ts.tokens, timeout, views, metrics.New(ts.store.PoolStats)))
 	t.Cleanup(func() {
 		srv.Close()
 		if t.Failed() && logs.Len() > 0 {

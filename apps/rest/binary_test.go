@@ -55,7 +55,7 @@ func TestBinary(t *testing.T) {
 		if res.StatusCode != 200 {
 			t.Errorf("GET /api/persons/1 with the token: %d", res.StatusCode)
 		}
-		apptest.WantDebugOnly(t, app)
+		apptest.WantDebugOnly(t, app, "/api/persons/{id}")
 
 		if msgs := app.Stop(t); strings.Join(msgs, ",") != "shutting down,stopped" {
 			t.Errorf("log after SIGTERM: %q, want shutting down, stopped", msgs)

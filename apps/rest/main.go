@@ -4,7 +4,7 @@
 //
 // It reads DATABASE_URL, ADDR (default :8081), DB_MAX_CONNS, LOG_LEVEL,
 // AUTH_SECRET, TOKEN_TTL, REQUEST_TIMEOUT and DEBUG_ADDR (a loopback admin
-// address serving net/http/pprof; empty, the default, serves none) from the
+// address serving net/http/pprof and Prometheus metrics at /metrics; empty, the default, serves none) from the
 // environment; flags of the same names (-database-url, -addr, …) override
 // them. Logs are JSON lines on stdout. SIGINT or SIGTERM shuts it down
 // gracefully.
@@ -20,6 +20,7 @@ import (
 
 	"crudbench/apps/internal/auth"
 	"crudbench/apps/internal/config"
+	"crudbench/apps/internal/metrics"
 	"crudbench/apps/internal/serve"
 	"crudbench/db"
 )
@@ -54,5 +55,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	defer store.Close()
 	tokens := auth.NewTokens(cfg.AuthSecret, cfg.TokenTTL)
-	return serve.Run(ctx, logger, cfg.Addr, NewServer(logger, store, tokens, cfg.RequestTimeout), serve.Options{DebugAddr: cfg.DebugAddr})
+	m := metrics.New(store.PoolStats)
+	return serve.Run(ctx, logger, cfg.Addr, NewServer(logger, store, tokens, cfg.RequestTimeout, m),
+		serve.Options{DebugAddr: cfg.DebugAddr, Metrics: m.Handler()})
 }

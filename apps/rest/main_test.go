@@ -29,6 +29,7 @@ import (
 
 	"crudbench/apps/internal/auth"
 	"crudbench/apps/internal/config"
+	"crudbench/apps/internal/metrics"
 	"crudbench/db"
 	"crudbench/db/dbtest"
 	"crudbench/resources"
@@ -66,7 +67,7 @@ func newAppWith(t testing.TB, store *db.Store, timeout time.Duration, logs io.Wr
 	t.Helper()
 	tokens := auth.NewTokens(testSecret, time.Hour)
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
-	srv := httptest.NewServer(NewServer(logger, store, tokens, timeout))
+	srv := httptest.NewServer(NewServer(logger, store, tokens, timeout, metrics.New(store.PoolStats)))
 	t.Cleanup(srv.Close)
 	a := &testApp{url: srv.URL, client: srv.Client()}
 	a.viewer = issue(t, tokens, 1, "viewer", auth.RoleViewer)

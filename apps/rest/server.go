@@ -9,6 +9,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"crudbench/apps/internal/auth"
+	"crudbench/apps/internal/metrics"
 	"crudbench/apps/internal/serve"
 	"crudbench/db"
 	"crudbench/resources"
@@ -16,10 +17,11 @@ import (
 
 // NewServer returns the REST app's handler: the routes of addRoutes behind
 // the middleware all three apps share (serve.Stack, with timeout as every
-// request's deadline), with panics, oversized bodies, 404 and 405 answered as
+// request's deadline) and inside it m's request histogram, with panics, oversized bodies, 404 and 405 answered as
 // problem+json like every other error.
-func NewServer(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, timeout time.Duration) http.Handler {
+func NewServer(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, timeout time.Duration, m *metrics.Metrics) http.Handler {
 	mux := chi.NewRouter()
+	mux.Use(m.Requests)
 	mux.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, r, http.StatusNotFound, "nothing lives at this path; the API is described at /openapi.yaml", nil)
 	})

@@ -1,8 +1,9 @@
 // Package admin holds the endpoints an app serves on its admin address
 // (DEBUG_ADDR) and never on its public port: net/http/pprof, so that the
-// bench can ask a running app where its CPU goes. The admin address is
-// loopback only (config refuses anything else), because a profile shows the
-// program's internals and costs CPU whenever someone asks for one.
+// bench can ask a running app where its CPU goes, and the app's Prometheus
+// metrics. The admin address is loopback only (config refuses anything
+// else), because a profile shows the program's internals and costs CPU
+// whenever someone asks for one.
 package admin
 
 import (
@@ -12,15 +13,19 @@ import (
 
 // Handler returns the admin endpoints: the pprof index and named profiles
 // under /debug/pprof/, a CPU profile at /debug/pprof/profile?seconds=N, an
-// execution trace at /debug/pprof/trace. They are registered on a mux of
+// execution trace at /debug/pprof/trace, and metrics (the app's Prometheus
+// handler) at /metrics unless it is nil. They are registered on a mux of
 // their own: http.DefaultServeMux, where net/http/pprof also registers
 // itself, is served by no app.
-func Handler() http.Handler {
+func Handler(metrics http.Handler) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	if metrics != nil {
+		mux.Handle("/metrics", metrics)
+	}
 	return mux
 }

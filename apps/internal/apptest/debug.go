@@ -8,9 +8,10 @@ import (
 )
 
 // WantDebugOnly checks that p, started with DEBUG_ADDR, serves the pprof
-// index and a one-second CPU profile on its admin address, and that its
-// public port answers 404 at the same paths.
-func WantDebugOnly(t *testing.T, p *Process) {
+// index, a one-second CPU profile and its metrics (WantMetrics, with route
+// the pattern of a request the test had answered 2xx) on its admin address,
+// and that its public port answers 404 at the same paths.
+func WantDebugOnly(t *testing.T, p *Process, route string) {
 	t.Helper()
 	if p.DebugURL == "" {
 		t.Fatal("no \"debug listening\" log line: was the app started with DEBUG_ADDR?")
@@ -23,11 +24,12 @@ func WantDebugOnly(t *testing.T, p *Process) {
 	if status, body := get(t, p.DebugURL+"/debug/pprof/profile?seconds=1"); status != http.StatusOK || !bytes.HasPrefix(body, []byte{0x1f, 0x8b}) {
 		t.Errorf("admin 1 s CPU profile: %d %.200q", status, body)
 	}
-	for _, path := range []string{"/debug/pprof/", "/debug/pprof/profile?seconds=1", "/debug/pprof/cmdline"} {
+	for _, path := range []string{"/debug/pprof/", "/debug/pprof/profile?seconds=1", "/debug/pprof/cmdline", "/metrics"} {
 		if status, _ := get(t, p.URL+path); status != http.StatusNotFound {
 			t.Errorf("public port answers %s with %d, want 404", path, status)
 		}
 	}
+	WantMetrics(t, p, route)
 }
 
 // get fetches url and returns the status and body.

@@ -87,7 +87,7 @@ func Load(name string, args []string, getenv func(string) string, defaultAddr st
 		{flag: "request-timeout", env: "REQUEST_TIMEOUT", def: DefaultRequestTimeout.String(),
 			usage: "each request's deadline (a `duration` up to 25s); a request still waiting for the database then gets 503", set: setRequestTimeout},
 		{flag: "debug-addr", env: "DEBUG_ADDR", def: "",
-			usage: "admin `address` serving /debug/pprof, loopback only (127.0.0.1:6060); empty serves none", set: setDebugAddr},
+			usage: "admin `address` serving /debug/pprof and /metrics, loopback only (127.0.0.1:6060); empty serves none", set: setDebugAddr},
 	}
 
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)

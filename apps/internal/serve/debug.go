@@ -10,22 +10,22 @@ import (
 	"crudbench/apps/internal/admin"
 )
 
-// startDebug serves admin.Handler on addr (DEBUG_ADDR) in the background,
-// logs "debug listening" with the bound address, and returns the function
-// that stops it.
+// startDebug serves admin.Handler, with metrics at /metrics, on addr
+// (DEBUG_ADDR) in the background, logs "debug listening" with the bound
+// address, and returns the function that stops it.
 //
 // Its write timeout is the public server's default; pprof extends a
 // request's write deadline by the seconds of the profile or trace it asks
 // for. Stopping closes it at once rather than gracefully, so that a profile
 // in progress cannot hold up the app's shutdown (its request's context ends
 // and pprof stops profiling).
-func startDebug(logger *slog.Logger, addr string) (stop func(), err error) {
+func startDebug(logger *slog.Logger, addr string, metrics http.Handler) (stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("serve: debug address: %w", err)
 	}
 	srv := &http.Server{
-		Handler:           admin.Handler(),
+		Handler:           admin.Handler(metrics),
 		ReadHeaderTimeout: 5 * time.Second,
 		WriteTimeout:      30 * time.Second,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),

@@ -41,14 +41,17 @@ func get(t *testing.T, url string) (int, []byte) {
 	return resp.StatusCode, body
 }
 
-// TestRunDebugAddr: with DebugAddr, pprof answers there and only there, and
-// stops with the app.
+// TestRunDebugAddr: with DebugAddr, pprof and the Metrics handler answer
+// there and only there, and stop with the app.
 func TestRunDebugAddr(t *testing.T) {
 	var logs syncBuffer
 	logger := slog.New(slog.NewJSONHandler(&logs, nil))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	url, done := start(t, ctx, logger, http.NotFoundHandler(), serve.Options{DebugAddr: "127.0.0.1:0"})
+	url, done := start(t, ctx, logger, http.NotFoundHandler(), serve.Options{
+		DebugAddr: "127.0.0.1:0",
+		Metrics:   http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "metrics") }),
+	})
 	debug := "http://" + debugAddr(t, logs.String())
 
 	if status, body := get(t, debug+"/debug/pprof/"); status != 200 || !bytes.Contains(body, []byte("goroutine")) {
@@ -58,8 +61,13 @@ func TestRunDebugAddr(t *testing.T) {
 	if status, body := get(t, debug+"/debug/pprof/profile?seconds=1"); status != 200 || !bytes.HasPrefix(body, []byte{0x1f, 0x8b}) {
 		t.Errorf("1 s CPU profile: %d %.200q", status, body)
 	}
-	if status, _ := get(t, url+"/debug/pprof/"); status != http.StatusNotFound {
-		t.Errorf("the public address answers /debug/pprof/ with %d, want 404", status)
+	if status, body := get(t, debug+"/metrics"); status != 200 || string(body) != "metrics" {
+		t.Errorf("admin /metrics: %d %.200q, want the Metrics handler's answer", status, body)
+	}
+	for _, path := range []string{"/debug/pprof/", "/metrics"} {
+		if status, _ := get(t, url+path); status != http.StatusNotFound {
+			t.Errorf("the public address answers %s with %d, want 404", path, status)
+		}
 	}
 
 	cancel()

@@ -35,6 +35,9 @@ type Options struct {
 	// endpoints (package admin), on a server of their own that stops with
 	// the app. Checking that it is loopback is config's job.
 	DebugAddr string
+	// Metrics, when set, is served at /metrics on DebugAddr (the app's
+	// Prometheus handler, package metrics).
+	Metrics http.Handler
 }
 
 func (o Options) withDefaults() Options {
@@ -64,7 +67,7 @@ func (o Options) withDefaults() Options {
 func Run(ctx context.Context, logger *slog.Logger, addr string, h http.Handler, opts Options) error {
 	opts = opts.withDefaults()
 	if opts.DebugAddr != "" {
-		stop, err := startDebug(logger, opts.DebugAddr)
+		stop, err := startDebug(logger, opts.DebugAddr, opts.Metrics)
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,61 @@
+package apptest
+
+import (
+	"bytes"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// WantMetrics scrapes p's /metrics on its admin address and checks what the
+// app must export there: its process's CPU time, the Go runtime's goroutine
+// count, at least one 2xx request in the duration histogram under route (a
+// chi route pattern), at least one 404 under "unmatched" (WantDebugOnly
+// asks the public port for /metrics first), and a pool that has opened and
+// handed out connections.
+func WantMetrics(t *testing.T, p *Process, route string) {
+	t.Helper()
+	series := Scrape(t, p.DebugURL+"/metrics")
+	for _, name := range []string{
+		"process_cpu_seconds_total",
+		"go_goroutines",
+		`http_request_duration_seconds_count{route="` + route + `",status="2xx"}`,
+		`http_request_duration_seconds_count{route="unmatched",status="4xx"}`,
+		"pgxpool_total_conns",
+		"pgxpool_max_conns",
+		"pgxpool_acquire_count_total",
+	} {
+		if v, ok := series[name]; !ok || v <= 0 {
+			t.Errorf("/metrics: %s = %v (present %v), want > 0", name, v, ok)
+		}
+	}
+	if _, ok := series["pgxpool_acquire_duration_seconds_total"]; !ok {
+		t.Error("/metrics: no pgxpool_acquire_duration_seconds_total")
+	}
+}
+
+// Scrape fetches url, Prometheus's text format, and returns each sample's
+// value by its series as written (name and labels, e.g.
+// `go_goroutines` or `http_request_duration_seconds_count{route="/healthz",status="2xx"}`).
+func Scrape(t *testing.T, url string) map[string]float64 {
+	t.Helper()
+	status, body := get(t, url)
+	if status != http.StatusOK {
+		t.Fatalf("%s: %d %.200q", url, status, body)
+	}
+	series := make(map[string]float64)
+	for line := range strings.Lines(string(bytes.TrimSpace(body))) {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		i := strings.LastIndexByte(line, ' ')
+		v, err := strconv.ParseFloat(line[i+1:], 64)
+		if i < 0 || err != nil {
+			t.Fatalf("%s: not a sample line: %q", url, line)
+		}
+		series[line[:i]] = v
+	}
+	return series
+}

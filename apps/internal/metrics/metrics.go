@@ -1,0 +1,46 @@
+// Package metrics gives an app its Prometheus metrics: the process and Go
+// runtime collectors, a request-duration histogram per route pattern and
+// status class, and the database pool's statistics. They live in a registry
+// of the app's own, not Prometheus's global default, so that nothing a
+// library registers behind the app's back reaches a scrape, and so that two
+// apps in one test binary do not collide. The handler is served on the
+// admin address only (package admin), never on the public port.
+package metrics
+
+import (
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"crudbench/db"
+)
+
+// Metrics is one app's registry and the instruments its middleware records
+// into.
+type Metrics struct {
+	registry *prometheus.Registry
+	duration *prometheus.HistogramVec
+}
+
+// New returns an app's metrics with pool (usually a Store's PoolStats)
+// read at every scrape.
+func New(pool func() db.PoolStats) *Metrics {
+	m := &Metrics{
+		registry: prometheus.NewRegistry(),
+		duration: newDuration(),
+	}
+	m.registry.MustRegister(
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		collectors.NewGoCollector(),
+		m.duration,
+		poolCollector{stats: pool},
+	)
+	return m
+}
+
+// Handler serves the metrics in Prometheus's text (or negotiated) format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
+}
