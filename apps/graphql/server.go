@@ -29,9 +29,8 @@ type Options struct {
 // NewServer returns the whole app as one handler: the GraphQL endpoint,
 // GraphiQL and the health probes, behind the middleware all three apps share
 // (serve.Stack, with timeout as every request's deadline) and inside it m's
-// request histogram; a panic outside
-// the resolvers and an oversized body are answered in the GraphQL response
-// shape.
+// request histogram; a panic outside the resolvers and an oversized body are
+// answered in the GraphQL response shape.
 func NewServer(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, timeout time.Duration, opts Options, m *metrics.Metrics) http.Handler {
 	mux := chi.NewRouter()
 	mux.Use(m.Requests)

@@ -17,8 +17,9 @@ import (
 
 // NewServer returns the REST app's handler: the routes of addRoutes behind
 // the middleware all three apps share (serve.Stack, with timeout as every
-// request's deadline) and inside it m's request histogram, with panics, oversized bodies, 404 and 405 answered as
-// problem+json like every other error.
+// request's deadline) and inside it m's request histogram, with panics,
+// oversized bodies, 404 and 405 answered as problem+json like every other
+// error.
 func NewServer(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, timeout time.Duration, m *metrics.Metrics) http.Handler {
 	mux := chi.NewRouter()
 	mux.Use(m.Requests)

@@ -8,9 +8,11 @@ import (
 )
 
 // WantDebugOnly checks that p, started with DEBUG_ADDR, serves the pprof
-// index, a one-second CPU profile and its metrics (WantMetrics, with route
-// the pattern of a request the test had answered 2xx) on its admin address,
-// and that its public port answers 404 at the same paths.
+// index and its metrics (WantMetrics, with route the pattern of a request
+// the test had answered 2xx) on its admin address, and that its public port
+// answers 404 at the same paths. That the admin server answers a CPU
+// profile is serve's TestRunDebugAddr: every app runs the same one, so a
+// one-second profile per app would test nothing more.
 func WantDebugOnly(t *testing.T, p *Process, route string) {
 	t.Helper()
 	if p.DebugURL == "" {
@@ -18,11 +20,6 @@ func WantDebugOnly(t *testing.T, p *Process, route string) {
 	}
 	if status, body := get(t, p.DebugURL+"/debug/pprof/"); status != http.StatusOK || !bytes.Contains(body, []byte("goroutine")) {
 		t.Errorf("admin /debug/pprof/: %d %.200q", status, body)
-	}
-	// pprof answers a CPU profile as gzipped protobuf, which starts with
-	// gzip's magic bytes.
-	if status, body := get(t, p.DebugURL+"/debug/pprof/profile?seconds=1"); status != http.StatusOK || !bytes.HasPrefix(body, []byte{0x1f, 0x8b}) {
-		t.Errorf("admin 1 s CPU profile: %d %.200q", status, body)
 	}
 	for _, path := range []string{"/debug/pprof/", "/debug/pprof/profile?seconds=1", "/debug/pprof/cmdline", "/metrics"} {
 		if status, _ := get(t, p.URL+path); status != http.StatusNotFound {

@@ -6,6 +6,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"crudbench/apps/internal/serve"
 )
 
 // Unmatched is the route label of a request no route matched (a 404 or a
@@ -36,16 +38,16 @@ func newDuration() *prometheus.HistogramVec {
 func (m *Metrics) Requests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		sw := &statusWriter{ResponseWriter: w}
+		rec := serve.Record(w)
 		returned := false
 		defer func() {
-			status := sw.status
+			status := rec.Status()
 			if !returned {
 				status = http.StatusInternalServerError
 			}
 			m.duration.WithLabelValues(route(r), statusClass(status)).Observe(time.Since(start).Seconds())
 		}()
-		next.ServeHTTP(sw, r)
+		next.ServeHTTP(rec, r)
 		returned = true
 	})
 }
@@ -63,38 +65,10 @@ func route(r *http.Request) string {
 // statusClasses are the status label's values, by status / 100.
 var statusClasses = [...]string{"0xx", "1xx", "2xx", "3xx", "4xx", "5xx"}
 
-// statusClass is "2xx" for 200 to 299 and so on; a handler that wrote
-// nothing answered 200.
+// statusClass is "2xx" for 200 to 299 and so on.
 func statusClass(status int) string {
-	if status == 0 {
-		status = http.StatusOK
-	}
 	if c := status / 100; c < len(statusClasses) {
 		return statusClasses[c]
 	}
 	return "other"
 }
-
-// statusWriter remembers the status of a response.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusWriter) WriteHeader(status int) {
-	if w.status == 0 {
-		w.status = status
-	}
-	w.ResponseWriter.WriteHeader(status)
-}
-
-func (w *statusWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.ResponseWriter.Write(b)
-}
-
-// Unwrap lets http.ResponseController reach the real writer (Flush,
-// deadlines).
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

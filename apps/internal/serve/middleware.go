@@ -186,38 +186,61 @@ func LogRequests(logger *slog.Logger, next http.Handler) http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		rec := &recorder{ResponseWriter: w}
+		rec := Record(w)
 		next.ServeHTTP(rec, r)
-		if rec.status == 0 {
-			rec.status = http.StatusOK
-		}
 		attrs := requestAttrs(r.Context())
 		if attrs == nil {
 			attrs = []slog.Attr{slog.String("method", r.Method), slog.String("path", r.URL.Path)}
 		}
 		logger.LogAttrs(r.Context(), slog.LevelDebug, "request", append(attrs,
-			slog.Int("status", rec.status),
-			slog.Int64("bytes", rec.bytes),
+			slog.Int("status", rec.Status()),
+			slog.Int64("bytes", rec.Bytes()),
 			slog.Duration("duration", time.Since(start)),
 		)...)
 	})
 }
 
-// recorder remembers the status and size of a response.
-type recorder struct {
+// Recorder is a ResponseWriter that remembers the status and size of the
+// response written through it, for the middleware that reports them
+// (LogRequests, the metrics package's request histogram).
+type Recorder struct {
 	http.ResponseWriter
 	status int
 	bytes  int64
 }
 
-func (rec *recorder) WriteHeader(status int) {
+// Record returns w as a Recorder: w itself when it already is one (a
+// middleware further out records the same response), so that a response
+// is wrapped once however many middlewares read its status.
+func Record(w http.ResponseWriter) *Recorder {
+	if rec, ok := w.(*Recorder); ok {
+		return rec
+	}
+	return &Recorder{ResponseWriter: w}
+}
+
+// Status is the response's status so far: 200 when nothing was written, as
+// net/http then answers.
+func (rec *Recorder) Status() int {
+	if rec.status == 0 {
+		return http.StatusOK
+	}
+	return rec.status
+}
+
+// Bytes is the size of the response body written so far.
+func (rec *Recorder) Bytes() int64 { return rec.bytes }
+
+// WriteHeader records the first status written and passes it on.
+func (rec *Recorder) WriteHeader(status int) {
 	if rec.status == 0 {
 		rec.status = status
 	}
 	rec.ResponseWriter.WriteHeader(status)
 }
 
-func (rec *recorder) Write(b []byte) (int, error) {
+// Write records an implicit 200 and the bytes written.
+func (rec *Recorder) Write(b []byte) (int, error) {
 	if rec.status == 0 {
 		rec.status = http.StatusOK
 	}
@@ -228,7 +251,7 @@ func (rec *recorder) Write(b []byte) (int, error) {
 
 // Unwrap lets http.ResponseController reach the real writer (Flush,
 // deadlines).
-func (rec *recorder) Unwrap() http.ResponseWriter { return rec.ResponseWriter }
+func (rec *Recorder) Unwrap() http.ResponseWriter { return rec.ResponseWriter }
 
 // Recover turns a panic in next into a 500 answered by onPanic (each app
 // writes its own error shape; nil writes a plain-text 500) and logs the panic

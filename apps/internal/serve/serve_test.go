@@ -273,3 +273,22 @@ func TestSignalContext(t *testing.T) {
 		t.Fatal("context not cancelled 5s after SIGTERM")
 	}
 }
+
+// TestRecord: a response is wrapped once however many middlewares record
+// it, and the status is net/http's implicit 200 until one is written.
+func TestRecord(t *testing.T) {
+	w := httptest.NewRecorder()
+	rec := serve.Record(w)
+	if again := serve.Record(rec); again != rec {
+		t.Error("Record wrapped a Recorder again")
+	}
+	if got := rec.Status(); got != http.StatusOK {
+		t.Errorf("status before any write = %d, want 200", got)
+	}
+	rec.WriteHeader(http.StatusTeapot)
+	rec.WriteHeader(http.StatusOK)
+	io.WriteString(rec, "tea")
+	if rec.Status() != http.StatusTeapot || rec.Bytes() != 3 || w.Code != http.StatusTeapot {
+		t.Errorf("recorded %d and %d bytes (sent %d), want 418 and 3 bytes", rec.Status(), rec.Bytes(), w.Code)
+	}
+}
