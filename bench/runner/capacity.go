@@ -52,8 +52,8 @@ func otherLoad(caps []results.Capacity) float64 {
 	most := 0.0
 	for _, c := range caps {
 		for _, p := range c.Probes {
-			if p.AppCPUAvailable && p.DBCPUAvailable && p.MachineCPUAvailable {
-				most = max(most, p.MachineCPU-p.AppCPU-p.DBCPU-p.RunnerCPU)
+			if other, ok := capacity.OtherCPU(p); ok {
+				most = max(most, other)
 			}
 		}
 	}
