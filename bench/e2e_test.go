@@ -2,7 +2,6 @@ package main_test
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -23,7 +22,6 @@ import (
 	"crudbench/bench/report"
 	"crudbench/bench/results"
 	"crudbench/bench/stack"
-	"crudbench/db/seed"
 )
 
 // e2eScenarios are the scenarios of the smoke run: every kind of request
@@ -530,37 +528,15 @@ func TestMain(m *testing.M) {
 // sampled through -pid, the third is given a pid that does not exist and
 // must be reported as not visible rather than measured as zero.
 func TestAttach(t *testing.T) {
-	ctx := context.Background()
-	d, err := stack.StartDatabase(ctx, seed.Config{ViewerPassword: "viewer", EditorPassword: "editor"}, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Stop() })
-	root, err := stack.ModuleRoot(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := t.TempDir()
 	var defaults []stack.App
 	for _, name := range stack.DefaultNames() {
 		row, _ := stack.FindBuiltin(name)
 		defaults = append(defaults, row)
 	}
-	if err := stack.Build(ctx, root, bin, defaults, io.Discard); err != nil {
-		t.Fatal(err)
-	}
+	dbURL, procs := startApps(t, defaults)
 	var attach, pids, debugURLs []string
-	procs := map[string]*stack.Process{}
 	for _, row := range defaults {
-		name := row.Name
-		p, err := stack.StartApp(ctx, row, filepath.Join(bin, name), stack.AppConfig{
-			DatabaseURL: d.URL, DBMaxConns: 5, AuthSecret: "attach-test-secret-0123456789", Log: io.Discard,
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { p.Stop() })
-		procs[name] = p
+		name, p := row.Name, procs[row.Name]
 		attach = append(attach, name+"="+p.URL)
 		pid := p.PID
 		switch name {
@@ -576,7 +552,7 @@ func TestAttach(t *testing.T) {
 		pids = append(pids, name+"="+strconv.Itoa(pid))
 	}
 
-	run, _, _ := runBench(t, []string{"DATABASE_URL=" + d.URL},
+	run, _, _ := runBench(t, []string{"DATABASE_URL=" + dbURL},
 		"-attach", strings.Join(attach, ","), "-pid", strings.Join(pids, ","),
 		"-profile-cpu", "-debug-url", strings.Join(debugURLs, ","),
 		"-scenarios", "read-one,write", "-rate", "read-one=10,write=10",

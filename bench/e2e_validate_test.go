@@ -26,7 +26,7 @@ import (
 // naming the request and the difference, and a failing exit status. One
 // database and one set of apps serve both runs.
 func TestValidateOnly(t *testing.T) {
-	dbURL, procs := startBuiltins(t)
+	dbURL, procs := startApps(t, stack.Builtin)
 	env := []string{"DATABASE_URL=" + dbURL}
 
 	t.Run("built-in apps under other names", func(t *testing.T) {
@@ -81,9 +81,10 @@ func TestValidateOnly(t *testing.T) {
 	})
 }
 
-// startBuiltins starts a database with the dataset and every built-in
-// app on it, built from its row of the table, as a user would by hand.
-func startBuiltins(t *testing.T) (string, map[string]*stack.Process) {
+// startApps starts a database with the dataset and the apps of rows on
+// it, each built from its row of the table, as a user would by hand. It
+// returns the database's URL and the apps by name.
+func startApps(t *testing.T, rows []stack.App) (string, map[string]*stack.Process) {
 	t.Helper()
 	ctx := context.Background()
 	d, err := stack.StartDatabase(ctx, seed.Config{ViewerPassword: "viewer", EditorPassword: "editor"}, io.Discard)
@@ -96,13 +97,13 @@ func startBuiltins(t *testing.T) (string, map[string]*stack.Process) {
 		t.Fatal(err)
 	}
 	bin := t.TempDir()
-	if err := stack.Build(ctx, root, bin, stack.Builtin, io.Discard); err != nil {
+	if err := stack.Build(ctx, root, bin, rows, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	procs := map[string]*stack.Process{}
-	for _, row := range stack.Builtin {
+	for _, row := range rows {
 		p, err := stack.StartApp(ctx, row, filepath.Join(bin, row.Name), stack.AppConfig{
-			DatabaseURL: d.URL, DBMaxConns: 5, AuthSecret: "validate-test-secret-0123456789", Log: io.Discard,
+			DatabaseURL: d.URL, DBMaxConns: 5, AuthSecret: "e2e-test-secret-0123456789", Log: io.Discard,
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -77,6 +77,13 @@ func allSeen(p results.Probe) bool {
 	return p.AppCPUAvailable && p.DBCPUAvailable
 }
 
+// OtherCPU is the CPU (cores) of the machine's other processes in p: the
+// machine less the app, PostgreSQL and the runner. ok is false unless every
+// one of those figures was seen, since a missing one would count as theirs.
+func OtherCPU(p results.Probe) (cores float64, ok bool) {
+	return rest(p), p.MachineCPUAvailable && allSeen(p)
+}
+
 // rest is the machine's CPU less that of the app, PostgreSQL and the
 // runner, those available: the other processes', and the unavailable
 // ones' when some are.

@@ -47,30 +47,17 @@ func noneBound(c *results.Capacity) float64 {
 	return c.Probes[0].Rate
 }
 
-// stopWords names each stop reason for a reader.
-var stopWords = map[string]string{
-	results.StopAppCPU:        "app CPU at its limit",
-	results.StopPostgresCPU:   "PostgreSQL CPU",
-	results.StopLoadGenerator: "the load generator",
-	results.StopQueueing:      "queueing with CPU to spare (a pool, lock or connection limit)",
-	results.StopCap:           "the search's cap",
-	results.StopOtherLoad:     "other processes on the machine (the capacity is what they left)",
-}
-
 // stopText is the stop reason in words with the numbers it was judged on:
-// the search's detail, which says both, or the reason's name in words when
-// there is none.
+// the search's detail, which the search always writes beside the reason
+// and which names it, or the bare reason in a file that lacks one.
 func stopText(c *results.Capacity) string {
 	switch {
-	case c.StopReason == "":
-		return na
 	case c.StopDetail != "":
 		return c.StopDetail
+	case c.StopReason != "":
+		return c.StopReason
 	}
-	if w, ok := stopWords[c.StopReason]; ok {
-		return w
-	}
-	return c.StopReason
+	return na
 }
 
 func statusText(c *results.Capacity) string {

@@ -39,10 +39,14 @@ func (r *runner) capacityAll(ctx context.Context, run *results.Run) {
 	if other := otherLoad(run.Capacities); other > capacity.OtherShown {
 		r.note(fmt.Sprintf("The machine was busy with other work during the capacity search: processes other than the app, PostgreSQL and the runner used up to %.2f cores in a probe. The capacities are what was left to the apps, not what the machine can do.", other))
 	}
-	r.note(fmt.Sprintf("Capacity: the highest constant rate at which an app met the SLO (p99 ≤ %s, success ≥ %.1f%%, throughput ≥ %.0f%% of the rate), found by probes of %s warm-up and %s measured — a ramp ×%d from %g req/s up to %g, then bisection to within %.0f%% — and confirmed by one run of the full length at that rate. The stop reason is judged on the lowest rate that missed. The runner starts the apps without GOMAXPROCS, so each may use all %d cores, and CPU limits are judged against them; capacity per core divides the capacity by the app's mean CPU (cores) in the confirmation run.",
-		r.cfg.SLOP99, 100*results.CapacityMinSuccessRatio, 100*results.CapacityMinThroughputShare,
-		r.cfg.Capacity.ProbeWarmup, r.cfg.Capacity.ProbeDuration, CapacityGrowth, r.cfg.Capacity.Start, r.cfg.Capacity.Max,
-		100*r.cfg.Capacity.Precision, runtime.NumCPU()))
+	// The report's capacity section states the SLO, the ramp and the
+	// confirmation from the settings; the note says what only the runner
+	// knows: the cores an app's CPU limit is judged against.
+	if r.cfg.Mode() == "attach" {
+		r.note(fmt.Sprintf("Capacity: the attached apps' GOMAXPROCS is not known to the runner, so an app's CPU limit is judged against all %d cores of this machine.", runtime.NumCPU()))
+	} else {
+		r.note(fmt.Sprintf("Capacity: the runner starts the apps without GOMAXPROCS, so each may use all %d cores, and an app's CPU limit is judged against them.", runtime.NumCPU()))
+	}
 }
 
 // otherLoad is the most CPU (cores) the machine's other processes used
@@ -52,8 +56,8 @@ func otherLoad(caps []results.Capacity) float64 {
 	most := 0.0
 	for _, c := range caps {
 		for _, p := range c.Probes {
-			if p.AppCPUAvailable && p.DBCPUAvailable && p.MachineCPUAvailable {
-				most = max(most, p.MachineCPU-p.AppCPU-p.DBCPU-p.RunnerCPU)
+			if other, ok := capacity.OtherCPU(p); ok {
+				most = max(most, other)
 			}
 		}
 	}
