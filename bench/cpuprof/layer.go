@@ -49,7 +49,10 @@ var skipped = []string{
 //     serving HTTP rather than of the API style, and counting it as app
 //     would blur the one layer that differs between the apps. Its frames
 //     are on every request's stack but decide only the samples spent in
-//     the middleware itself, since the walk starts at the leaf.
+//     the middleware itself, since the walk starts at the leaf. The same
+//     holds for crudbench/apps/internal/metrics, the middleware every app
+//     installs first on its router, and the Prometheus histogram it records
+//     each request into.
 //   - log/slog is other, and so is everything logging calls (see
 //     isLogging): the JSON a log line is written in is logging's cost, not
 //     the encoding layer's. Request logging is off at the default level.
@@ -66,6 +69,8 @@ var layerRules = []struct {
 	{"vendor/golang.org/x/net/http/", results.LayerHTTP},
 	{"github.com/go-chi/", results.LayerHTTP},
 	{"crudbench/apps/internal/serve", results.LayerHTTP},
+	{"crudbench/apps/internal/metrics", results.LayerHTTP},
+	{"github.com/prometheus/", results.LayerHTTP},
 
 	{"encoding/", results.LayerEncoding},
 	{"html", results.LayerEncoding},

@@ -83,6 +83,8 @@ func TestLayers(t *testing.T) {
 		{"chi", on("strings.IndexByte", "github.com/go-chi/chi/v5.(*node).findRoute", "github.com/go-chi/chi/v5.(*Mux).routeHTTP"), results.LayerHTTP},
 		{"textproto", []string{"net/textproto.(*Reader).ReadMIMEHeader", "net/http.readRequest", "net/http.(*conn).serve"}, results.LayerHTTP},
 		{"serve middleware", on("context.WithDeadline", "crudbench/apps/internal/serve.Deadline.func1"), results.LayerHTTP},
+		{"metrics middleware", on("time.Since", "crudbench/apps/internal/metrics.(*Metrics).Requests.func1.1", "crudbench/apps/internal/metrics.(*Metrics).Requests.func1"), results.LayerHTTP},
+		{"prometheus histogram", on("sync/atomic.(*Uint64).Add", "github.com/prometheus/client_golang/prometheus.(*histogram).Observe", "crudbench/apps/internal/metrics.(*Metrics).Requests.func1.1"), results.LayerHTTP},
 		{"encoding/json under skipped frames", on("runtime.memmove", "bytes.(*Buffer).Write", "strconv.AppendInt", "encoding/json.intEncoder", "encoding/json.(*encodeState).marshal", "main.writeJSON"), results.LayerEncoding},
 		{"html/template", on("html/template.htmlEscaper", "text/template.(*state).evalCall", "main.(*views).render"), results.LayerEncoding},
 		{"gqlgen", on("github.com/99designs/gqlgen/graphql/executor.(*Executor).DispatchOperation.func1"), results.LayerEncoding},
