@@ -81,6 +81,8 @@ var layerRules = []struct {
 	{"github.com/vektah/gqlparser/", results.LayerEncoding},
 	{"crudbench/apps/graphql/graph/generated", results.LayerEncoding},
 	{"crudbench/apps/graphql/graph/model", results.LayerEncoding},
+	{"github.com/a-h/templ", results.LayerEncoding},
+	{"github.com/a-h/templ/", results.LayerEncoding},
 
 	{"github.com/jackc/", results.LayerDriver},
 
@@ -108,14 +110,33 @@ func layerOf(frames []string) string {
 		if matches(pkg, skipped) {
 			continue
 		}
+		layer := results.LayerOther
 		for _, r := range layerRules {
 			if match(pkg, r.pkg) {
-				return r.layer
+				layer = r.layer
+				break
 			}
 		}
-		return results.LayerOther
+		if (layer == results.LayerApp || layer == results.LayerOther) && isTemplating(frames) {
+			// A compiled templ component is a main.… function of the app,
+			// called by templ's runtime: its work is rendering, the
+			// encoding layer, as html/template's is.
+			return results.LayerEncoding
+		}
+		return layer
 	}
 	return results.LayerRuntime
+}
+
+// isTemplating reports whether a frame of a-h/templ is on the stack: the
+// code under it renders a page.
+func isTemplating(frames []string) bool {
+	for _, f := range frames {
+		if pkg := packageOf(f); match(pkg, "github.com/a-h/templ") || match(pkg, "github.com/a-h/templ/") {
+			return true
+		}
+	}
+	return false
 }
 
 // isLogging reports whether a log/slog frame is on the stack.

@@ -97,7 +97,7 @@ func topTable(p *results.CPUProfile) table {
 
 // profilesHowTo explains the CPU profiles.
 const profilesHowTo = "A CPU profile of the app was taken over each measured window (-profile-cpu). " +
-	"Its samples are grouped into layers by the function they were in: http (net/http, the router and middleware), encoding (encoding/json, html/template, gqlgen's executor and marshalling), " +
+	"Its samples are grouped into layers by the function they were in: http (net/http, the router and middleware), encoding (encoding/json, html/template, templ, gqlgen's executor and marshalling), " +
 	"driver (pgx and its pool), app (the app's own code and the shared crudbench packages), runtime (scheduler and garbage collector) and other; the shares of a run add up to 100%. " +
 	"The top functions are those with the most CPU of their own (flat), with the CPU of everything they called (cum), as shares of the profile's CPU."
 

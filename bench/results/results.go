@@ -221,7 +221,7 @@ type Second struct {
 // Layers of a CPU profile, in the order the report stacks them.
 const (
 	LayerHTTP     = "http"     // net/http server, router, middleware of the standard library and chi
-	LayerEncoding = "encoding" // encoding/json, html/template, gqlgen's executor and marshalling, gqlparser
+	LayerEncoding = "encoding" // encoding/json, html/template, templ and its compiled components, gqlgen's executor and marshalling, gqlparser
 	LayerDriver   = "driver"   // pgx, pgconn, pgproto3, puddle (the pool)
 	LayerApp      = "app"      // the app's own code and the shared crudbench packages
 	LayerRuntime  = "runtime"  // scheduler, garbage collector and what only the runtime called
