@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -118,7 +119,7 @@ func StartApp(ctx context.Context, app App, bin string, cfg AppConfig) (*Process
 		return nil, err
 	}
 	cmd := exec.Command(bin)
-	cmd.Env = append(append(os.Environ(), app.RunEnv...),
+	cmd.Env = append(append(inherited(), app.RunEnv...),
 		"DATABASE_URL="+cfg.DatabaseURL,
 		"ADDR="+addr,
 		"DEBUG_ADDR="+debugAddr,
@@ -242,4 +243,23 @@ func freeAddr() (string, error) {
 	}
 	defer l.Close()
 	return l.Addr().String(), nil
+}
+
+// notInherited are the variables of the runner's environment that would
+// change how an app runs (the Go runtime's knobs) or what it is configured
+// with beyond the common settings: a shell's GOMAXPROCS or REQUEST_TIMEOUT
+// must not reach the apps, whose rows and common settings alone say how
+// they run.
+var notInherited = []string{"GOGC", "GOMAXPROCS", "GOMEMLIMIT", "GODEBUG", "REQUEST_TIMEOUT", "TOKEN_TTL", "HTMX_RENDERER"}
+
+// inherited is the runner's environment without notInherited.
+func inherited() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(notInherited, name) {
+			env = append(env, kv)
+		}
+	}
+	return env
 }

@@ -182,6 +182,9 @@ func TestStartApp(t *testing.T) {
 		t.Errorf("build settings %v, want CGO_ENABLED=0 from the row's BuildEnv", info.Settings)
 	}
 	dbURL := dbtest.Empty(t) // /readyz needs a database that answers, not data
+	// The runner's own tuning must not reach an app.
+	t.Setenv("GOMAXPROCS", "1")
+	t.Setenv("REQUEST_TIMEOUT", "1s")
 
 	began := time.Now()
 	p, err := stack.StartApp(t.Context(), row, bin, stack.AppConfig{
@@ -202,6 +205,11 @@ func TestStartApp(t *testing.T) {
 	if !slices.Contains(vars, "GOGC=400") || !slices.Contains(vars, "DB_MAX_CONNS=2") || slices.Contains(vars, "DB_MAX_CONNS=99") {
 		t.Errorf("the process has GOGC %v, DB_MAX_CONNS=2 %v, DB_MAX_CONNS=99 %v; want the row's GOGC and the common pool size",
 			slices.Contains(vars, "GOGC=400"), slices.Contains(vars, "DB_MAX_CONNS=2"), slices.Contains(vars, "DB_MAX_CONNS=99"))
+	}
+	for _, v := range []string{"GOMAXPROCS=1", "REQUEST_TIMEOUT=1s"} {
+		if slices.Contains(vars, v) {
+			t.Errorf("the process inherited %s from the runner", v)
+		}
 	}
 	if p.Ready <= 0 || p.Ready > took {
 		t.Errorf("Ready = %s, want more than 0 and at most the %s StartApp took", p.Ready, took)
