@@ -112,6 +112,23 @@ type Settings struct {
 	// implements and how it differs from the kind's default. Files written
 	// before apps had kinds have none.
 	AppInfo []App `json:"appInfo,omitempty"`
+	// Shard is set when this runner sent one part of a load split across
+	// several runners (-shard i/N); nil for a runner that sent it all.
+	Shard *Shard `json:"shard,omitempty"`
+	// Shards is how many shards `bench merge` made this run from; zero for
+	// a run of one runner.
+	Shards int `json:"shards,omitempty"`
+}
+
+// Shard is one runner's part of a shared schedule. Every run's requests
+// are numbered by one schedule (the rate, warm-up and duration of the
+// run); the shard sent those whose number n has n mod Count == Index, at
+// the time the schedule gives them, counted from the run's slot, which
+// begins at StartAt plus the slots of the runs before it.
+type Shard struct {
+	Index   int       `json:"index"`
+	Count   int       `json:"count"`
+	StartAt time.Time `json:"startAt"`
 }
 
 // App is what a run knows of one app besides its measurements.
@@ -278,6 +295,7 @@ const (
 	StopQueueing      = "queueing"       // latency grew with CPU to spare: a pool, lock or connection limit
 	StopOtherLoad     = "other-load"     // other processes on the machine used more CPU than any of app, PostgreSQL and runner
 	StopCap           = "cap"            // the search reached -capacity-max
+	StopPool          = "pool"           // requests waited for a database connection from the app's pool, with CPU to spare
 )
 
 // Capacity is the outcome of the capacity search of one (scenario, app).
@@ -330,6 +348,11 @@ type Probe struct {
 	RunnerCPU           float64 `json:"runnerCPU"`
 	MachineCPU          float64 `json:"machineCPU"`
 	MachineCPUAvailable bool    `json:"machineCPUAvailable"`
+	// PoolWaitMs is the mean time a request of the probe waited for a
+	// connection from the app's pool (from its metrics), when
+	// PoolAvailable.
+	PoolWaitMs    float64 `json:"poolWaitMs,omitempty"`
+	PoolAvailable bool    `json:"poolAvailable,omitempty"`
 
 	// Met says whether the probe met the SLO; Why names what it missed.
 	Met bool   `json:"met"`
@@ -380,19 +403,40 @@ type Latency struct {
 	Max  float64 `json:"maxMs"`
 }
 
+// Sources of a ProcessCost's CPU and memory figures.
+const (
+	// SourceProc: read from /proc on the runner's machine (the process's
+	// CPU clock and VmRSS, 10 samples a second by default).
+	SourceProc = "proc"
+	// SourceMetrics: scraped from the app's Prometheus metrics
+	// (process_cpu_seconds_total, process_resident_memory_bytes), at most
+	// once a second, when /proc could not or was told not to be used.
+	SourceMetrics = "metrics"
+)
+
 // ProcessCost is CPU and memory of a process (or process tree) over a
 // measured window. Available is false when the process could not be seen
 // (attach mode without its pid): the numbers are then zero and meaningless.
 type ProcessCost struct {
-	Available       bool    `json:"available"`
+	Available bool `json:"available"`
+	// Source says where the figures came from: SourceProc or
+	// SourceMetrics; empty when not available, and in files written before
+	// there was a choice (then it is /proc).
+	Source          string  `json:"source,omitempty"`
 	PID             int     `json:"pid,omitempty"`
 	CPUMean         float64 `json:"cpuMean"` // fraction of one core (1.0 = one core)
 	CPUMax          float64 `json:"cpuMax"`
 	CPUMsPerRequest float64 `json:"cpuMsPerRequest"` // per successful request
-	RSSMeanMB       float64 `json:"rssMeanMB"`
-	RSSMaxMB        float64 `json:"rssMaxMB"`
-	RSSStartMB      float64 `json:"rssStartMB"`
-	RSSEndMB        float64 `json:"rssEndMB"`
+	// CPUSeconds is the CPU time over the window that CPUMsPerRequest
+	// divides, so that shards' requests can be added before dividing.
+	CPUSeconds float64 `json:"cpuSeconds,omitempty"`
+	RSSMeanMB  float64 `json:"rssMeanMB"`
+	RSSMaxMB   float64 `json:"rssMaxMB"`
+	RSSStartMB float64 `json:"rssStartMB"`
+	RSSEndMB   float64 `json:"rssEndMB"`
+	// Pool is the app's database pool over the window, from its metrics;
+	// nil when they were not scraped.
+	Pool *PoolCost `json:"pool,omitempty"`
 
 	// CPUResolutionMsPerRequest is the resolution of CPUMsPerRequest: how
 	// far the CPU readings over the window may be off, per successful
@@ -401,11 +445,30 @@ type ProcessCost struct {
 	CPUResolutionMsPerRequest float64 `json:"cpuResolutionMsPerRequest,omitempty"`
 }
 
+// PoolCost is what an app's pgx pool reported over a measured window
+// (pgxpool_acquire_count_total and pgxpool_acquire_duration_seconds_total
+// of its metrics, differences between the window's ends).
+type PoolCost struct {
+	Acquires           uint64  `json:"acquires"`
+	AcquireWaitSeconds float64 `json:"acquireWaitSeconds"`
+	// WaitMsPerRequest is AcquireWaitSeconds over the window's requests:
+	// how long a request waited for connections, on average. Next to the
+	// latency it tells a pool that is too small from an app that is slow.
+	WaitMsPerRequest float64 `json:"waitMsPerRequest"`
+	// MaxConns is the pool's size.
+	MaxConns int `json:"maxConns,omitempty"`
+}
+
 // DBCost is what PostgreSQL spent on a measured window.
 type DBCost struct {
 	Available bool `json:"available"`
 	// StatementsPerRequest from pg_stat_statements call deltas / successful requests.
 	StatementsPerRequest float64 `json:"statementsPerRequest"`
+	// Statements is that call delta and CPUSeconds the server's CPU time
+	// over the window, so that shards' requests can be added before
+	// dividing.
+	Statements uint64  `json:"statements,omitempty"`
+	CPUSeconds float64 `json:"cpuSeconds,omitempty"`
 	// CPU of the server's processes (postmaster + backends) when visible.
 	CPUAvailable    bool    `json:"cpuAvailable"`
 	CPUMean         float64 `json:"cpuMean"`
