@@ -67,7 +67,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 	m := metrics.New(store.PoolStats)
 	srv := NewServer(logger, store, tokens, cfg.RequestTimeout, Options{Introspection: introspection}, m)
-	return serve.Run(ctx, logger, cfg.Addr, srv, serve.Options{DebugAddr: cfg.DebugAddr, Metrics: m.Handler()})
+	return serve.Run(ctx, logger, cfg.Addr, srv, serve.Options{DebugAddr: cfg.DebugAddr, MetricsAddr: cfg.MetricsAddr, Metrics: m.Handler()})
 }
 
 // introspectionFromEnv reads GRAPHQL_INTROSPECTION: on unless set to false.

@@ -78,5 +78,5 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	tokens := auth.NewTokens(cfg.AuthSecret, cfg.TokenTTL)
 	m := metrics.New(store.PoolStats)
 	srv := NewServer(logger, store, tokens, cfg.RequestTimeout, views, m)
-	return serve.Run(ctx, logger, cfg.Addr, srv, serve.Options{DebugAddr: cfg.DebugAddr, Metrics: m.Handler()})
+	return serve.Run(ctx, logger, cfg.Addr, srv, serve.Options{DebugAddr: cfg.DebugAddr, MetricsAddr: cfg.MetricsAddr, Metrics: m.Handler()})
 }

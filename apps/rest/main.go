@@ -57,5 +57,5 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	tokens := auth.NewTokens(cfg.AuthSecret, cfg.TokenTTL)
 	m := metrics.New(store.PoolStats)
 	return serve.Run(ctx, logger, cfg.Addr, NewServer(logger, store, tokens, cfg.RequestTimeout, m),
-		serve.Options{DebugAddr: cfg.DebugAddr, Metrics: m.Handler()})
+		serve.Options{DebugAddr: cfg.DebugAddr, MetricsAddr: cfg.MetricsAddr, Metrics: m.Handler()})
 }
