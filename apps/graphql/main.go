@@ -5,8 +5,9 @@
 //
 // Configuration comes from the environment, flags overriding: DATABASE_URL,
 // ADDR (default :8082), DB_MAX_CONNS, LOG_LEVEL, AUTH_SECRET, TOKEN_TTL,
-// REQUEST_TIMEOUT and DEBUG_ADDR (a loopback admin address serving
-// net/http/pprof and /metrics; empty serves none), see -h, plus
+// REQUEST_TIMEOUT, DEBUG_ADDR (a loopback admin address serving
+// net/http/pprof and /metrics; empty serves none) and METRICS_ADDR (the
+// same /metrics alone, any interface; empty serves none), see -h, plus
 // GRAPHQL_INTROSPECTION=false to hide the schema from clients.
 package main
 
