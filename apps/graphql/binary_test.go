@@ -34,6 +34,7 @@ func startVariant(t *testing.T, bin, dbURL string, env []string) *apptest.Proces
 		"AUTH_SECRET=binary-test-secret-0123456789",
 		"LOG_LEVEL=info",
 		"DEBUG_ADDR=127.0.0.1:0",
+		"METRICS_ADDR=127.0.0.1:0",
 	}, env...)...))
 }
 
@@ -64,8 +65,8 @@ func loginTo(t *testing.T, base string) string {
 }
 
 // The real binary, as a user runs it: configured by the environment, it
-// listens, answers (pprof only on DEBUG_ADDR), and on SIGTERM shuts down
-// gracefully with exit code 0.
+// listens, answers (pprof only on DEBUG_ADDR, metrics alone on
+// METRICS_ADDR), and on SIGTERM shuts down gracefully with exit code 0.
 func TestBinaryStartToStop(t *testing.T) {
 	t.Parallel()
 	bin := apptest.Build(t, "graphql")
@@ -87,6 +88,7 @@ func TestBinaryStartToStop(t *testing.T) {
 				t.Errorf("showcase: %v %s", err, raw)
 			}
 			apptest.WantDebugOnly(t, app, "/graphql")
+			apptest.WantMetricsOnly(t, app)
 
 			if got := strings.Join(app.Stop(t), ","); !strings.Contains(got, "shutting down,stopped") {
 				t.Errorf("logs after SIGTERM: %s", got)

@@ -5,8 +5,9 @@
 //
 // Configuration comes from the environment, flags overriding: DATABASE_URL,
 // ADDR (default :8082), DB_MAX_CONNS, LOG_LEVEL, AUTH_SECRET, TOKEN_TTL,
-// REQUEST_TIMEOUT and DEBUG_ADDR (a loopback admin address serving
-// net/http/pprof and /metrics; empty serves none), see -h, plus
+// REQUEST_TIMEOUT, DEBUG_ADDR (a loopback admin address serving
+// net/http/pprof and /metrics; empty serves none) and METRICS_ADDR (the
+// same /metrics alone, any interface; empty serves none), see -h, plus
 // GRAPHQL_INTROSPECTION=false to hide the schema from clients.
 package main
 
@@ -67,7 +68,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 	m := metrics.New(store.PoolStats)
 	srv := NewServer(logger, store, tokens, cfg.RequestTimeout, Options{Introspection: introspection}, m)
-	return serve.Run(ctx, logger, cfg.Addr, srv, serve.Options{DebugAddr: cfg.DebugAddr, Metrics: m.Handler()})
+	return serve.Run(ctx, logger, cfg.Addr, srv, serve.Options{DebugAddr: cfg.DebugAddr, MetricsAddr: cfg.MetricsAddr, Metrics: m.Handler()})
 }
 
 // introspectionFromEnv reads GRAPHQL_INTROSPECTION: on unless set to false.

@@ -6,7 +6,8 @@
 // Configuration comes from the environment with flags as overrides
 // (DATABASE_URL, ADDR [:8083], DB_MAX_CONNS, LOG_LEVEL, AUTH_SECRET,
 // TOKEN_TTL, REQUEST_TIMEOUT, DEBUG_ADDR: a loopback admin address serving
-// net/http/pprof and /metrics, none when empty); run it with -h for the
+// net/http/pprof and /metrics, none when empty; METRICS_ADDR: the same
+// /metrics alone, any interface, none when empty); run it with -h for the
 // list. It logs JSON to stdout and stops gracefully on SIGINT or SIGTERM.
 //
 // HTMX_RENDERER=templ starts the tuned variant: the same site, with its most
@@ -78,5 +79,5 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	tokens := auth.NewTokens(cfg.AuthSecret, cfg.TokenTTL)
 	m := metrics.New(store.PoolStats)
 	srv := NewServer(logger, store, tokens, cfg.RequestTimeout, views, m)
-	return serve.Run(ctx, logger, cfg.Addr, srv, serve.Options{DebugAddr: cfg.DebugAddr, Metrics: m.Handler()})
+	return serve.Run(ctx, logger, cfg.Addr, srv, serve.Options{DebugAddr: cfg.DebugAddr, MetricsAddr: cfg.MetricsAddr, Metrics: m.Handler()})
 }

@@ -17,8 +17,9 @@ import (
 
 // TestBinary builds the real binary, starts it as its own process against a
 // seeded database, signs in and reads the showcase page over HTTP, finds
-// pprof and its metrics on its DEBUG_ADDR and not on its public port, then
-// stops it with SIGTERM and expects a clean, graceful exit.
+// pprof and its metrics on its DEBUG_ADDR and not on its public port, its
+// metrics and nothing else on its METRICS_ADDR, then stops it with SIGTERM
+// and expects a clean, graceful exit.
 func TestBinary(t *testing.T) {
 	t.Parallel()
 	bin := apptest.Build(t, "htmx")
@@ -28,12 +29,14 @@ func TestBinary(t *testing.T) {
 		"AUTH_SECRET="+string(testSecret),
 		"LOG_LEVEL=info",
 		"DEBUG_ADDR=127.0.0.1:0",
+		"METRICS_ADDR=127.0.0.1:0",
 	))
 	c := &client{t: t, base: app.URL, http: newHTTPClient(t)}
 	wantStatus(t, "healthz", c.get("/healthz"), http.StatusOK)
 	wantStatus(t, "login", c.post("/login", url.Values{"username": {"viewer"}, "password": {"viewer"}}), http.StatusSeeOther)
 	wantBody(t, "showcase", c.get("/persons/1"), "Lovelace", `class="stipend"`)
 	apptest.WantDebugOnly(t, app, "/persons/{id}")
+	apptest.WantMetricsOnly(t, app)
 
 	if msgs := app.Stop(t); !slices.Contains(msgs, "stopped") {
 		t.Errorf("log after SIGTERM: %q, want a \"stopped\" line", msgs)

@@ -18,15 +18,16 @@ import (
 )
 
 // TestBinary builds the real binary and runs it as an operator would: it
-// listens on the ADDR it is given (and serves pprof on DEBUG_ADDR only),
-// answers, and stops cleanly on SIGTERM.
+// listens on the ADDR it is given (and serves pprof on DEBUG_ADDR only,
+// metrics and nothing else on METRICS_ADDR), answers, and stops cleanly on
+// SIGTERM.
 func TestBinary(t *testing.T) {
 	t.Parallel()
 	bin := apptest.Build(t, "rest")
 	dbURL := dbtest.Seeded(t)
 
 	t.Run("serves until SIGTERM", func(t *testing.T) {
-		app := apptest.Start(t, bin, apptest.Env("DATABASE_URL="+dbURL, "ADDR=127.0.0.1:0", "DEBUG_ADDR=127.0.0.1:0"))
+		app := apptest.Start(t, bin, apptest.Env("DATABASE_URL="+dbURL, "ADDR=127.0.0.1:0", "DEBUG_ADDR=127.0.0.1:0", "METRICS_ADDR=127.0.0.1:0"))
 		warned := false
 		for _, line := range app.Startup {
 			msg, _ := line["msg"].(string)
@@ -56,6 +57,7 @@ func TestBinary(t *testing.T) {
 			t.Errorf("GET /api/persons/1 with the token: %d", res.StatusCode)
 		}
 		apptest.WantDebugOnly(t, app, "/api/persons/{id}")
+		apptest.WantMetricsOnly(t, app)
 
 		if msgs := app.Stop(t); strings.Join(msgs, ",") != "shutting down,stopped" {
 			t.Errorf("log after SIGTERM: %q, want shutting down, stopped", msgs)

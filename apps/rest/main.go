@@ -3,10 +3,11 @@
 // /openapi.yaml.
 //
 // It reads DATABASE_URL, ADDR (default :8081), DB_MAX_CONNS, LOG_LEVEL,
-// AUTH_SECRET, TOKEN_TTL, REQUEST_TIMEOUT and DEBUG_ADDR (a loopback admin
-// address serving net/http/pprof and Prometheus metrics at /metrics; empty, the default, serves none) from the
-// environment; flags of the same names (-database-url, -addr, …) override
-// them. Logs are JSON lines on stdout. SIGINT or SIGTERM shuts it down
+// AUTH_SECRET, TOKEN_TTL, REQUEST_TIMEOUT, DEBUG_ADDR (a loopback admin
+// address serving net/http/pprof and Prometheus metrics at /metrics; empty,
+// the default, serves none) and METRICS_ADDR (the same metrics alone, on
+// any interface; empty serves none) from the environment; flags of the same
+// names (-database-url, -addr, …) override them. Logs are JSON lines on stdout. SIGINT or SIGTERM shuts it down
 // gracefully.
 package main
 
@@ -57,5 +58,5 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	tokens := auth.NewTokens(cfg.AuthSecret, cfg.TokenTTL)
 	m := metrics.New(store.PoolStats)
 	return serve.Run(ctx, logger, cfg.Addr, NewServer(logger, store, tokens, cfg.RequestTimeout, m),
-		serve.Options{DebugAddr: cfg.DebugAddr, Metrics: m.Handler()})
+		serve.Options{DebugAddr: cfg.DebugAddr, MetricsAddr: cfg.MetricsAddr, Metrics: m.Handler()})
 }

@@ -3,6 +3,8 @@ package compose_test
 import (
 	"bytes"
 	"context"
+	"net"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -106,8 +108,8 @@ func TestComposeFile(t *testing.T) {
 	if !slices.Contains(b.Profiles, "bench") {
 		t.Errorf("bench is not under the bench profile: %v", b.Profiles)
 	}
-	if b.Pid != "host" {
-		t.Errorf("bench pid = %q, want host (its sampler must see the apps)", b.Pid)
+	if b.Pid != "" {
+		t.Errorf("bench pid = %q, want the container's own (it reads the apps' metrics, not the host's /proc)", b.Pid)
 	}
 	cmd := strings.Join(b.Command, " ")
 	for _, name := range apps {
@@ -115,6 +117,75 @@ func TestComposeFile(t *testing.T) {
 			t.Errorf("bench command does not attach to %s: %s", name, cmd)
 		}
 	}
+}
+
+// TestMetricsWiring checks that every app serves its metrics on the compose
+// network and not on the host, and that the bench scrapes each app's
+// METRICS_ADDR, and nothing else, by its service name.
+func TestMetricsWiring(t *testing.T) {
+	p := load(t)
+	scraped := benchFlagURLs(t, p.Services["bench"].Command, "-metrics-url")
+	for _, name := range apps {
+		t.Run(name, func(t *testing.T) {
+			port := metricsPort(t, p.Services[name])
+			for _, published := range p.Services[name].Ports {
+				if strconv.Itoa(int(published.Target)) == port {
+					t.Errorf("metrics port %s is published on the host as %s", port, published.Published)
+				}
+			}
+			u := scraped[name]
+			if u == nil {
+				t.Fatalf("the bench's -metrics-url does not name %s", name)
+			}
+			if u.Scheme != "http" || u.Hostname() != name || u.Port() != port || u.Path != "/metrics" {
+				t.Errorf("the bench scrapes %s at %s, want http://%s:%s/metrics", name, u, name, port)
+			}
+		})
+	}
+	for name := range scraped {
+		if !slices.Contains(apps, name) {
+			t.Errorf("the bench's -metrics-url names %s, which is not an app", name)
+		}
+	}
+}
+
+// metricsPort returns the port of s's METRICS_ADDR, failing unless the
+// address listens on every interface: on loopback the bench's container
+// could not reach it.
+func metricsPort(t *testing.T, s types.ServiceConfig) string {
+	t.Helper()
+	v := s.Environment["METRICS_ADDR"]
+	if v == nil {
+		t.Fatal("no METRICS_ADDR")
+	}
+	host, port, err := net.SplitHostPort(*v)
+	if err != nil || port == "" {
+		t.Fatalf("METRICS_ADDR %q is not host:port: %v", *v, err)
+	}
+	if host != "" && host != "0.0.0.0" && host != "::" {
+		t.Errorf("METRICS_ADDR %q binds %s only, want every interface", *v, host)
+	}
+	return port
+}
+
+// benchFlagURLs returns the name=URL pairs the bench command gives flag,
+// by name.
+func benchFlagURLs(t *testing.T, cmd types.ShellCommand, flag string) map[string]*url.URL {
+	t.Helper()
+	i := slices.Index(cmd, flag)
+	if i < 0 || i+1 == len(cmd) {
+		t.Fatalf("the bench command has no %s value: %q", flag, cmd)
+	}
+	urls := make(map[string]*url.URL)
+	for pair := range strings.SplitSeq(cmd[i+1], ",") {
+		name, raw, ok := strings.Cut(pair, "=")
+		u, err := url.Parse(raw)
+		if !ok || err != nil {
+			t.Fatalf("%s: %q is not name=URL", flag, pair)
+		}
+		urls[name] = u
+	}
+	return urls
 }
 
 // TestPortBindings checks that every published port is on loopback unless
@@ -247,7 +318,7 @@ func TestReadmeMatchesCompose(t *testing.T) {
 		}
 	}
 	for _, cmd := range []string{"docker compose up", "docker compose run --rm bench", "BENCH_PROFILES=", "docker compose down",
-		"Compose v2", "BIND_ADDR=0.0.0.0", "DB CPU is always n/a", "`logs/` is empty", "docker compose logs"} {
+		"Compose v2", "BIND_ADDR=0.0.0.0", "DB CPU is always n/a", "METRICS_ADDR", "`logs/` is empty", "docker compose logs"} {
 		if !strings.Contains(section, cmd) {
 			t.Errorf("README compose section lacks %q", cmd)
 		}

@@ -3,7 +3,9 @@
 // bench can ask a running app where its CPU goes, and the app's Prometheus
 // metrics. The admin address is loopback only (config refuses anything
 // else), because a profile shows the program's internals and costs CPU
-// whenever someone asks for one.
+// whenever someone asks for one. MetricsOnly is what the metrics address
+// (METRICS_ADDR) serves instead: the metrics and nothing else, so that it
+// may face the network.
 package admin
 
 import (
@@ -27,5 +29,14 @@ func Handler(metrics http.Handler) http.Handler {
 	if metrics != nil {
 		mux.Handle("/metrics", metrics)
 	}
+	return mux
+}
+
+// MetricsOnly returns a handler that serves metrics (the app's Prometheus
+// handler, the same one Handler serves, so one registry answers on both
+// addresses) at /metrics and 404 at every other path, pprof's included.
+func MetricsOnly(metrics http.Handler) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", metrics)
 	return mux
 }

@@ -21,7 +21,7 @@ import (
 
 // Settings are the variables every app reads; Env drops them from the test
 // process's environment so only the given ones apply.
-var Settings = []string{"DATABASE_URL", "ADDR", "DB_MAX_CONNS", "LOG_LEVEL", "AUTH_SECRET", "TOKEN_TTL", "REQUEST_TIMEOUT", "DEBUG_ADDR"}
+var Settings = []string{"DATABASE_URL", "ADDR", "DB_MAX_CONNS", "LOG_LEVEL", "AUTH_SECRET", "TOKEN_TTL", "REQUEST_TIMEOUT", "DEBUG_ADDR", "METRICS_ADDR"}
 
 // Build compiles the main package in the current folder (the test's own
 // app) into a temporary folder and returns the binary's path.
@@ -58,6 +58,9 @@ type Process struct {
 	// DebugURL is its admin address, from its "debug listening" log line;
 	// empty unless it was started with DEBUG_ADDR.
 	DebugURL string
+	// MetricsURL is its metrics-only address, from its "metrics listening"
+	// log line; empty unless it was started with METRICS_ADDR.
+	MetricsURL string
 	// Startup holds the log lines written up to and including "listening".
 	Startup []map[string]any
 
@@ -116,6 +119,8 @@ func Start(t testing.TB, bin string, env []string) *Process {
 				p.URL = "http://" + addr
 			} else if line["msg"] == "debug listening" && addr != "" {
 				p.DebugURL = "http://" + addr
+			} else if line["msg"] == "metrics listening" && addr != "" {
+				p.MetricsURL = "http://" + addr
 			}
 		case <-timeout:
 			t.Fatalf("no \"listening\" log line within 20 s; stderr:\n%s", p.stderr)

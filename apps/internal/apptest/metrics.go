@@ -35,6 +35,41 @@ func WantMetrics(t *testing.T, p *Process, route string) {
 	}
 }
 
+// WantMetricsOnly checks that p, started with DEBUG_ADDR and METRICS_ADDR,
+// serves on its metrics address the same registry as on its admin address
+// (the request counts, route by route, are equal and not all zero: one set
+// of counters, not two) with its process and pool figures, and answers 404
+// everywhere else there: no pprof, and not the app's own routes.
+func WantMetricsOnly(t *testing.T, p *Process) {
+	t.Helper()
+	if p.MetricsURL == "" || p.DebugURL == "" {
+		t.Fatal("no \"metrics listening\" or \"debug listening\" log line: was the app started with METRICS_ADDR and DEBUG_ADDR?")
+	}
+	admin, exposed := Scrape(t, p.DebugURL+"/metrics"), Scrape(t, p.MetricsURL+"/metrics")
+	requests := 0.0
+	for name, v := range admin {
+		if strings.HasPrefix(name, "http_request_duration_seconds_count{") {
+			requests += v
+			if w, ok := exposed[name]; !ok || w != v {
+				t.Errorf("metrics address: %s = %v (present %v), admin address %v", name, w, ok, v)
+			}
+		}
+	}
+	if requests == 0 {
+		t.Error("admin /metrics counts no requests: nothing to compare the metrics address with")
+	}
+	for _, name := range []string{"process_cpu_seconds_total", "process_resident_memory_bytes", "pgxpool_total_conns"} {
+		if v, ok := exposed[name]; !ok || v <= 0 {
+			t.Errorf("metrics address: %s = %v (present %v), want > 0", name, v, ok)
+		}
+	}
+	for _, path := range []string{"/debug/pprof/", "/debug/pprof/profile?seconds=1", "/debug/pprof/cmdline", "/", "/healthz"} {
+		if status, _ := get(t, p.MetricsURL+path); status != http.StatusNotFound {
+			t.Errorf("metrics address answers %s with %d, want 404", path, status)
+		}
+	}
+}
+
 // Scrape fetches url, Prometheus's text format, and returns each sample's
 // value by its series as written (name and labels, e.g.
 // `go_goroutines` or `http_request_duration_seconds_count{route="/healthz",status="2xx"}`).

@@ -51,6 +51,12 @@ type Config struct {
 	// host: the profiler shows the program's internals and costs CPU on
 	// demand, so it must never be reachable from the network.
 	DebugAddr string
+	// MetricsAddr (METRICS_ADDR, -metrics-addr) is a second admin address
+	// that serves only /metrics; empty, the default, serves none. Unlike
+	// DebugAddr it may bind any interface (":9100"): a bench in another
+	// container or on another host reads the app's CPU, memory and pool
+	// there, and metrics reveal no more than their own names and counts.
+	MetricsAddr string
 }
 
 // setting is one configuration value: its flag, its environment variable and
@@ -88,6 +94,8 @@ func Load(name string, args []string, getenv func(string) string, defaultAddr st
 			usage: "each request's deadline (a `duration` up to 25s); a request still waiting for the database then gets 503", set: setRequestTimeout},
 		{flag: "debug-addr", env: "DEBUG_ADDR", def: "",
 			usage: "admin `address` serving /debug/pprof and /metrics, loopback only (127.0.0.1:6060); empty serves none", set: setDebugAddr},
+		{flag: "metrics-addr", env: "METRICS_ADDR", def: "",
+			usage: "`address` serving only /metrics, any interface (:9100) so a bench elsewhere can read it; empty serves none", set: setMetricsAddr},
 	}
 
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
@@ -224,6 +232,22 @@ func setDebugAddr(c *Config, s string) error {
 		return errors.New("host must be loopback (127.0.0.0/8, ::1 or localhost): the profiler must not be reachable from the network")
 	}
 	c.DebugAddr = s
+	return nil
+}
+
+// setMetricsAddr accepts an empty address (no metrics server) or host:port
+// with any host, the empty host (every interface) included.
+func setMetricsAddr(c *Config, s string) error {
+	if s == "" {
+		c.MetricsAddr = ""
+		return nil
+	}
+	if _, port, err := net.SplitHostPort(s); err != nil {
+		return errors.New("must be empty or host:port, for example :9100")
+	} else if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return errors.New("port must be a number from 0 to 65535")
+	}
+	c.MetricsAddr = s
 	return nil
 }
 

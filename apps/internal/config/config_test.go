@@ -59,6 +59,7 @@ func TestLoadEnv(t *testing.T) {
 		"TOKEN_TTL":       "30m",
 		"REQUEST_TIMEOUT": "750ms",
 		"DEBUG_ADDR":      "127.0.0.1:6060",
+		"METRICS_ADDR":    ":9100",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -72,6 +73,7 @@ func TestLoadEnv(t *testing.T) {
 		TokenTTL:       30 * time.Minute,
 		RequestTimeout: 750 * time.Millisecond,
 		DebugAddr:      "127.0.0.1:6060",
+		MetricsAddr:    ":9100",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("from env (-want +got):\n%s", diff)
@@ -91,6 +93,7 @@ func TestLoadFlagsOverrideEnv(t *testing.T) {
 		"TOKEN_TTL":       "1h",
 		"REQUEST_TIMEOUT": "forever",      // hidden by the flag too
 		"DEBUG_ADDR":      "0.0.0.0:6060", // and a non-loopback admin address
+		"METRICS_ADDR":    "9100",         // and a metrics address without a port
 	}
 	args := []string{
 		"-database-url", "postgres://flag@db/x",
@@ -101,6 +104,7 @@ func TestLoadFlagsOverrideEnv(t *testing.T) {
 		"-token-ttl", "90s",
 		"-request-timeout", "25s",
 		"-debug-addr", "[::1]:0",
+		"-metrics-addr", "0.0.0.0:9100",
 	}
 	got, err := load(t, args, vars)
 	if err != nil {
@@ -115,6 +119,7 @@ func TestLoadFlagsOverrideEnv(t *testing.T) {
 		TokenTTL:       90 * time.Second,
 		RequestTimeout: 25 * time.Second,
 		DebugAddr:      "[::1]:0",
+		MetricsAddr:    "0.0.0.0:9100",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("flags over env (-want +got):\n%s", diff)
@@ -149,6 +154,10 @@ func TestLoadBadValues(t *testing.T) {
 		{"debug addr public", []string{"-debug-addr", "192.0.2.7:6060"}, nil, "-debug-addr"},
 		{"debug addr ipv6 public", nil, map[string]string{"DEBUG_ADDR": "[2001:db8::1]:6060"}, "DEBUG_ADDR"},
 		{"debug addr host name", nil, map[string]string{"DEBUG_ADDR": "example.com:6060"}, "loopback"},
+		{"metrics addr without port", nil, map[string]string{"METRICS_ADDR": "0.0.0.0"}, "METRICS_ADDR"},
+		{"metrics addr empty port", []string{"-metrics-addr", "rest:"}, nil, "-metrics-addr"},
+		{"metrics addr port", nil, map[string]string{"METRICS_ADDR": ":65536"}, "port must be a number"},
+		{"metrics addr url", []string{"-metrics-addr", "http://rest:9100/metrics"}, nil, "host:port"},
 		{"empty database url flag", []string{"-database-url", ""}, nil, "-database-url"},
 		{"unknown flag", []string{"-nope"}, nil, "nope"},
 		{"flag syntax", []string{"-db-max-conns"}, nil, "db-max-conns"},
@@ -182,6 +191,35 @@ func TestLoadDebugAddrLoopback(t *testing.T) {
 	}
 }
 
+// TestLoadMetricsAddrAnyHost: the metrics address takes every host form,
+// the empty host (every interface) and non-loopback ones included, as given;
+// an empty flag turns off an address the environment set.
+func TestLoadMetricsAddrAnyHost(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		vars map[string]string
+		want string
+	}{
+		{"every interface", nil, map[string]string{"METRICS_ADDR": ":9100"}, ":9100"},
+		{"unspecified ipv4", nil, map[string]string{"METRICS_ADDR": "0.0.0.0:9100"}, "0.0.0.0:9100"},
+		{"public ipv6", nil, map[string]string{"METRICS_ADDR": "[2001:db8::1]:9100"}, "[2001:db8::1]:9100"},
+		{"host name", []string{"-metrics-addr", "rest:9100"}, nil, "rest:9100"},
+		{"loopback port 0", nil, map[string]string{"METRICS_ADDR": "127.0.0.1:0"}, "127.0.0.1:0"},
+		{"empty flag over env", []string{"-metrics-addr", ""}, map[string]string{"METRICS_ADDR": ":9100"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := load(t, tc.args, tc.vars)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.MetricsAddr != tc.want {
+				t.Errorf("MetricsAddr = %q, want %q", got.MetricsAddr, tc.want)
+			}
+		})
+	}
+}
+
 func TestLoadDoesNotEchoSecrets(t *testing.T) {
 	const secret = "tiny"
 	_, err := load(t, nil, map[string]string{"AUTH_SECRET": secret})
@@ -199,7 +237,7 @@ func TestLoadHelp(t *testing.T) {
 	if !errors.Is(err, flag.ErrHelp) {
 		t.Errorf("Load(-h) error = %v, want flag.ErrHelp", err)
 	}
-	for _, name := range []string{"DATABASE_URL", "ADDR", "DB_MAX_CONNS", "LOG_LEVEL", "AUTH_SECRET", "TOKEN_TTL", "REQUEST_TIMEOUT", "DEBUG_ADDR"} {
+	for _, name := range []string{"DATABASE_URL", "ADDR", "DB_MAX_CONNS", "LOG_LEVEL", "AUTH_SECRET", "TOKEN_TTL", "REQUEST_TIMEOUT", "DEBUG_ADDR", "METRICS_ADDR"} {
 		if !strings.Contains(stderr.String(), name) {
 			t.Errorf("usage does not mention %s:\n%s", name, stderr.String())
 		}

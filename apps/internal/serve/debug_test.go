@@ -14,16 +14,17 @@ import (
 	"crudbench/apps/internal/serve"
 )
 
-// debugAddr finds the admin server's bound address in Run's log.
-func debugAddr(t *testing.T, logs string) string {
+// loggedAddr finds the bound address in Run's log line msg ("debug
+// listening", "metrics listening").
+func loggedAddr(t *testing.T, logs, msg string) string {
 	t.Helper()
 	for line := range strings.Lines(logs) {
 		var entry struct{ Msg, Addr string }
-		if json.Unmarshal([]byte(line), &entry) == nil && entry.Msg == "debug listening" {
+		if json.Unmarshal([]byte(line), &entry) == nil && entry.Msg == msg {
 			return entry.Addr
 		}
 	}
-	t.Fatalf("no \"debug listening\" line in the log:\n%s", logs)
+	t.Fatalf("no %q line in the log:\n%s", msg, logs)
 	return ""
 }
 
@@ -52,7 +53,7 @@ func TestRunDebugAddr(t *testing.T) {
 		DebugAddr: "127.0.0.1:0",
 		Metrics:   http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "metrics") }),
 	})
-	debug := "http://" + debugAddr(t, logs.String())
+	debug := "http://" + loggedAddr(t, logs.String(), "debug listening")
 
 	if status, body := get(t, debug+"/debug/pprof/"); status != 200 || !bytes.Contains(body, []byte("goroutine")) {
 		t.Errorf("pprof index: %d %.200q", status, body)

@@ -1,6 +1,7 @@
 // Package serve runs an app's HTTP server with the timeouts and graceful
 // shutdown every crudbench app needs, and beside it, when asked, the admin
-// server on its loopback address (DEBUG_ADDR); plus the middleware policy
+// server on its loopback address (DEBUG_ADDR) and the metrics-only server
+// (METRICS_ADDR); plus the middleware policy
 // the three apps share (Stack): panic recovery, request IDs, the request
 // deadline, the body limit and request logging (debug only), and how a
 // handler's error is logged (LogError).
@@ -35,8 +36,12 @@ type Options struct {
 	// endpoints (package admin), on a server of their own that stops with
 	// the app. Checking that it is loopback is config's job.
 	DebugAddr string
-	// Metrics, when set, is served at /metrics on DebugAddr (the app's
-	// Prometheus handler, package metrics).
+	// MetricsAddr, when set (METRICS_ADDR), is where Run also serves
+	// Metrics and nothing else, on a server of its own that stops with the
+	// app. It may be any interface: pprof is never served there.
+	MetricsAddr string
+	// Metrics, when set, is served at /metrics on DebugAddr and MetricsAddr
+	// (the app's Prometheus handler, package metrics); MetricsAddr needs it.
 	Metrics http.Handler
 }
 
@@ -63,11 +68,22 @@ func (o Options) withDefaults() Options {
 // With opts.DebugAddr it first starts the admin server there and logs
 // "debug listening" with its bound address (before "listening", so whoever
 // waits for "listening" has both); the admin server is closed when Run
-// returns.
+// returns. With opts.MetricsAddr it does the same for the metrics server,
+// logging "metrics listening".
 func Run(ctx context.Context, logger *slog.Logger, addr string, h http.Handler, opts Options) error {
 	opts = opts.withDefaults()
+	if opts.MetricsAddr != "" && opts.Metrics == nil {
+		return errors.New("serve: a metrics address needs a Metrics handler")
+	}
 	if opts.DebugAddr != "" {
 		stop, err := startDebug(logger, opts.DebugAddr, opts.Metrics)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
+	if opts.MetricsAddr != "" {
+		stop, err := startMetrics(logger, opts.MetricsAddr, opts.Metrics)
 		if err != nil {
 			return err
 		}
