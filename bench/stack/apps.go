@@ -249,8 +249,8 @@ func freeAddr() (string, error) {
 // change how an app runs (the Go runtime's knobs) or what it is configured
 // with beyond the common settings: a shell's GOMAXPROCS or REQUEST_TIMEOUT
 // must not reach the apps, whose rows and common settings alone say how
-// they run.
-var notInherited = []string{"GOGC", "GOMAXPROCS", "GOMEMLIMIT", "GODEBUG", "REQUEST_TIMEOUT", "TOKEN_TTL", "HTMX_RENDERER"}
+// they run; a shell's METRICS_ADDR would have every app bind one port.
+var notInherited = []string{"GOGC", "GOMAXPROCS", "GOMEMLIMIT", "GODEBUG", "REQUEST_TIMEOUT", "TOKEN_TTL", "HTMX_RENDERER", "METRICS_ADDR"}
 
 // inherited is the runner's environment without notInherited.
 func inherited() []string {

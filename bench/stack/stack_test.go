@@ -185,6 +185,7 @@ func TestStartApp(t *testing.T) {
 	// The runner's own tuning must not reach an app.
 	t.Setenv("GOMAXPROCS", "1")
 	t.Setenv("REQUEST_TIMEOUT", "1s")
+	t.Setenv("METRICS_ADDR", "127.0.0.1:0")
 
 	began := time.Now()
 	p, err := stack.StartApp(t.Context(), row, bin, stack.AppConfig{
@@ -206,7 +207,7 @@ func TestStartApp(t *testing.T) {
 		t.Errorf("the process has GOGC %v, DB_MAX_CONNS=2 %v, DB_MAX_CONNS=99 %v; want the row's GOGC and the common pool size",
 			slices.Contains(vars, "GOGC=400"), slices.Contains(vars, "DB_MAX_CONNS=2"), slices.Contains(vars, "DB_MAX_CONNS=99"))
 	}
-	for _, v := range []string{"GOMAXPROCS=1", "REQUEST_TIMEOUT=1s"} {
+	for _, v := range []string{"GOMAXPROCS=1", "REQUEST_TIMEOUT=1s", "METRICS_ADDR=127.0.0.1:0"} {
 		if slices.Contains(vars, v) {
 			t.Errorf("the process inherited %s from the runner", v)
 		}
