@@ -474,7 +474,8 @@ type DBCost struct {
 	StatementsPerRequest float64 `json:"statementsPerRequest"`
 	// Statements is that call delta and CPUSeconds the server's CPU time
 	// over the window, so that shards' requests can be added before
-	// dividing.
+	// dividing. Both are the whole database's: every shard of a sharded
+	// run sees all shards' statements and CPU.
 	Statements uint64  `json:"statements,omitempty"`
 	CPUSeconds float64 `json:"cpuSeconds,omitempty"`
 	// CPU of the server's processes (postmaster + backends) when visible.

@@ -204,8 +204,9 @@ func (r *runner) workload(ctx context.Context, j job, u *appUnderTest) (*scenari
 // takeDBTotals sets what PostgreSQL did over the attack as totals, beside
 // the per-request figures: the statements (ok when they were counted)
 // over the whole attack, warm-up included, divided by its successful
-// requests, and the server's CPU over the window. A merge of shards adds
-// the requests before dividing.
+// requests, and the server's CPU over the window. Both are the whole
+// database's: with shards, what every shard's requests cost, which a merge
+// divides by the shards' AttackSuccesses added up.
 func takeDBTotals(res *results.Result, out *load.Outcome, statements uint64, ok bool) {
 	res.AttackSuccesses = out.Succeeded
 	if ok {
