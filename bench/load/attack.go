@@ -43,6 +43,13 @@ type Options struct {
 	Raw io.Writer
 	// Progress, when set, is called about four times a second.
 	Progress func(Progress)
+	// Shard, when set, makes the attack one runner's part of a schedule
+	// shared with others: the schedule of Rate, Warmup and Duration runs
+	// from Shard.Start, and the attack sends only the shard's requests.
+	// Results, Observe and Raw then see each request's number in the
+	// whole schedule as its Seq, and the window is the whole schedule's,
+	// holding the shard's share of it.
+	Shard *Shard
 	// WindowStart, when set, is called in a goroutine of its own when the
 	// measured window starts by the schedule, so that what watches the
 	// window (a CPU profile) covers exactly it. Attack returns only after
@@ -65,7 +72,8 @@ type Progress struct {
 
 // Outcome is what one attack measured.
 type Outcome struct {
-	// Began is when the first request was scheduled.
+	// Began is when the schedule started (a shard's: Shard.Start): its
+	// request n is due n+1 intervals later.
 	Began time.Time
 	// Window is the measured part; its Start and End bound the samples
 	// that belong to it.
@@ -114,6 +122,46 @@ func (p Pacer) interval() time.Duration {
 	return time.Duration(float64(time.Second) / p.Rate(0))
 }
 
+// schedule is how an attack paces its requests and numbers them.
+type schedule struct {
+	// all paces every request of the schedule, pacer those the attack
+	// sends: all of them, or a shard's.
+	all   Pacer
+	pacer vegeta.Pacer
+	// began is when the schedule started: request n is due n+1 intervals
+	// later.
+	began time.Time
+	// number turns the attack's own sequence number into the request's
+	// number in the schedule.
+	number func(seq uint64) uint64
+}
+
+// newSchedule returns the schedule of opts, which starts now unless it is
+// a shard's.
+func newSchedule(opts Options) (schedule, error) {
+	all := NewPacer(opts.Rate, opts.Warmup+opts.Duration)
+	if opts.Shard == nil {
+		return schedule{all: all, pacer: all, began: time.Now(), number: func(seq uint64) uint64 { return seq }}, nil
+	}
+	s := *opts.Shard
+	if err := s.check(); err != nil {
+		return schedule{}, fmt.Errorf("attack %s: %w", opts.Name, err)
+	}
+	return schedule{all: all, pacer: NewShardPacer(s, opts.Rate, opts.Warmup+opts.Duration), began: s.Start, number: s.Number}, nil
+}
+
+// window returns the schedule's measured window after warmup. Hit k (from
+// 1) is scheduled k intervals after the start: the window holds the hits
+// after the warm-up's, and its time bounds lie half an interval after the
+// warm-up's last hit and after its own last hit, so no bound falls on a
+// scheduled request.
+func (s schedule) window(rate float64, warmup time.Duration) *Window {
+	warm := NewPacer(rate, warmup).Hits
+	interval := s.all.interval()
+	return NewWindow(s.began.Add(time.Duration(warm)*interval+interval/2),
+		time.Duration(s.all.Hits-warm)*interval, warm, s.all.Hits-warm)
+}
+
 // Attack runs one attack of tr at opts.Rate for opts.Warmup+opts.Duration
 // with a fresh vegeta Attacker (an Attacker is single-use) and returns the
 // measured window's numbers. It waits for every answer before returning.
@@ -131,17 +179,11 @@ func Attack(ctx context.Context, tr vegeta.Targeter, opts Options) (*Outcome, er
 		vegeta.KeepAlive(true),
 	)
 	total := opts.Warmup + opts.Duration
-	pacer := NewPacer(opts.Rate, total)
-	warm := NewPacer(opts.Rate, opts.Warmup).Hits
-	began := time.Now()
-	// Hit k (from 1) is scheduled k intervals after the start: the window
-	// holds the hits after the warm-up's, and its time bounds lie half an
-	// interval after the warm-up's last hit and after its own last hit, so
-	// no bound falls on a scheduled request.
-	interval := pacer.interval()
-	out := &Outcome{Began: began, Window: NewWindow(
-		began.Add(time.Duration(warm)*interval+interval/2), time.Duration(pacer.Hits-warm)*interval,
-		warm, pacer.Hits-warm)}
+	sched, err := newSchedule(opts)
+	if err != nil {
+		return nil, err
+	}
+	out := &Outcome{Began: sched.began, Window: sched.window(opts.Rate, opts.Warmup)}
 
 	var raw *bufio.Writer
 	var encode vegeta.Encoder
@@ -154,7 +196,7 @@ func Attack(ctx context.Context, tr vegeta.Targeter, opts Options) (*Outcome, er
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	if opts.Progress != nil {
-		wg.Go(func() { report(opts.Progress, began, opts.Warmup, total, &sent, &failed, stop) })
+		wg.Go(func() { report(opts.Progress, sched.began, opts.Warmup, total, &sent, &failed, stop) })
 	}
 	wg.Go(func() {
 		select {
@@ -170,7 +212,8 @@ func Attack(ctx context.Context, tr vegeta.Targeter, opts Options) (*Outcome, er
 	// a load generator running even a little late (the last hit is due at
 	// exactly the duration) would leave the hits still due unsent. The
 	// pacer stops after exactly its hits, however late they go out.
-	for r := range attacker.Attack(tr, pacer, 0, opts.Name) {
+	for r := range attacker.Attack(tr, sched.pacer, 0, opts.Name) {
+		r.Seq = sched.number(r.Seq)
 		if opts.Observe != nil {
 			opts.Observe(r)
 		}

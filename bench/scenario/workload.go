@@ -40,6 +40,10 @@ type Workload struct {
 	writes  atomic.Uint64 // write steps handed out
 	creates atomic.Uint64 // creates handed out (numbers the titles)
 	mix     []Op          // mixed: one cycle of the weighted order
+	// first and every place the workload's requests in a schedule that
+	// several runners share: its k-th request is the schedule's number
+	// first + k·every (0 and 1 when it sends them all).
+	first, every uint64
 	// reads are the read and control requests, built once: they never
 	// change, and vegeta calls the targeter inside each request's timed
 	// span, so building them per request would add to the latency.
@@ -66,7 +70,7 @@ func NewWorkload(s *Session, scenario, tag string) (*Workload, error) {
 	if !slices.Contains(All, scenario) {
 		return nil, fmt.Errorf("unknown scenario %q", scenario)
 	}
-	w := &Workload{session: s, scenario: scenario, tag: tag, alive: map[int64]bool{}, reads: map[Op]vegeta.Target{}}
+	w := &Workload{session: s, scenario: scenario, tag: tag, every: 1, alive: map[int64]bool{}, reads: map[Op]vegeta.Target{}}
 	for _, op := range []Op{OpReadOne, OpReadSmall, OpReadMany, OpControl} {
 		w.reads[op] = s.Target(op)
 	}
@@ -74,6 +78,16 @@ func NewWorkload(s *Session, scenario, tag string) (*Workload, error) {
 		w.mix = mixOrder(MixWeights)
 	}
 	return w, nil
+}
+
+// Share makes the workload shard index of count sharing one schedule
+// (-shard index/count): its k-th request is the schedule's request
+// index + k·count, and the mixed scenario picks that request's operation,
+// so all shards together send the mix one runner would. Call it before the
+// targeter's first request. The tag should name the shard: each shard
+// writes and cleans up rows of its own.
+func (w *Workload) Share(index, count int) {
+	w.first, w.every = uint64(index), uint64(count)
 }
 
 // Targeter returns the vegeta targeter of the workload. It is safe for
@@ -89,7 +103,7 @@ func (w *Workload) Targeter() vegeta.Targeter {
 }
 
 func (w *Workload) nextTarget() vegeta.Target {
-	n := w.next.Add(1) - 1
+	n := w.first + (w.next.Add(1)-1)*w.every
 	op := Op(w.scenario)
 	if w.scenario == Mixed {
 		op = Op(w.mix[n%uint64(len(w.mix))])

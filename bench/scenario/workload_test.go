@@ -178,6 +178,47 @@ func TestMixedOrder(t *testing.T) {
 	}
 }
 
+// TestMixedOrderShared checks that shards of one schedule pick the
+// operations of their requests' places in it: together they send the
+// mix of one runner.
+func TestMixedOrderShared(t *testing.T) {
+	kinds := func(w *scenario.Workload, n int) []string {
+		tr := w.Targeter()
+		var ids int64
+		out := make([]string, n)
+		for i := range out {
+			tgt := next(t, tr)
+			op, _ := scenario.OpOf(&vegeta.Result{Method: tgt.Method, URL: tgt.URL})
+			out[i] = string(op)
+			if op == scenario.OpCreate || op == scenario.OpUpdate || op == scenario.OpDelete {
+				out[i] = scenario.Write
+				w.Observe(restAnswer(t, tgt, &ids))
+			}
+		}
+		return out
+	}
+	one, err := scenario.NewWorkload(session(t, scenario.KindREST), scenario.Mixed, "bench test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const count, each = 3, 40
+	want := kinds(one, count*each)
+	for i := range count {
+		t.Run(fmt.Sprintf("shard %d of %d", i, count), func(t *testing.T) {
+			w, err := scenario.NewWorkload(session(t, scenario.KindREST), scenario.Mixed, fmt.Sprintf("bench test s%d", i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Share(i, count)
+			for k, got := range kinds(w, each) {
+				if n := i + k*count; got != want[n] {
+					t.Errorf("request %d of the schedule (the shard's %d) is %s, want %s", n, k, got, want[n])
+				}
+			}
+		})
+	}
+}
+
 func TestReadTargets(t *testing.T) {
 	tests := []struct {
 		kind   scenario.Kind
