@@ -129,6 +129,10 @@ type Shard struct {
 	Index   int       `json:"index"`
 	Count   int       `json:"count"`
 	StartAt time.Time `json:"startAt"`
+	// Gap is the time in every slot, after warm-up, duration and
+	// cool-down, for the work between attacks (-shard-gap): shards agree
+	// on the slots only when they agree on it.
+	Gap Duration `json:"gap"`
 }
 
 // App is what a run knows of one app besides its measurements.
@@ -179,7 +183,7 @@ type Result struct {
 	// Reason explains a verdict other than ok.
 	Reason string `json:"reason,omitempty"`
 
-	TargetRate   float64        `json:"targetRate"`   // req/s asked for
+	TargetRate   float64        `json:"targetRate"`   // req/s asked for (of a shard: its share, the rate / Settings.Shard.Count)
 	AchievedRate float64        `json:"achievedRate"` // req/s actually sent in the measured window
 	Throughput   float64        `json:"throughput"`   // successful responses per second
 	Requests     uint64         `json:"requests"`
@@ -193,6 +197,10 @@ type Result struct {
 
 	AppCost ProcessCost `json:"appCost"`
 	DB      DBCost      `json:"dbCost"`
+	// AttackSuccesses counts the successful requests of the whole attack,
+	// warm-up included: what DB.Statements is divided by, kept so that a
+	// merge of shards can add them before dividing.
+	AttackSuccesses uint64 `json:"attackSuccesses,omitempty"`
 
 	// Timeline is the measured window second by second, so a reader sees
 	// a queue build up.

@@ -147,7 +147,7 @@ func (r *runner) confirm(ctx context.Context, j job, label string, c *results.Ca
 		c.Reason = "interrupted before the confirmation run"
 		return
 	}
-	res := r.measure(ctx, j, c.Rate, label, 0)
+	res := r.measure(ctx, j, c.Rate, label, 0, 0)
 	c.Confirmation = &res
 	c.Held = res.Verdict == results.VerdictOK
 	if res.AppCost.Available && res.AppCost.CPUMean > 0 {

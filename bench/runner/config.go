@@ -13,6 +13,7 @@ import (
 	"slices"
 	"time"
 
+	"crudbench/bench/load"
 	"crudbench/bench/stack"
 	"crudbench/db/seed"
 )
@@ -60,6 +61,12 @@ type Config struct {
 	// Capacity says whether and how to search each (scenario, app) for
 	// its capacity.
 	Capacity CapacityOptions
+
+	// Shard, when set, makes this runner one of several sending one
+	// shared schedule (-shard, -start-at); ShardGap is the allowance in
+	// every run's slot for the work between attacks (-shard-gap).
+	Shard    *load.Shard
+	ShardGap time.Duration
 
 	// ValidateOnly runs the validation and nothing after it: no load, no
 	// report (-validate-only).

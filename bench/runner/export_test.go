@@ -1,5 +1,10 @@
 package runner
 
+import (
+	"context"
+	"time"
+)
+
 // Plan exposes the run order to the external tests.
 func Plan(profiles, scenarios, apps []string, repeat int) [][4]any {
 	var out [][4]any
@@ -8,6 +13,9 @@ func Plan(profiles, scenarios, apps []string, repeat int) [][4]any {
 	}
 	return out
 }
+
+// WaitSlot exposes how a shard waits for a run's slot.
+func WaitSlot(ctx context.Context, c Config, start time.Time) string { return c.waitSlot(ctx, start) }
 
 // SourceCommit exposes how the report names the measured commit.
 var SourceCommit = sourceCommit

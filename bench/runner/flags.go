@@ -48,6 +48,7 @@ type flagValues struct {
 	capacity                       *bool
 	capStart, capMax, capPrecision *float64
 	probeWarmup, probeDuration     *time.Duration
+	shard                          shardFlags
 }
 
 // defineFlags declares the bench's flags on fs.
@@ -80,6 +81,7 @@ func defineFlags(fs *flag.FlagSet) flagValues {
 		capPrecision:  fs.Float64("capacity-precision", DefaultCapacity.Precision, "relative width at which the capacity search stops bisecting"),
 		probeWarmup:   fs.Duration("probe-warmup", DefaultCapacity.ProbeWarmup, "warm-up `time` of each capacity probe"),
 		probeDuration: fs.Duration("probe-duration", DefaultCapacity.ProbeDuration, "measured `time` of each capacity probe"),
+		shard:         defineShardFlags(fs),
 	}
 }
 
@@ -113,6 +115,7 @@ func ParseFlags(args []string, getenv func(string) string, stderr io.Writer) (Co
 	errs = append(errs, cfg.readCapacity(v, set)...)
 	errs = append(errs, cfg.checkAttach()...)
 	errs = append(errs, cfg.checkProfiling()...)
+	errs = append(errs, cfg.readShard(v.shard, set, time.Now())...)
 	errs = append(errs, cfg.readRates(*v.rates), cfg.checkLimits())
 	var err error
 	if cfg.Seed, err = seed.ConfigFromEnv(getenv); err != nil {

@@ -26,7 +26,7 @@ func (r *runner) measureAll(ctx context.Context, run *results.Run) {
 
 	reps := map[job][]results.Result{}
 	done := 0
-	for _, j := range jobs {
+	for i, j := range jobs {
 		key := job{j.profile, j.scenario, j.app, 0}
 		var res results.Result
 		switch verr := r.valid[[2]string{j.scenario, j.app}]; {
@@ -35,11 +35,8 @@ func (r *runner) measureAll(ctx context.Context, run *results.Run) {
 		case ctx.Err() != nil:
 			res = r.blank(j, results.VerdictSkipped, "interrupted before this run")
 		default:
-			if done > 0 && r.cfg.Cooldown > 0 {
-				select {
-				case <-time.After(r.cfg.Cooldown):
-				case <-ctx.Done():
-				}
+			if done > 0 {
+				r.coolDown(ctx)
 			}
 			if ctx.Err() != nil {
 				res = r.blank(j, results.VerdictSkipped, "interrupted before this run")
@@ -50,7 +47,7 @@ func (r *runner) measureAll(ctx context.Context, run *results.Run) {
 			if done < measured {
 				left += r.cfg.Cooldown
 			}
-			res = r.measure(ctx, j, r.cfg.Rates[j.profile][j.scenario], fmt.Sprintf("[%d/%d]", done, measured), left)
+			res = r.measure(ctx, j, r.cfg.Rates[j.profile][j.scenario], fmt.Sprintf("[%d/%d]", done, measured), left, i)
 			r.con.printf("[%d/%d] %-6s %-10s %s %s\n", done, measured, j.profile, j.scenario, r.appColumn(j.app), oneLine(res))
 		}
 		reps[key] = append(reps[key], res)
@@ -61,6 +58,18 @@ func (r *runner) measureAll(ctx context.Context, run *results.Run) {
 				run.Results = append(run.Results, Fold(reps[job{p, s, a, 0}], r.cfg.SLOP99))
 			}
 		}
+	}
+}
+
+// coolDown pauses between runs, unless the run is sharded: then the
+// cool-down is part of every run's slot, and measure waits for the slot.
+func (r *runner) coolDown(ctx context.Context) {
+	if r.cfg.Shard != nil || r.cfg.Cooldown <= 0 {
+		return
+	}
+	select {
+	case <-time.After(r.cfg.Cooldown):
+	case <-ctx.Done():
 	}
 }
 
@@ -99,18 +108,19 @@ func (r *runner) blank(j job, verdict, reason string) results.Result {
 	return results.Result{
 		Profile: j.profile, Scenario: j.scenario, App: j.app,
 		Verdict: verdict, Reason: reason,
-		TargetRate:  r.cfg.Rates[j.profile][j.scenario],
+		TargetRate:  r.share(r.cfg.Rates[j.profile][j.scenario]),
 		StatusCodes: map[string]int{},
 		Errors:      []string{},
 	}
 }
 
-// measure runs one job at rate: log in, attack while sampling, count
+// measure runs one job at rate, the plan's run number slot: log in, wait
+// for the run's slot when sharded, attack while sampling, count
 // statements, remove what a write left, and turn it all into a Result.
-func (r *runner) measure(ctx context.Context, j job, rate float64, label string, left time.Duration) results.Result {
+func (r *runner) measure(ctx context.Context, j job, rate float64, label string, left time.Duration, slot int) results.Result {
 	u := r.apps[j.app]
 	res := r.blank(j, results.VerdictFailed, "")
-	res.TargetRate = rate
+	res.TargetRate = r.share(rate)
 	fail := func(err error) results.Result {
 		res.Reason = err.Error()
 		return res
@@ -118,12 +128,7 @@ func (r *runner) measure(ctx context.Context, j job, rate float64, label string,
 	// Work that must finish even after Ctrl-C: cleanup and counting.
 	bg := context.WithoutCancel(ctx)
 
-	session, err := r.login(ctx, u)
-	if err != nil {
-		return fail(err)
-	}
-	tag := fmt.Sprintf("crudbench %s %s/%s/%s/%d", r.runID, j.profile, j.scenario, j.app, j.repeat)
-	wl, err := scenario.NewWorkload(session, j.scenario, tag)
+	wl, tag, err := r.workload(ctx, j, u)
 	if err != nil {
 		return fail(err)
 	}
@@ -131,6 +136,9 @@ func (r *runner) measure(ctx context.Context, j job, rate float64, label string,
 	var vacanciesBefore int64 = -1
 	if writes {
 		vacanciesBefore = r.vacancyCount(bg)
+	}
+	if skip := r.awaitSlot(ctx, slot); skip != "" {
+		return r.blank(j, results.VerdictSkipped, skip)
 	}
 
 	base := r.fileBase(j)
@@ -144,6 +152,7 @@ func (r *runner) measure(ctx context.Context, j job, rate float64, label string,
 
 	samplers := r.samplersFor(j.app, u.pid)
 	opts := r.attackOptions(j, rate, wl, raw, r.progress(j, label, left))
+	opts.Shard = r.slotShard(slot)
 	prof := r.profileFor(ctx, j, &opts)
 	// Statements are counted over the whole attack, warm-up included, and
 	// divided by all its successful requests: no request straddles the
@@ -168,12 +177,45 @@ func (r *runner) measure(ctx context.Context, j job, rate float64, label string,
 	TakeSummary(&res, out.Summary)
 	takeCosts(&res, out, series, j.app, u.pid)
 	res.CPUProfile = prof.result()
-	if beforeErr == nil && afterErr == nil && after >= before {
-		res.DB.Available = true
-		res.DB.StatementsPerRequest = perRequest(float64(after-before), out.Succeeded)
-	}
-	res.Verdict, res.Reason = judge(out, attackErr, rate, res, r.cfg.SLOP99)
+	takeDBTotals(&res, out, after-before, beforeErr == nil && afterErr == nil && after >= before)
+	res.Verdict, res.Reason = judge(out, attackErr, res.TargetRate, res, r.cfg.SLOP99)
 	return res
+}
+
+// workload logs in to app u and returns the stream of requests of run j,
+// with the tag that starts the titles of the rows it writes: a shard's
+// names the shard, so that each shard removes only its own rows.
+func (r *runner) workload(ctx context.Context, j job, u *appUnderTest) (*scenario.Workload, string, error) {
+	session, err := r.login(ctx, u)
+	if err != nil {
+		return nil, "", err
+	}
+	tag := fmt.Sprintf("crudbench %s %s/%s/%s/%d", r.runID, j.profile, j.scenario, j.app, j.repeat)
+	if s := r.cfg.Shard; s != nil {
+		tag += fmt.Sprintf(" shard %d/%d", s.Index, s.Count)
+	}
+	wl, err := scenario.NewWorkload(session, j.scenario, tag)
+	if err == nil && r.cfg.Shard != nil {
+		wl.Share(r.cfg.Shard.Index, r.cfg.Shard.Count)
+	}
+	return wl, tag, err
+}
+
+// takeDBTotals sets what PostgreSQL did over the attack as totals, beside
+// the per-request figures: the statements (ok when they were counted)
+// over the whole attack, warm-up included, divided by its successful
+// requests, and the server's CPU over the window. A merge of shards adds
+// the requests before dividing.
+func takeDBTotals(res *results.Result, out *load.Outcome, statements uint64, ok bool) {
+	res.AttackSuccesses = out.Succeeded
+	if ok {
+		res.DB.Available = true
+		res.DB.Statements = statements
+		res.DB.StatementsPerRequest = perRequest(float64(statements), out.Succeeded)
+	}
+	if res.DB.CPUAvailable {
+		res.DB.CPUSeconds = res.DB.CPUMean * out.Window.End.Sub(out.Window.Start).Seconds()
+	}
 }
 
 // errNoStatements stands for a statement count that cannot be read, so a
