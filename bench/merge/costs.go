@@ -52,7 +52,8 @@ func runnerCost(shards []shard) (results.ProcessCost, string) {
 		if !r.Available {
 			continue
 		}
-		c.Available = true
+		c.Available, c.Source = true, r.Source
+		c.CPUSeconds += r.CPUSeconds
 		c.CPUMean += r.CPUMean
 		c.CPUMax += r.CPUMax
 		// Each shard sent an N-th of the requests: the CPU of all of them
