@@ -153,7 +153,7 @@ func mayBeZero(path string, r *results.Result) bool {
 	if strings.HasSuffix(path, ".BytesIn") && r.Scenario == "write" && r.App == "htmx" {
 		return true
 	}
-	if r.Scenario == "control" && strings.HasSuffix(path, ".StatementsPerRequest") {
+	if r.Scenario == "control" && (strings.HasSuffix(path, ".StatementsPerRequest") || strings.HasSuffix(path, ".DB.Statements")) {
 		return true
 	}
 	// PostgreSQL's reaped backends count in 10 ms ticks, truncated: one

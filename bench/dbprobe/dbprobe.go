@@ -37,14 +37,21 @@ func (p *Probe) Close() { p.conn.Close(context.Background()) }
 // creating the extension when it is missing. It fails when the server does
 // not preload the module (shared_preload_libraries) or the user may not
 // create the extension: statements per request are then unavailable.
+// Several runners (shards) may start on one database at once, and two
+// concurrent CREATE EXTENSION IF NOT EXISTS can still collide: a readable
+// view is taken as is, and is read again after a failed create.
 func (p *Probe) EnableStatements(ctx context.Context) error {
+	if _, err := p.Statements(ctx); err == nil {
+		return nil
+	}
 	if _, err := p.conn.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements"); err != nil {
+		if _, again := p.Statements(ctx); again == nil {
+			return nil // another runner created it meanwhile
+		}
 		return fmt.Errorf("pg_stat_statements: %w", err)
 	}
-	if _, err := p.Statements(ctx); err != nil {
-		return err
-	}
-	return nil
+	_, err := p.Statements(ctx)
+	return err
 }
 
 // statementsQuery sums the calls of every statement run in this database.

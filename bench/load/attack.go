@@ -72,7 +72,8 @@ type Progress struct {
 
 // Outcome is what one attack measured.
 type Outcome struct {
-	// Began is when the first request was scheduled.
+	// Began is when the schedule started (a shard's: Shard.Start): its
+	// request n is due n+1 intervals later.
 	Began time.Time
 	// Window is the measured part; its Start and End bound the samples
 	// that belong to it.

@@ -29,7 +29,8 @@ profile. -apps picks built-in apps, tuned variants included. DATABASE_URL
 uses that server instead; -attach measures apps that are already running,
 under names of their own. -validate-only checks every scenario on every app
 and stops there. -capacity searches each scenario and app for the highest
-rate that meets the SLO (-slo-p99).
+rate that meets the SLO (-slo-p99). -shard i/N with -start-at makes this
+runner one of N that send one shared schedule to attached apps.
 
 Flags:
 `
