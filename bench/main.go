@@ -7,6 +7,7 @@
 //	go run ./bench -capacity -scenarios read-one,read-small   # capacities within the SLO (~10 min)
 //	go run ./bench -attach rest=http://localhost:8081,graphql=http://localhost:8082,htmx=http://localhost:8083
 //	go run ./bench -validate-only -attach candidate=rest@http://10.0.0.5:8080   # conformance only
+//	go run ./bench merge results/20260101-120000 other-host-results/20260101-120000   # join a sharded run
 //
 // Run it with -h for every flag.
 package main
@@ -44,10 +45,14 @@ func main() {
 	}
 }
 
-// run parses the flags, benchmarks, writes the reports into the results
-// folder and prints the summary. A run interrupted by ctx still writes the
+// run runs `bench merge` when args start with merge; otherwise it parses
+// the flags, benchmarks, writes the reports into the results folder and
+// prints the summary. A run interrupted by ctx still writes the
 // reports of what it measured, then returns the interruption.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "merge" {
+		return mergeCommand(args[1:], stdout, stderr)
+	}
 	cfg, err := runner.ParseFlags(args, getenv, stderr)
 	if err != nil {
 		return err

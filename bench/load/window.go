@@ -169,3 +169,12 @@ func (w *Window) Summary() Summary {
 	s.LatencyMax = w.latency.Max
 	return s
 }
+
+// WindowOf returns the measured window, with nothing added yet, of the
+// schedule of rate requests per second for warmup+duration that began at
+// start: the window an attack with these options measures, whether one
+// runner sent it or shards shared it. bench merge replays the shards' raw
+// results into it.
+func WindowOf(start time.Time, rate float64, warmup, duration time.Duration) *Window {
+	return schedule{all: NewPacer(rate, warmup+duration), began: start}.window(rate, warmup)
+}

@@ -375,7 +375,21 @@ func settingsTable(run *results.Run) table {
 	} {
 		t.Rows = append(t.Rows, row{Cells: texts(kv[0], kv[1])})
 	}
+	if v := shardText(s); v != "" {
+		t.Rows = append(t.Rows, row{Cells: texts("load generators", v)})
+	}
 	return t
+}
+
+// shardText says how many runners shared the load, empty for one.
+func shardText(s results.Settings) string {
+	switch {
+	case s.Shards > 0:
+		return fmt.Sprintf("%d shards of one schedule, merged (bench merge)", s.Shards)
+	case s.Shard != nil:
+		return fmt.Sprintf("shard %d of %d, schedule from %s", s.Shard.Index, s.Shard.Count, s.Shard.StartAt.Format(time.RFC3339))
+	}
+	return ""
 }
 
 // ratesTable shows the target rates per profile and scenario.

@@ -174,7 +174,7 @@ func (r *runner) measure(ctx context.Context, j job, rate float64, label string,
 		return fail(attackErr)
 	}
 
-	takeSummary(&res, out.Summary)
+	TakeSummary(&res, out.Summary)
 	takeCosts(&res, out, series, j.app, u.pid)
 	res.CPUProfile = prof.result()
 	takeDBTotals(&res, out, after-before, beforeErr == nil && afterErr == nil && after >= before)
@@ -231,9 +231,11 @@ func (r *runner) statements(ctx context.Context) (uint64, error) {
 	return r.probe.Statements(ctx)
 }
 
-// takeSummary copies the load generator's figures of the measured window
+// TakeSummary copies the load generator's figures of the measured window
 // into res, keeping the errors res already holds after the attack's own.
-func takeSummary(res *results.Result, s load.Summary) {
+// bench merge takes a merged window's figures with it too, so that a
+// merged result reads as one runner's.
+func TakeSummary(res *results.Result, s load.Summary) {
 	res.AchievedRate = s.AchievedRate
 	res.Throughput = s.Throughput
 	res.Requests = s.Requests

@@ -89,11 +89,11 @@ func cores(c float64, ok bool) string {
 }
 
 // probeOf takes a probe's numbers from its attack the way a measured run
-// takes them (takeSummary, takeCosts), with the runner's own CPU over the
+// takes them (TakeSummary, takeCosts), with the runner's own CPU over the
 // attack.
 func probeOf(rate float64, out *load.Outcome, series map[string]sampler.Series, app string, pid int, self selfUsage) results.Probe {
 	var res results.Result
-	takeSummary(&res, out.Summary)
+	TakeSummary(&res, out.Summary)
 	takeCosts(&res, out, series, app, pid)
 	pr := results.Probe{
 		Rate: rate, AchievedRate: res.AchievedRate, Throughput: res.Throughput, SuccessRatio: res.SuccessRatio,
