@@ -142,7 +142,8 @@ func (r *runner) measure(ctx context.Context, j job, rate float64, label string,
 	}
 	defer raw.Close()
 
-	samplers := r.samplersFor(j.app, u.pid)
+	src := r.sourcesFor(j.app)
+	samplers := r.samplersFor(src)
 	opts := r.attackOptions(j, rate, wl, raw, r.progress(j, label, left))
 	prof := r.profileFor(ctx, j, &opts)
 	// Statements are counted over the whole attack, warm-up included, and
@@ -166,7 +167,7 @@ func (r *runner) measure(ctx context.Context, j job, rate float64, label string,
 	}
 
 	takeSummary(&res, out.Summary)
-	takeCosts(&res, out, series, j.app, u.pid)
+	takeCosts(&res, out, series, src)
 	res.CPUProfile = prof.result()
 	if beforeErr == nil && afterErr == nil && after >= before {
 		res.DB.Available = true

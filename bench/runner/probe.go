@@ -46,8 +46,8 @@ func (p *prober) probe(ctx context.Context, rate float64) (results.Probe, error)
 		Timeout: r.cfg.Timeout, MaxConnections: r.cfg.MaxConnections, Observe: wl.Observe,
 	}
 	machine := watchMachine(ctx, o.ProbeWarmup, o.ProbeDuration)
-	u := r.apps[p.j.app]
-	out, series, attackErr := r.attack(ctx, wl, opts, r.samplersFor(p.j.app, u.pid))
+	src := r.sourcesFor(p.j.app)
+	out, series, attackErr := r.attack(ctx, wl, opts, r.samplersFor(src))
 	if writesRows(p.j.scenario) {
 		if err := r.cleanupWrites(bg, wl, tag, vacanciesBefore); err != nil {
 			r.note(fmt.Sprintf("capacity probe %s %s at %g/s: %v", p.j.scenario, p.j.app, rate, err))
@@ -56,7 +56,7 @@ func (p *prober) probe(ctx context.Context, rate float64) (results.Probe, error)
 	if out == nil {
 		return results.Probe{}, attackErr
 	}
-	pr := probeOf(rate, out, series, p.j.app, u.pid, r.self[len(r.self)-1])
+	pr := probeOf(rate, out, series, src, r.self[len(r.self)-1])
 	pr.MachineCPU, pr.MachineCPUAvailable = machine()
 	switch {
 	case out.Interrupted:
@@ -91,15 +91,18 @@ func cores(c float64, ok bool) string {
 // probeOf takes a probe's numbers from its attack the way a measured run
 // takes them (takeSummary, takeCosts), with the runner's own CPU over the
 // attack.
-func probeOf(rate float64, out *load.Outcome, series map[string]sampler.Series, app string, pid int, self selfUsage) results.Probe {
+func probeOf(rate float64, out *load.Outcome, series map[string]sampler.Series, src sources, self selfUsage) results.Probe {
 	var res results.Result
 	takeSummary(&res, out.Summary)
-	takeCosts(&res, out, series, app, pid)
+	takeCosts(&res, out, series, src)
 	pr := results.Probe{
 		Rate: rate, AchievedRate: res.AchievedRate, Throughput: res.Throughput, SuccessRatio: res.SuccessRatio,
 		P50: res.Latency.P50, P99: res.Latency.P99,
 		AppCPU: res.AppCost.CPUMean, AppCPUAvailable: res.AppCost.Available,
 		DBCPU: res.DB.CPUMean, DBCPUAvailable: res.DB.CPUAvailable,
+	}
+	if pool := res.AppCost.Pool; pool != nil {
+		pr.PoolWaitMs, pr.PoolAvailable = pool.WaitMsPerRequest, true
 	}
 	if self.wall > 0 {
 		pr.RunnerCPU = self.cpu.Seconds() / self.wall.Seconds()
