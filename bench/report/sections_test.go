@@ -520,7 +520,8 @@ func TestMetricsSource(t *testing.T) {
 	md := readFile(t, filepath.Join(written(t, run), report.MarkdownFile))
 
 	for _, want := range []string{
-		"App CPU and RSS came from the apps' metrics (Prometheus, 1 s scrapes, CPU in 10 ms ticks) for htmx and from /proc for rest, graphql.",
+		// Its capacity confirmation was read from /proc.
+		"App CPU and RSS came from the apps' metrics (Prometheus, 1 s scrapes, CPU in 10 ms ticks) for htmx (6 of its 7 runs) and from /proc for rest, graphql.",
 		"| read-one | htmx | 100 | 99.9 | 99.9 | 100.00% | 0.70 | 1.40 | 2.80 | 8.40 | 4,210 | 3.0% | 4.2% | 0.30 | 0.25 | 24.5 |",
 		"| read-one | rest | 100 | 99.9 | 99.9 | 100.00% | 0.50 | 1.00 | 2.00 | 6.00 | 4,210 | 2.0% | 2.8% | 0.20 | n/a | 24.5 |",
 		"| read-one | rest | 50 | 50.0 | 9.00 | 2% | 1.50 | met |",

@@ -7,17 +7,26 @@ import (
 	"crudbench/bench/results"
 )
 
-// sources says where the apps' CPU and memory figures came from, when any
-// came from their metrics rather than /proc: figures from metrics are
+// sources says where the apps' CPU and memory figures came from (in fixed
+// profiles' runs and capacity confirmations), when any came from their
+// metrics rather than /proc: figures from metrics are
 // coarser (1 s scrapes, 10 ms ticks), and a reader comparing apps should
 // know which were read how. Files written before there was a choice have
 // no source: theirs came from /proc.
 func sources(run *results.Run, l layout) []string {
+	measured := make([]*results.Result, 0, len(run.Results)+len(run.Capacities))
+	for i := range run.Results {
+		measured = append(measured, &run.Results[i])
+	}
+	for _, c := range run.Capacities {
+		if c.Confirmation != nil {
+			measured = append(measured, c.Confirmation)
+		}
+	}
 	var proc, scraped []string
 	for _, a := range l.apps {
 		var fromProc, fromMetrics int
-		for i := range run.Results {
-			r := &run.Results[i]
+		for _, r := range measured {
 			if r.App != a || !r.Measured() || !r.AppCost.Available {
 				continue
 			}

@@ -107,7 +107,8 @@ func takeCosts(res *results.Result, out *load.Outcome, series map[string]sampler
 		if st.Samples >= 2 {
 			res.DB.CPUAvailable = true
 			res.DB.CPUMean = st.CPUMean
-			res.DB.CPUMsPerRequest = perRequest(st.CPUMean*to.Sub(from).Seconds()*1000, s.Successes)
+			res.DB.CPUSeconds = st.CPUMean * to.Sub(from).Seconds()
+			res.DB.CPUMsPerRequest = perRequest(res.DB.CPUSeconds*1000, s.Successes)
 			res.DB.RSSMeanMB = float64(st.RSSMeanBytes) / results.BytesPerMB
 		}
 	}

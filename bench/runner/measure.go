@@ -171,7 +171,8 @@ func (r *runner) measure(ctx context.Context, j job, rate float64, label string,
 	res.CPUProfile = prof.result()
 	if beforeErr == nil && afterErr == nil && after >= before {
 		res.DB.Available = true
-		res.DB.StatementsPerRequest = perRequest(float64(after-before), out.Succeeded)
+		res.DB.Statements = after - before
+		res.DB.StatementsPerRequest = perRequest(float64(res.DB.Statements), out.Succeeded)
 	}
 	res.Verdict, res.Reason = judge(out, attackErr, rate, res, r.cfg.SLOP99)
 	return res
