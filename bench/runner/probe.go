@@ -75,9 +75,9 @@ func (p *prober) print(pr results.Probe) {
 	if !capacity.Met(p.cfg, &pr) {
 		verdict = "missed: " + pr.Why
 	}
-	p.r.con.printf("  probe %2d %-10s %s %8.1f req/s  p99 %7.1f ms  app %s  postgres %s  runner %.2f  machine %s cores  %s\n",
-		p.n, p.j.scenario, p.r.appColumn(p.j.app), pr.Rate, pr.P99, cores(pr.AppCPU, pr.AppCPUAvailable), cores(pr.DBCPU, pr.DBCPUAvailable),
-		pr.RunnerCPU, cores(pr.MachineCPU, pr.MachineCPUAvailable), verdict)
+	p.r.con.printf("  probe %2d %-10s %s %8.1f req/s  p99 %7.1f ms  app %s  pool wait %s ms  postgres %s  runner %.2f  machine %s cores  %s\n",
+		p.n, p.j.scenario, p.r.appColumn(p.j.app), pr.Rate, pr.P99, cores(pr.AppCPU, pr.AppCPUAvailable), poolWait(pr),
+		cores(pr.DBCPU, pr.DBCPUAvailable), pr.RunnerCPU, cores(pr.MachineCPU, pr.MachineCPUAvailable), verdict)
 }
 
 // cores formats a CPU figure in cores, "n/a" when it was not seen.
@@ -86,6 +86,15 @@ func cores(c float64, ok bool) string {
 		return " n/a"
 	}
 	return fmt.Sprintf("%.2f", c)
+}
+
+// poolWait formats a probe's mean pool wait per request in ms, "n/a"
+// when the app's metrics were not read.
+func poolWait(pr results.Probe) string {
+	if !pr.PoolAvailable {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.2f", pr.PoolWaitMs)
 }
 
 // probeOf takes a probe's numbers from its attack the way a measured run
