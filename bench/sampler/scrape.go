@@ -2,11 +2,9 @@ package sampler
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"net/http"
-	"slices"
 	"time"
 
 	dto "github.com/prometheus/client_model/go"
@@ -95,8 +93,8 @@ func (s *Scraper) Start() {
 
 // Stop waits for the next scrape, so that a window ending now has a sample
 // at or after its end (Series.Around), ends scraping and returns the
-// series keyed by its name. It takes up to two intervals. Later calls
-// return the same result.
+// series keyed by its name. It takes up to two intervals, three against a
+// hung app. Later calls return the same result.
 func (s *Scraper) Stop() map[string]Series {
 	if s.finished != nil {
 		return s.finished
@@ -147,9 +145,7 @@ func (s *Scraper) scrape() {
 // read fetches and parses the metrics. A Sample's At is set once the
 // headers are in.
 func (s *Scraper) read(sent time.Time) (Sample, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), s.interval)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.url, nil)
+	req, err := http.NewRequest(http.MethodGet, s.url, nil)
 	if err != nil {
 		return Sample{}, err
 	}
@@ -176,13 +172,11 @@ func (s *Scraper) read(sent time.Time) (Sample, error) {
 	return sample, err
 }
 
-// wanted are the families a Scraper reads; the rest of an app's
-// exposition (the Go runtime's, its request histograms: hundreds of
-// lines) is dropped before parsing, which costs most of a scrape.
-var wanted = []string{metricCPU, metricRSS, metricGoMaxProcs, metricAcquires, metricAcquireWait, metricPoolMaxConns}
-
 // keepWanted returns the lines of a text exposition that belong to the
-// wanted families: their samples and their HELP and TYPE comments.
+// families a Scraper reads: their samples and their HELP and TYPE
+// comments. The rest of an app's exposition (the Go runtime's, its request
+// histograms: hundreds of lines) is dropped before parsing, which would
+// otherwise cost most of a scrape.
 func keepWanted(body []byte) []byte {
 	out := body[:0:0]
 	for line := range bytes.Lines(body) {
@@ -195,7 +189,8 @@ func keepWanted(body []byte) []byte {
 		if end := bytes.IndexAny(name, " {\t\n"); end >= 0 {
 			name = name[:end]
 		}
-		if slices.Contains(wanted, string(name)) {
+		switch string(name) {
+		case metricCPU, metricRSS, metricGoMaxProcs, metricAcquires, metricAcquireWait, metricPoolMaxConns:
 			out = append(out, line...)
 		}
 	}
