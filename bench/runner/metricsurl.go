@@ -52,14 +52,20 @@ func checkMetricsURL(raw string) error {
 	return nil
 }
 
-// checkMetrics checks that -metrics-url names attached apps: the apps the
-// runner starts serve theirs on their admin address, which it knows.
+// checkMetrics checks that -metrics-url names attached apps (the apps the
+// runner starts serve theirs on their admin address, which it knows), and
+// that -pid, which only says which process /proc is read for, does not
+// come with -no-proc.
 func (c Config) checkMetrics() []error {
+	var errs []error
+	if c.NoProc && len(c.PIDs) > 0 {
+		errs = append(errs, errors.New("-pid has no use with -no-proc (the apps' processes are not read): drop one of them"))
+	}
 	if len(c.MetricsURLs) == 0 {
-		return nil
+		return errs
 	}
 	if len(c.Attach) == 0 {
-		return []error{errors.New("-metrics-url only applies with -attach (the apps the runner starts serve theirs on their admin address)")}
+		return append(errs, errors.New("-metrics-url only applies with -attach (the apps the runner starts serve theirs on their admin address)"))
 	}
-	return c.checkAttachedNames("-metrics-url", slices.Sorted(maps.Keys(c.MetricsURLs)))
+	return append(errs, c.checkAttachedNames("-metrics-url", slices.Sorted(maps.Keys(c.MetricsURLs)))...)
 }

@@ -38,6 +38,7 @@ func TestMetricsURLFlag(t *testing.T) {
 		{"a bad name", []string{attach, "-metrics-url", "Rest!=http://10.0.0.5:9090/metrics"}, "-metrics-url \"Rest!=http"},
 		{"an app not attached", []string{attach, "-metrics-url", "soap=http://10.0.0.5:9090/metrics"}, "-metrics-url: soap is not an attached app"},
 		{"without -attach", []string{"-metrics-url", "rest=http://10.0.0.5:9090/metrics"}, "-metrics-url only applies with -attach"},
+		{"-pid with -no-proc", []string{attach, "-no-proc", "-pid", "rest=1234"}, "-pid has no use with -no-proc"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := runner.ParseFlags(tt.args, env(nil), io.Discard)
