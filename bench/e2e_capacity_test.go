@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"crudbench/bench/report"
 	"crudbench/bench/results"
 )
 
@@ -25,10 +26,12 @@ const (
 // one scenario and app, with no fixed profile: real apps, real PostgreSQL.
 // The search reaches the cap whenever every probe met the SLO; on a busy
 // machine a late tail can make one miss on throughput, and then the
-// outcome must say so consistently.
+// outcome must say so consistently. It tells the runner not to read the
+// app from /proc (-no-proc), as for an app in another container: its CPU,
+// memory and pool come from its metrics, and the report says so.
 func TestCapacity(t *testing.T) {
 	run, dir, console := runBench(t, []string{"DATABASE_URL="},
-		"-capacity", "-scenarios", "read-one", "-apps", "rest",
+		"-capacity", "-scenarios", "read-one", "-apps", "rest", "-no-proc",
 		"-capacity-start", "5", "-capacity-max", "10", "-slo-p99", capSLO.String(),
 		"-probe-warmup", "1s", "-probe-duration", "1s",
 		"-warmup", "1s", "-duration", capDuration.String(), "-cooldown", "0s")
@@ -47,6 +50,13 @@ func TestCapacity(t *testing.T) {
 	}
 	if !strings.Contains(console, "probe  1 read-one   rest") {
 		t.Error("the console shows no line per probe")
+	}
+	md, err := os.ReadFile(filepath.Join(dir, report.MarkdownFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "App CPU and RSS came from the apps' metrics (Prometheus, 1 s scrapes, CPU in 10 ms ticks) for rest."; !strings.Contains(string(md), want) {
+		t.Errorf("report.md does not say where the app's CPU came from: lacks %q", want)
 	}
 	if len(run.Capacities) != 1 {
 		t.Fatalf("%d capacities, want 1", len(run.Capacities))
@@ -78,6 +88,9 @@ func checkProbe(t *testing.T, i int, p results.Probe) {
 	}
 	if !p.AppCPUAvailable || p.AppCPU <= 0 || !p.DBCPUAvailable || p.RunnerCPU <= 0 || !p.MachineCPUAvailable || p.MachineCPU <= 0 {
 		t.Errorf("probe %d: CPU figures %+v", i, p)
+	}
+	if !p.PoolAvailable || p.PoolWaitMs <= 0 {
+		t.Errorf("probe %d: pool wait %v ms (available %v), want above zero", i, p.PoolWaitMs, p.PoolAvailable)
 	}
 	if p.Met != (p.Why == "") {
 		t.Errorf("probe %d: met %v, why %q", i, p.Met, p.Why)
@@ -129,6 +142,10 @@ func checkConfirmation(t *testing.T, dir string, c results.Capacity) {
 	if !r.AppCost.Available || r.AppCost.CPUMean <= 0 || c.PerCore <= 0 || c.PerCore != c.Rate/r.AppCost.CPUMean {
 		t.Errorf("per core %v from a rate of %v and app CPU %+v", c.PerCore, c.Rate, r.AppCost)
 	}
+	if a := r.AppCost; a.Source != results.SourceMetrics || a.PID != 0 || a.CPUSeconds <= 0 || a.CPUMsPerRequest <= 0 || a.RSSMeanMB <= 0 {
+		t.Errorf("confirmation's app cost %+v, want CPU and RSS from metrics (-no-proc), without a pid", a)
+	}
+	checkPool(t, *r, 20)
 	for _, f := range []string{r.RawFile, r.SamplesFile} {
 		if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || fi.Size() == 0 || !strings.Contains(f, "capacity-read-one-rest") {
 			t.Errorf("confirmation file %q: %v", f, err)

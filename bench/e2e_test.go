@@ -122,11 +122,12 @@ func execBench(t *testing.T, env []string, args ...string) (string, error) {
 // run, by path suffix: the run asks for no cool-down, a problem or reason
 // only explains a failure or a verdict other than ok, the default apps
 // differ from nothing, repeats exist only
-// with -repeat > 1, capacities only with -capacity (TestCapacity), a GET sends no body and a site's 303 has none, the
-// health check runs no SQL, and the runner's own CPU comes from getrusage,
-// not from the sampler whose resolution is recorded.
+// with -repeat > 1, capacities only with -capacity (TestCapacity), shards only in a merged run, a GET sends no body and a site's 303 has none, the
+// health check runs no SQL (nor takes a pool connection), and the runner's
+// own CPU comes from getrusage, not from the sampler whose resolution and
+// source are recorded.
 func mayBeZero(path string, r *results.Result) bool {
-	for _, s := range []string{".Cooldown", ".Problem", ".Reason", ".Difference", ".Repeats", ".Spread", ".Errors", ".Runner.CPUResolutionMsPerRequest", ".Capacities"} {
+	for _, s := range []string{".Cooldown", ".Problem", ".Reason", ".Difference", ".Repeats", ".Spread", ".Errors", ".Runner.CPUResolutionMsPerRequest", ".Runner.Source", ".Capacities", ".Shards"} {
 		if strings.HasSuffix(path, s) {
 			return true
 		}
@@ -156,6 +157,10 @@ func mayBeZero(path string, r *results.Result) bool {
 	if r.Scenario == "control" && (strings.HasSuffix(path, ".StatementsPerRequest") || strings.HasSuffix(path, ".DB.Statements")) {
 		return true
 	}
+	// The health check takes no connection from the pool.
+	if r.Scenario == "control" && strings.Contains(path, ".Pool.") && !strings.HasSuffix(path, ".MaxConns") {
+		return true
+	}
 	// PostgreSQL's reaped backends count in 10 ms ticks, truncated: one
 	// that exits in a 2 s window at 10 req/s can take the window's
 	// difference down to nothing.
@@ -163,6 +168,22 @@ func mayBeZero(path string, r *results.Result) bool {
 		return true
 	}
 	return false
+}
+
+// checkPool checks the pool figures read from the app's metrics: its size,
+// and for a request that takes a connection, acquisitions (pgxpool counts
+// the time of every one, idle connection or not) and their wait.
+func checkPool(t *testing.T, r results.Result, maxConns int) {
+	t.Helper()
+	p := r.AppCost.Pool
+	switch {
+	case p == nil:
+		t.Errorf("no pool figures")
+	case p.MaxConns != maxConns:
+		t.Errorf("pool of %d connections, want %d", p.MaxConns, maxConns)
+	case r.Scenario != "control" && (p.Acquires == 0 || p.AcquireWaitSeconds <= 0 || p.WaitMsPerRequest <= 0):
+		t.Errorf("pool %+v, want acquisitions and their wait", *p)
+	}
 }
 
 // checkFilled walks results.json's structure and reports every field left
@@ -314,6 +335,10 @@ func checkResult(t *testing.T, dir string, r results.Result) {
 	// tick may be missing: CPUResolutionMsPerRequest).
 	if c.CPUMean <= 0 || c.CPUMsPerRequest <= 0 || c.CPUResolutionMsPerRequest <= 0 {
 		t.Errorf("app CPU %.4f (%.4f ms per request, resolution %.4f ms), want all above zero", c.CPUMean, c.CPUMsPerRequest, c.CPUResolutionMsPerRequest)
+	}
+	checkPool(t, r, 20)
+	if c.Source != results.SourceProc {
+		t.Errorf("app cost source %q, want %q: the runner started the app and sees its process", c.Source, results.SourceProc)
 	}
 	if !r.DB.Available || !r.DB.CPUAvailable || r.DB.RSSMeanMB <= 0 {
 		t.Errorf("db cost %+v", r.DB)

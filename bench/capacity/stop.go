@@ -20,6 +20,16 @@ const BusyShare = 0.85
 // a limit as much as the app does.
 const OtherShown = 0.25
 
+// PoolShare is the share of a probe's median latency that the mean wait for
+// a connection from the app's pool must reach to name the pool as the
+// limit. The wait is a mean over every request and the median is the
+// typical request's whole time: at a quarter, waiting for a connection is
+// a large part of either the typical request or the tail (the few that
+// waited long raise the mean), and the tail is what the SLO judges. Under
+// it the wait is too small a part to explain the latency: something else
+// queued.
+const PoolShare = 0.25
+
 // StopReason says what kept the app from meeting the SLO at p, a probe
 // that missed it: one of the results.Stop* constants, and a sentence with
 // the numbers it was judged on.
@@ -29,8 +39,10 @@ const OtherShown = 0.25
 // is short of CPU, and then the app was never offered the rate); the app
 // when it used BusyShare of AppCores; the one of app, PostgreSQL, runner
 // and the machine's other processes that used the most CPU when the
-// machine used BusyShare of Cores; else
-// queueing, latency that grew with CPU to spare. A CPU figure that is not
+// machine used BusyShare of Cores; the app's database pool when, with CPU
+// to spare, its mean wait per request (from the app's metrics) reached
+// PoolShare of the median latency; else queueing, latency that grew with
+// CPU to spare. A CPU figure that is not
 // available is said so and never guessed: it takes part in no check, and
 // the busiest process is then the busiest of those seen, with the rest of
 // the machine's CPU, theirs included, stated beside it.
@@ -45,6 +57,12 @@ func StopReason(cfg Config, p results.Probe) (reason, detail string) {
 	case p.MachineCPUAvailable && p.MachineCPU >= BusyShare*float64(cfg.Cores):
 		reason, who := busiest(p)
 		return reason, fmt.Sprintf("the machine was CPU-bound and %s used the most: %s", who, cpu)
+	case p.PoolAvailable && p.P50 > 0 && p.PoolWaitMs >= PoolShare*p.P50:
+		return results.StopPool, fmt.Sprintf("requests waited %s ms on average for a connection from the app's pool, %s of the p50 latency of %s ms, with CPU to spare: %s",
+			decimals(p.PoolWaitMs, 2), percent(p.PoolWaitMs/p.P50), decimals(p.P50, 2), cpu)
+	}
+	if p.PoolAvailable {
+		cpu += fmt.Sprintf("; pool wait %s ms per request", decimals(p.PoolWaitMs, 2))
 	}
 	return results.StopQueueing, fmt.Sprintf("latency grew with CPU to spare (a pool, lock or connection limit): %s", cpu)
 }

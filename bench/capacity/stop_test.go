@@ -132,6 +132,83 @@ func TestStopReason(t *testing.T) {
 	}
 }
 
+// pooled is a missed probe with CPU to spare whose requests waited poolMs
+// on average for a connection, at a p50 of 40 ms.
+func pooled(poolMs float64) results.Probe {
+	p := probe(0.4, 0.2, 0.1, 0.8)
+	p.P50, p.PoolWaitMs, p.PoolAvailable = 40, poolMs, true
+	return p
+}
+
+func TestStopReasonPool(t *testing.T) {
+	tests := []struct {
+		name       string
+		probe      results.Probe
+		want       string
+		wantDetail string
+	}{
+		{
+			name:       "the wait is a quarter of the p50",
+			probe:      pooled(10),
+			want:       results.StopPool,
+			wantDetail: "requests waited 10 ms on average for a connection from the app's pool, 25% of the p50 latency of 40 ms, with CPU to spare: app 0.40 of 1 core; PostgreSQL 0.20; load generator 0.10; machine 0.80 of 2",
+		},
+		{
+			name:       "the wait is most of the p50",
+			probe:      pooled(31.5),
+			want:       results.StopPool,
+			wantDetail: "requests waited 31.5 ms on average for a connection from the app's pool, 78.75% of the p50 latency of 40 ms, with CPU to spare: app 0.40 of 1 core; PostgreSQL 0.20; load generator 0.10; machine 0.80 of 2",
+		},
+		{
+			name:       "the wait is under a quarter",
+			probe:      pooled(9.99),
+			want:       results.StopQueueing,
+			wantDetail: "latency grew with CPU to spare (a pool, lock or connection limit): app 0.40 of 1 core; PostgreSQL 0.20; load generator 0.10; machine 0.80 of 2; pool wait 9.99 ms per request",
+		},
+		{
+			name: "the app used its CPU: that comes first",
+			probe: func() results.Probe {
+				p := pooled(30)
+				p.AppCPU, p.MachineCPU = 0.95, 1.35
+				return p
+			}(),
+			want:       results.StopAppCPU,
+			wantDetail: "the app used its CPU: app 0.95 of 1 core; PostgreSQL 0.20; load generator 0.10; machine 1.35 of 2",
+		},
+		{
+			name: "the machine was busy: that comes first",
+			probe: func() results.Probe {
+				p := pooled(30)
+				p.DBCPU, p.MachineCPU = 0.9, 1.8
+				return p
+			}(),
+			want:       results.StopPostgresCPU,
+			wantDetail: "the machine was CPU-bound and PostgreSQL used the most: app 0.40 of 1 core; PostgreSQL 0.90; load generator 0.10; machine 1.80 of 2; other processes 0.40",
+		},
+		{
+			name: "no pool figure",
+			probe: func() results.Probe {
+				p := pooled(30)
+				p.PoolAvailable = false
+				return p
+			}(),
+			want:       results.StopQueueing,
+			wantDetail: "latency grew with CPU to spare (a pool, lock or connection limit): app 0.40 of 1 core; PostgreSQL 0.20; load generator 0.10; machine 0.80 of 2",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, detail := capacity.StopReason(config(), tt.probe)
+			if got != tt.want {
+				t.Errorf("reason %q, want %q", got, tt.want)
+			}
+			if detail != tt.wantDetail {
+				t.Errorf("detail\n%q\nwant\n%q", detail, tt.wantDetail)
+			}
+		})
+	}
+}
+
 // The app's limit is its own cores, not the machine's: an app with two
 // cores at one core's use has CPU to spare.
 func TestStopReasonJudgesTheAppByItsCores(t *testing.T) {

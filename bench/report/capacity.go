@@ -126,13 +126,13 @@ func confirmationCells(c *results.Capacity) []string {
 func probeTable(c *results.Capacity) table {
 	t := table{
 		Header: []string{"#", "rate req/s", "achieved req/s", "throughput req/s", "success", "p50 ms", "p99 ms",
-			"app CPU", "PostgreSQL CPU", "runner CPU", "machine CPU", "SLO"},
-		Right: []bool{true, true, true, true, true, true, true, true, true, true, true, false},
+			"app CPU", "pool wait ms/req", "PostgreSQL CPU", "runner CPU", "machine CPU", "SLO"},
+		Right: []bool{true, true, true, true, true, true, true, true, true, true, true, true, false},
 	}
 	for i, p := range c.Probes {
 		cells := []string{strconv.Itoa(i + 1), rateText(p.Rate), fixed(p.AchievedRate, 1), fixed(p.Throughput, 1),
 			percent(p.SuccessRatio, 2), human(p.P50), human(p.P99),
-			coresText(p.AppCPU, p.AppCPUAvailable), coresText(p.DBCPU, p.DBCPUAvailable), coresText(p.RunnerCPU, true),
+			coresText(p.AppCPU, p.AppCPUAvailable), probePoolWait(p), coresText(p.DBCPU, p.DBCPUAvailable), coresText(p.RunnerCPU, true),
 			coresText(p.MachineCPU, p.MachineCPUAvailable), metText(p)}
 		t.Rows = append(t.Rows, row{Cells: texts(cells...), Class: probeClass(p)})
 	}
@@ -142,13 +142,13 @@ func probeTable(c *results.Capacity) table {
 // probesCompact is every probe of every search in one table, for report.md.
 func probesCompact(run *results.Run, l layout) table {
 	t := table{
-		Header: []string{"scenario", "app", "rate req/s", "throughput req/s", "p99 ms", "app CPU", "SLO"},
-		Right:  []bool{false, false, true, true, true, true, false},
+		Header: []string{"scenario", "app", "rate req/s", "throughput req/s", "p99 ms", "app CPU", "pool wait ms/req", "SLO"},
+		Right:  []bool{false, false, true, true, true, true, true, false},
 	}
 	for _, c := range l.capacitiesOf(run) {
 		for _, p := range c.Probes {
 			t.Rows = append(t.Rows, row{Cells: texts(c.Scenario, c.App, rateText(p.Rate), fixed(p.Throughput, 1),
-				human(p.P99), coresText(p.AppCPU, p.AppCPUAvailable), metText(p))})
+				human(p.P99), coresText(p.AppCPU, p.AppCPUAvailable), probePoolWait(p), metText(p))})
 		}
 	}
 	return t
@@ -208,4 +208,13 @@ func capacityHowTo(run *results.Run) string {
 		"Stopped by names what kept the capacity from being higher, judged on the lowest probe that missed: " +
 		"the app's CPU, PostgreSQL's, the load generator's (it shares this machine), other processes' on the machine, or latency that grew with CPU to spare. " +
 		"Req/s per core is the capacity divided by the app's mean CPU in cores in the confirmation run: the figure that carries over to a bigger machine."
+}
+
+// probePoolWait is a probe's mean pool wait per request, n/a when the
+// app's metrics were not read.
+func probePoolWait(p results.Probe) string {
+	if !p.PoolAvailable {
+		return na
+	}
+	return small(p.PoolWaitMs)
 }

@@ -286,7 +286,7 @@ func validationFailed(run *results.Run, scenario, app string) bool {
 
 // caveats say where the numbers are incomplete or less trustworthy.
 func caveats(run *results.Run, l layout) []string {
-	var out []string
+	out := sources(run, l)
 	for _, a := range l.apps {
 		var total, blind int
 		for i := range run.Results {

@@ -153,3 +153,12 @@ func saturationReason(r *results.Result) string {
 	}
 	return strings.Join(why, ", ")
 }
+
+// poolWaitText is the mean time a request waited for a connection from
+// the app's pool, n/a when its metrics were not read.
+func poolWaitText(p *results.PoolCost) string {
+	if p == nil {
+		return na
+	}
+	return small(p.WaitMsPerRequest)
+}

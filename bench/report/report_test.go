@@ -294,11 +294,11 @@ func TestMarkdown(t *testing.T) {
 		}
 	}
 	for name, row := range map[string]string{
-		"saturated":  "| read-one | htmx | 1200 | 1199.9 | 850.0 | 99.75% | 850 | 1900 | 3100 | 5200 | 4,210 | 36.0% | 50.4% | 0.30 | 24.5 | 27.5 | 4.00 | 12.0% | saturated: throughput 71% of target |",
-		"no app CPU": "| read-many | graphql | 20 | 19.9 | 19.9 | 100.00% | 25.0 | 50.0 | 100 | 300 | 84,200 | n/a | n/a | n/a | n/a | n/a | 4.00 | 12.0% | ok |",
-		"no DB CPU":  "| read-many | rest | 20 | 19.9 | 19.9 | 100.00% | 10.0 | 20.0 | 40.0 | 120 | 84,200 | 8.0% | 11.2% | 4.00 | 24.5 | 27.5 | 4.00 | n/a | ok |",
-		"failed":     "| write | htmx | 20 | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | failed: validation failed |",
-		"skipped":    "| read-small | rest | 1200 | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | skipped: interrupted |",
+		"saturated":  "| read-one | htmx | 1200 | 1199.9 | 850.0 | 99.75% | 850 | 1900 | 3100 | 5200 | 4,210 | 36.0% | 50.4% | 0.30 | n/a | 24.5 | 27.5 | 4.00 | 12.0% | saturated: throughput 71% of target |",
+		"no app CPU": "| read-many | graphql | 20 | 19.9 | 19.9 | 100.00% | 25.0 | 50.0 | 100 | 300 | 84,200 | n/a | n/a | n/a | n/a | n/a | n/a | 4.00 | 12.0% | ok |",
+		"no DB CPU":  "| read-many | rest | 20 | 19.9 | 19.9 | 100.00% | 10.0 | 20.0 | 40.0 | 120 | 84,200 | 8.0% | 11.2% | 4.00 | n/a | 24.5 | 27.5 | 4.00 | n/a | ok |",
+		"failed":     "| write | htmx | 20 | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | failed: validation failed |",
+		"skipped":    "| read-small | rest | 1200 | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | skipped: interrupted |",
 	} {
 		if !strings.Contains(md, row) {
 			t.Errorf("report.md lacks the %s row:\n%s", name, row)
@@ -436,7 +436,7 @@ func TestHTML(t *testing.T) {
 	}
 	for _, r := range run.Results {
 		found := slices.ContainsFunc(rows[r.Profile], func(cells []string) bool {
-			return len(cells) == 19 && cells[0] == r.Scenario && cells[1] == r.App && strings.HasPrefix(cells[18], r.Verdict)
+			return len(cells) == 20 && cells[0] == r.Scenario && cells[1] == r.App && strings.HasPrefix(cells[19], r.Verdict)
 		})
 		if !found {
 			t.Errorf("report.html's %s table lacks the row of %s/%s (%s)", r.Profile, r.Scenario, r.App, r.Verdict)

@@ -291,7 +291,7 @@ func TestCapacitySection(t *testing.T) {
 		"| read-small | graphql | 900 | found | latency grew with CPU to spare: app 1.10 of 2 cores |",
 		"| read-small | htmx | none below 50 | none | the app used its CPU: app 1.97 of 2 cores | n/a | not run | n/a | n/a | n/a | n/a |",
 		"### Capacity probes",
-		"| read-one | rest | 1520 | 1216.0 | 2100 | 190% | missed: throughput 80% of the rate |",
+		"| read-one | rest | 1520 | 1216.0 | 2100 | 190% | n/a | missed: throughput 80% of the rate |",
 	} {
 		if !strings.Contains(section, want) {
 			t.Errorf("capacity section lacks\n%s\nsection:\n%s", want, section)
@@ -449,7 +449,7 @@ func TestSlowVerdict(t *testing.T) {
 	run := fullRun(t)
 	dir := written(t, run)
 	md := readFile(t, filepath.Join(dir, report.MarkdownFile))
-	if !strings.Contains(md, "| read-many | htmx | 20 | 19.9 | 19.9 | 100.00% | 14.0 | 28.0 | 56.0 | 168 | 84,200 | 12.0% | 16.8% | 6.00 | 24.5 | 27.5 | 4.00 | 12.0% | slow: p99 56.0 ms over the SLO |") {
+	if !strings.Contains(md, "| read-many | htmx | 20 | 19.9 | 19.9 | 100.00% | 14.0 | 28.0 | 56.0 | 168 | 84,200 | 12.0% | 16.8% | 6.00 | n/a | 24.5 | 27.5 | 4.00 | 12.0% | slow: p99 56.0 ms over the SLO |") {
 		t.Errorf("report.md lacks the slow row of htmx read-many")
 	}
 	if !strings.Contains(md, "slow: it held the rate but its p99 was over the SLO") {
@@ -503,4 +503,32 @@ func keys(m map[string]*html.Node) []string {
 	}
 	slices.Sort(ks)
 	return ks
+}
+
+// TestMetricsSource shows where the figures of an app read from its
+// metrics came from, and the pool's wait beside its CPU.
+func TestMetricsSource(t *testing.T) {
+	run := fullRun(t)
+	for i := range run.Results {
+		if r := &run.Results[i]; r.App == "htmx" && r.AppCost.Available {
+			r.AppCost.Source = results.SourceMetrics
+			r.AppCost.Pool = &results.PoolCost{Acquires: 1500, AcquireWaitSeconds: 0.75, WaitMsPerRequest: 0.25, MaxConns: 20}
+		}
+	}
+	find(t, run, "light", "read-one", "rest").AppCost.Source = results.SourceProc
+	run.Capacities[0].Probes[0].PoolWaitMs, run.Capacities[0].Probes[0].PoolAvailable = 1.5, true
+	md := readFile(t, filepath.Join(written(t, run), report.MarkdownFile))
+
+	for _, want := range []string{
+		// Its capacity confirmation was read from /proc.
+		"App CPU and RSS came from the apps' metrics (Prometheus, 1 s scrapes, CPU in 10 ms ticks) for htmx (6 of its 7 runs) and from /proc for rest, graphql.",
+		"| read-one | htmx | 100 | 99.9 | 99.9 | 100.00% | 0.70 | 1.40 | 2.80 | 8.40 | 4,210 | 3.0% | 4.2% | 0.30 | 0.25 | 24.5 |",
+		"| read-one | rest | 100 | 99.9 | 99.9 | 100.00% | 0.50 | 1.00 | 2.00 | 6.00 | 4,210 | 2.0% | 2.8% | 0.20 | n/a | 24.5 |",
+		"| read-one | rest | 50 | 50.0 | 9.00 | 2% | 1.50 | met |",
+		"| read-one | rest | 100 | 100.0 | 9.00 | 5% | n/a | met |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report.md lacks\n%s", want)
+		}
+	}
 }

@@ -114,9 +114,9 @@ func resultTable(rs []*results.Result) table {
 	t := table{
 		Header: []string{"scenario", "app", "target req/s", "achieved req/s", "throughput req/s", "success",
 			"p50 ms", "p90 ms", "p99 ms", "max ms", "bytes/resp",
-			"app CPU mean", "app CPU max", "CPU-ms/req", "RSS mean MB", "RSS max MB",
+			"app CPU mean", "app CPU max", "CPU-ms/req", "pool wait ms/req", "RSS mean MB", "RSS max MB",
 			"DB stmts/req", "DB CPU", "verdict"},
-		Right: []bool{false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, false},
+		Right: []bool{false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, false},
 	}
 	for _, r := range rs {
 		cells := texts(resultCells(r)...)
@@ -142,6 +142,7 @@ const (
 	colCPUMean
 	colCPUMax
 	colCPUMs
+	colPoolWait
 	colRSSMean
 	colRSSMax
 	colStmts
@@ -182,6 +183,7 @@ func resultCells(r *results.Result) []string {
 	} else {
 		c = append(c, na)
 	}
+	c = append(c, poolWaitText(a.Pool))
 	if a.Available {
 		c = append(c, fixed(a.RSSMeanMB, 1), fixed(a.RSSMaxMB, 1))
 	} else {

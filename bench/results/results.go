@@ -455,7 +455,8 @@ type ProcessCost struct {
 
 // PoolCost is what an app's pgx pool reported over a measured window
 // (pgxpool_acquire_count_total and pgxpool_acquire_duration_seconds_total
-// of its metrics, differences between the window's ends).
+// of its metrics: differences between the scrapes around the window,
+// scaled to its length, since they come once a second).
 type PoolCost struct {
 	Acquires           uint64  `json:"acquires"`
 	AcquireWaitSeconds float64 `json:"acquireWaitSeconds"`

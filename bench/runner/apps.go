@@ -65,8 +65,8 @@ func (c Config) appInfo() []results.App {
 	return out
 }
 
-// checkAttachedNames checks that the names of flag (-pid, -debug-url) are
-// attached apps.
+// checkAttachedNames checks that the names of flag (-pid, -debug-url,
+// -metrics-url) are attached apps.
 func (c Config) checkAttachedNames(flag string, names []string) []error {
 	var errs []error
 	for _, name := range names {
@@ -78,13 +78,16 @@ func (c Config) checkAttachedNames(flag string, names []string) []error {
 }
 
 // attach reaches apps that are already running and finds their processes:
-// by -pid, or by the executable's name, which is the app's name.
+// by -pid, or by the executable's name, which is the app's name; with
+// -no-proc it does not look.
 func (r *runner) attach() {
 	for _, name := range r.cfg.Apps {
 		a, _ := r.cfg.attached(name)
 		app, err := scenario.NewApp(name, a.Kind, a.URL)
-		u := &appUnderTest{app: app, unusable: err, debugURL: r.cfg.DebugURLs[name]}
+		u := &appUnderTest{app: app, unusable: err, debugURL: r.cfg.DebugURLs[name], metricsURL: r.cfg.MetricsURLs[name]}
 		switch pid, ok := r.cfg.PIDs[name]; {
+		case r.cfg.NoProc:
+			u.pidProblem = noProcReason
 		case ok && stack.Alive(pid):
 			u.pid = pid
 		case ok:
@@ -96,10 +99,23 @@ func (r *runner) attach() {
 				u.pidProblem = err.Error()
 			}
 		}
-		if u.pidProblem != "" {
-			r.note(fmt.Sprintf("%s: CPU and RSS are unavailable: %s.", name, u.pidProblem))
-		}
+		r.noteSource(name, u)
 		r.apps[name] = u
+	}
+}
+
+// noProcReason is why an app's process is not read with -no-proc.
+const noProcReason = "told not to use /proc (-no-proc)"
+
+// noteSource says where an app's CPU and RSS come from when it is not
+// /proc: its metrics, or nowhere.
+func (r *runner) noteSource(name string, u *appUnderTest) {
+	switch {
+	case u.pidProblem == "":
+	case u.metricsURL != "":
+		r.note(fmt.Sprintf("%s: CPU and RSS are read from its metrics (%s) once a second: %s.", name, u.metricsURL, u.pidProblem))
+	default:
+		r.note(fmt.Sprintf("%s: CPU and RSS are unavailable: %s.", name, u.pidProblem))
 	}
 }
 
@@ -154,7 +170,12 @@ func (r *runner) startApps(ctx context.Context, dbURL string) error {
 		if err != nil {
 			return err
 		}
-		r.apps[row.Name] = &appUnderTest{app: app, pid: p.PID, proc: p, debugURL: p.DebugURL}
+		u := &appUnderTest{app: app, pid: p.PID, proc: p, debugURL: p.DebugURL, metricsURL: p.DebugURL + "/metrics"}
+		if r.cfg.NoProc {
+			u.pid, u.pidProblem = 0, noProcReason
+			r.noteSource(row.Name, u)
+		}
+		r.apps[row.Name] = u
 		r.con.printf("Started %s at %s (pid %d).\n", row.Name, p.URL, p.PID)
 	}
 	return nil

@@ -31,7 +31,10 @@ func (r *runner) attackOptions(j job, rate float64, wl *scenario.Workload, raw i
 // attack runs the load while the samplers watch, and books what the run
 // cost the runner itself and what sampling added, for the report's
 // overhead figures.
-func (r *runner) attack(ctx context.Context, wl *scenario.Workload, opts load.Options, samplers []*sampler.Sampler) (*load.Outcome, map[string]sampler.Series, error) {
+//
+// Only the /proc Samplers count in the sampler's overhead (their own
+// thread's CPU); the metrics Scrapers' cost is in the runner's own CPU.
+func (r *runner) attack(ctx context.Context, wl *scenario.Workload, opts load.Options, samplers []watcher) (*load.Outcome, map[string]sampler.Series, error) {
 	self := selfUsage{rssStart: selfRSS()}
 	cpu0, wall0 := cpuTime(), time.Now()
 	for _, smp := range samplers {
@@ -41,8 +44,10 @@ func (r *runner) attack(ctx context.Context, wl *scenario.Workload, opts load.Op
 	series := map[string]sampler.Series{}
 	for _, smp := range samplers {
 		maps.Copy(series, smp.Stop())
-		// The samplers run side by side: their costs add up.
-		r.overheadCPU += smp.Overhead() * (opts.Warmup + opts.Duration).Seconds()
+		if s, ok := smp.(*sampler.Sampler); ok {
+			// The samplers run side by side: their costs add up.
+			r.overheadCPU += s.Overhead() * (opts.Warmup + opts.Duration).Seconds()
+		}
 	}
 	self.cpu, self.wall, self.rssEnd = cpuTime()-cpu0, time.Since(wall0), selfRSS()
 	r.self = append(r.self, self)

@@ -51,6 +51,13 @@ type Config struct {
 	ProfileCPU bool
 	DebugURLs  map[string]string
 
+	// MetricsURLs maps attached app name → the URL of its Prometheus
+	// metrics, read for CPU and memory when its process is not visible
+	// and for its pool's wait; NoProc never reads the apps' CPU and
+	// memory from /proc, only from their metrics.
+	MetricsURLs map[string]string
+	NoProc      bool
+
 	// Seed sizes the dataset the runner loads and holds the passwords it
 	// logs in with (SEED_* environment variables).
 	Seed seed.Config

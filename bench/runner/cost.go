@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"math"
 	"os"
 	"time"
 
@@ -32,6 +33,7 @@ func processCost(st sampler.Stats, successes uint64, pid int) results.ProcessCos
 		// window's mean, which no real peak is.
 		CPUMax:          max(st.CPUMax, st.CPUMean),
 		CPUMsPerRequest: perRequest(st.CPUSeconds*1000, successes),
+		CPUSeconds:      st.CPUSeconds,
 		RSSMeanMB:       float64(st.RSSMeanBytes) / results.BytesPerMB,
 		RSSMaxMB:        float64(st.RSSMaxBytes) / results.BytesPerMB,
 		RSSStartMB:      float64(st.RSSStartBytes) / results.BytesPerMB,
@@ -56,6 +58,7 @@ func (r *runner) runnerCost(cpu, wall time.Duration) results.ProcessCost {
 		attackCPU += u.cpu
 	}
 	c.CPUMsPerRequest = perRequest(float64(attackCPU)/float64(time.Millisecond), r.sent)
+	c.CPUSeconds = attackCPU.Seconds()
 	var rssSum float64
 	for _, u := range r.self {
 		if u.wall > 0 {
@@ -86,12 +89,15 @@ func perRequest(total float64, successes uint64) float64 {
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // takeCosts sets the app's and PostgreSQL's cost over the attack's
-// measured window.
-func takeCosts(res *results.Result, out *load.Outcome, series map[string]sampler.Series, app string, pid int) {
+// measured window, the app's from its sources.
+func takeCosts(res *results.Result, out *load.Outcome, series map[string]sampler.Series, src sources) {
 	s := out.Summary
 	from, to := out.Window.Start, out.Window.End
-	if ser, ok := series[app]; ok {
-		res.AppCost = processCost(ser.Window(from, to), s.Successes, pid)
+	if ser, ok := series[src.app]; ok && src.cpu != "" {
+		res.AppCost = appCost(ser, src, from, to, s.Successes)
+	}
+	if ser, ok := series[src.pool]; ok && src.pool != "" {
+		res.AppCost.Pool = poolCost(ser, from, to, s.Requests)
 	}
 	if ser, ok := series[targetPostgres]; ok {
 		// Sampled once a second, PostgreSQL may have a single sample in a
@@ -101,8 +107,64 @@ func takeCosts(res *results.Result, out *load.Outcome, series map[string]sampler
 		if st.Samples >= 2 {
 			res.DB.CPUAvailable = true
 			res.DB.CPUMean = st.CPUMean
-			res.DB.CPUMsPerRequest = perRequest(st.CPUMean*to.Sub(from).Seconds()*1000, s.Successes)
+			res.DB.CPUSeconds = st.CPUMean * to.Sub(from).Seconds()
+			res.DB.CPUMsPerRequest = perRequest(res.DB.CPUSeconds*1000, s.Successes)
 			res.DB.RSSMeanMB = float64(st.RSSMeanBytes) / results.BytesPerMB
 		}
 	}
+}
+
+// appCost is the app's ProcessCost over the window from to to. From /proc,
+// sampled ten times a second, it is the window's own samples; from
+// metrics, scraped once a second, the scrapes around the window, their CPU
+// time scaled to the window's length as PostgreSQL's is.
+func appCost(ser sampler.Series, src sources, from, to time.Time, successes uint64) results.ProcessCost {
+	if src.cpu == results.SourceProc {
+		c := processCost(ser.Window(from, to), successes, src.pid)
+		if c.Available {
+			c.Source = src.cpu
+		}
+		return c
+	}
+	lo, hi := ser.Around(from, to)
+	st := ser.Window(lo, hi)
+	if k := scale(lo, hi, from, to); k > 0 {
+		st.CPUSeconds *= k
+		st.CPUResolution = time.Duration(float64(st.CPUResolution) * k)
+	}
+	c := processCost(st, successes, 0)
+	if c.Available {
+		c.Source = src.cpu
+	}
+	return c
+}
+
+// poolCost is the pool's acquisitions and their wait over the window from
+// to to, from the scrapes around it scaled to its length, and the wait per
+// request of the window; nil without two scrapes of the pool.
+func poolCost(ser sampler.Series, from, to time.Time, requests uint64) *results.PoolCost {
+	lo, hi := ser.Around(from, to)
+	p, ok := ser.PoolChange(lo, hi)
+	if !ok {
+		return nil
+	}
+	k := scale(lo, hi, from, to)
+	wait := p.AcquireWait.Seconds() * k
+	return &results.PoolCost{
+		Acquires:           uint64(math.Round(float64(p.Acquires) * k)),
+		AcquireWaitSeconds: wait,
+		WaitMsPerRequest:   perRequest(wait*1000, requests),
+		MaxConns:           p.MaxConns,
+	}
+}
+
+// scale is the window's length over that of the samples around it, by
+// which a difference between those samples becomes the window's; zero
+// when the samples span no time.
+func scale(lo, hi, from, to time.Time) float64 {
+	span := hi.Sub(lo)
+	if span <= 0 {
+		return 0
+	}
+	return to.Sub(from).Seconds() / span.Seconds()
 }

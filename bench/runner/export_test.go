@@ -3,6 +3,9 @@ package runner
 import (
 	"context"
 	"time"
+
+	"crudbench/bench/results"
+	"crudbench/bench/sampler"
 )
 
 // Plan exposes the run order to the external tests.
@@ -23,3 +26,10 @@ var SourceCommit = sourceCommit
 // OtherLoad exposes how the runner finds other work on the machine during
 // a capacity search.
 var OtherLoad = otherLoad
+
+// MetricsCost exposes how an app's cost and pool are taken from its scraped
+// metrics over a window.
+func MetricsCost(ser sampler.Series, from, to time.Time, successes, requests uint64) (results.ProcessCost, *results.PoolCost) {
+	src := sources{app: "app", cpu: results.SourceMetrics, metricsURL: "http://app/metrics", pool: "app"}
+	return appCost(ser, src, from, to, successes), poolCost(ser, from, to, requests)
+}

@@ -45,6 +45,8 @@ type flagValues struct {
 
 	profileCPU                     *bool
 	debugURLs                      *string
+	metricsURLs                    *string
+	noProc                         *bool
 	sloP99                         *time.Duration
 	capacity                       *bool
 	capStart, capMax, capPrecision *float64
@@ -75,6 +77,8 @@ func defineFlags(fs *flag.FlagSet) flagValues {
 
 		profileCPU:    fs.Bool("profile-cpu", false, "take a CPU profile of the app during every measured window (profiles/*.pb.gz)"),
 		debugURLs:     fs.String("debug-url", "", "admin (pprof) addresses of attached apps for -profile-cpu, e.g. rest=http://127.0.0.1:6060"),
+		metricsURLs:   fs.String("metrics-url", "", "Prometheus metrics of attached apps, any host, for CPU/RSS when their process is not visible (or with -no-proc) and for the pool's wait, e.g. rest=http://10.0.0.5:9090/metrics"),
+		noProc:        fs.Bool("no-proc", false, "take the apps' CPU and memory during the runs from their metrics, never from /proc (n/a without metrics)"),
 		sloP99:        fs.Duration("slo-p99", results.DefaultSLOP99, "p99 latency of the SLO: a run that held its rate is ok within it, slow over it"),
 		capacity:      fs.Bool("capacity", false, "search each scenario and app for the highest rate meeting the SLO (the fixed profiles then run only when -profiles is given)"),
 		capStart:      fs.Float64("capacity-start", DefaultCapacity.Start, "first `rate` (req/s) of the capacity search's ramp"),
@@ -110,13 +114,14 @@ func ParseFlags(args []string, getenv func(string) string, stderr io.Writer) (Co
 		Warmup: *v.warmup, Duration: *v.duration, Cooldown: *v.cooldown, Timeout: *v.timeout,
 		MaxConnections: *v.maxConns, Repeat: *v.repeat, Out: *v.out, SampleInterval: *v.interval,
 		DBMaxConns: *v.dbMaxConns, DatabaseURL: getenv("DATABASE_URL"), ResetDB: *v.resetDB,
-		ProfileCPU: *v.profileCPU, ValidateOnly: *v.validateOnly,
+		ProfileCPU: *v.profileCPU, ValidateOnly: *v.validateOnly, NoProc: *v.noProc,
 	}
 	errs := cfg.readLists(v, set)
 	errs = append(errs, cfg.readCapacity(v, set)...)
 	errs = append(errs, cfg.checkAttach()...)
 	errs = append(errs, cfg.checkProfiling()...)
 	errs = append(errs, cfg.readShard(v.shard, set, time.Now())...)
+	errs = append(errs, cfg.checkMetrics()...)
 	errs = append(errs, cfg.readRates(*v.rates), cfg.checkLimits())
 	var err error
 	if cfg.Seed, err = seed.ConfigFromEnv(getenv); err != nil {
@@ -151,6 +156,9 @@ func (c *Config) readLists(v flagValues, set map[string]bool) []error {
 		errs = append(errs, err)
 	}
 	if c.DebugURLs, err = parseDebugURLs(*v.debugURLs); err != nil {
+		errs = append(errs, err)
+	}
+	if c.MetricsURLs, err = parseMetricsURLs(*v.metricsURLs); err != nil {
 		errs = append(errs, err)
 	}
 	appList := *v.apps

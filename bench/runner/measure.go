@@ -150,7 +150,8 @@ func (r *runner) measure(ctx context.Context, j job, rate float64, label string,
 	}
 	defer raw.Close()
 
-	samplers := r.samplersFor(j.app, u.pid)
+	src := r.sourcesFor(j.app)
+	samplers := r.samplersFor(src)
 	opts := r.attackOptions(j, rate, wl, raw, r.progress(j, label, left))
 	opts.Shard = r.slotShard(slot)
 	prof := r.profileFor(ctx, j, &opts)
@@ -175,7 +176,7 @@ func (r *runner) measure(ctx context.Context, j job, rate float64, label string,
 	}
 
 	TakeSummary(&res, out.Summary)
-	takeCosts(&res, out, series, j.app, u.pid)
+	takeCosts(&res, out, series, src)
 	res.CPUProfile = prof.result()
 	takeDBTotals(&res, out, after-before, beforeErr == nil && afterErr == nil && after >= before)
 	res.Verdict, res.Reason = judge(out, attackErr, res.TargetRate, res, r.cfg.SLOP99)
@@ -204,18 +205,15 @@ func (r *runner) workload(ctx context.Context, j job, u *appUnderTest) (*scenari
 // takeDBTotals sets what PostgreSQL did over the attack as totals, beside
 // the per-request figures: the statements (ok when they were counted)
 // over the whole attack, warm-up included, divided by its successful
-// requests, and the server's CPU over the window. Both are the whole
-// database's: with shards, what every shard's requests cost, which a merge
-// divides by the shards' AttackSuccesses added up.
+// requests (takeCosts sets the server's CPU over the window). Both are the
+// whole database's: with shards, what every shard's requests cost, which a
+// merge divides by the shards' requests added up.
 func takeDBTotals(res *results.Result, out *load.Outcome, statements uint64, ok bool) {
 	res.AttackSuccesses = out.Succeeded
 	if ok {
 		res.DB.Available = true
 		res.DB.Statements = statements
 		res.DB.StatementsPerRequest = perRequest(float64(statements), out.Succeeded)
-	}
-	if res.DB.CPUAvailable {
-		res.DB.CPUSeconds = res.DB.CPUMean * out.Window.End.Sub(out.Window.Start).Seconds()
 	}
 }
 

@@ -46,8 +46,8 @@ func (p *prober) probe(ctx context.Context, rate float64) (results.Probe, error)
 		Timeout: r.cfg.Timeout, MaxConnections: r.cfg.MaxConnections, Observe: wl.Observe,
 	}
 	machine := watchMachine(ctx, o.ProbeWarmup, o.ProbeDuration)
-	u := r.apps[p.j.app]
-	out, series, attackErr := r.attack(ctx, wl, opts, r.samplersFor(p.j.app, u.pid))
+	src := r.sourcesFor(p.j.app)
+	out, series, attackErr := r.attack(ctx, wl, opts, r.samplersFor(src))
 	if writesRows(p.j.scenario) {
 		if err := r.cleanupWrites(bg, wl, tag, vacanciesBefore); err != nil {
 			r.note(fmt.Sprintf("capacity probe %s %s at %g/s: %v", p.j.scenario, p.j.app, rate, err))
@@ -56,7 +56,7 @@ func (p *prober) probe(ctx context.Context, rate float64) (results.Probe, error)
 	if out == nil {
 		return results.Probe{}, attackErr
 	}
-	pr := probeOf(rate, out, series, p.j.app, u.pid, r.self[len(r.self)-1])
+	pr := probeOf(rate, out, series, src, r.self[len(r.self)-1])
 	pr.MachineCPU, pr.MachineCPUAvailable = machine()
 	switch {
 	case out.Interrupted:
@@ -75,9 +75,9 @@ func (p *prober) print(pr results.Probe) {
 	if !capacity.Met(p.cfg, &pr) {
 		verdict = "missed: " + pr.Why
 	}
-	p.r.con.printf("  probe %2d %-10s %s %8.1f req/s  p99 %7.1f ms  app %s  postgres %s  runner %.2f  machine %s cores  %s\n",
-		p.n, p.j.scenario, p.r.appColumn(p.j.app), pr.Rate, pr.P99, cores(pr.AppCPU, pr.AppCPUAvailable), cores(pr.DBCPU, pr.DBCPUAvailable),
-		pr.RunnerCPU, cores(pr.MachineCPU, pr.MachineCPUAvailable), verdict)
+	p.r.con.printf("  probe %2d %-10s %s %8.1f req/s  p99 %7.1f ms  app %s  pool wait %s ms  postgres %s  runner %.2f  machine %s cores  %s\n",
+		p.n, p.j.scenario, p.r.appColumn(p.j.app), pr.Rate, pr.P99, cores(pr.AppCPU, pr.AppCPUAvailable), poolWait(pr),
+		cores(pr.DBCPU, pr.DBCPUAvailable), pr.RunnerCPU, cores(pr.MachineCPU, pr.MachineCPUAvailable), verdict)
 }
 
 // cores formats a CPU figure in cores, "n/a" when it was not seen.
@@ -88,18 +88,30 @@ func cores(c float64, ok bool) string {
 	return fmt.Sprintf("%.2f", c)
 }
 
+// poolWait formats a probe's mean pool wait per request in ms, "n/a"
+// when the app's metrics were not read.
+func poolWait(pr results.Probe) string {
+	if !pr.PoolAvailable {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.2f", pr.PoolWaitMs)
+}
+
 // probeOf takes a probe's numbers from its attack the way a measured run
 // takes them (TakeSummary, takeCosts), with the runner's own CPU over the
 // attack.
-func probeOf(rate float64, out *load.Outcome, series map[string]sampler.Series, app string, pid int, self selfUsage) results.Probe {
+func probeOf(rate float64, out *load.Outcome, series map[string]sampler.Series, src sources, self selfUsage) results.Probe {
 	var res results.Result
 	TakeSummary(&res, out.Summary)
-	takeCosts(&res, out, series, app, pid)
+	takeCosts(&res, out, series, src)
 	pr := results.Probe{
 		Rate: rate, AchievedRate: res.AchievedRate, Throughput: res.Throughput, SuccessRatio: res.SuccessRatio,
 		P50: res.Latency.P50, P99: res.Latency.P99,
 		AppCPU: res.AppCost.CPUMean, AppCPUAvailable: res.AppCost.Available,
 		DBCPU: res.DB.CPUMean, DBCPUAvailable: res.DB.CPUAvailable,
+	}
+	if pool := res.AppCost.Pool; pool != nil {
+		pr.PoolWaitMs, pr.PoolAvailable = pool.WaitMsPerRequest, true
 	}
 	if self.wall > 0 {
 		pr.RunnerCPU = self.cpu.Seconds() / self.wall.Seconds()

@@ -54,6 +54,10 @@ type appUnderTest struct {
 	// debugURL is the app's admin address, where it serves pprof; empty
 	// when it has none (an attached app without -debug-url).
 	debugURL string
+	// metricsURL is where the app serves its Prometheus metrics: its
+	// admin address's /metrics, or an attached app's -metrics-url; empty
+	// when unknown.
+	metricsURL string
 }
 
 // runner holds the state of one Run.
@@ -116,7 +120,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (run *results.Run, d
 	if r.overheadWall > 0 {
 		run.SamplerOverhead = r.overheadCPU / r.overheadWall
 	}
-	run.Notes = slices.Concat(r.standardNotes(), r.profileNotes(), r.notes)
+	run.Notes = slices.Concat(r.standardNotes(), r.sourceNotes(), r.profileNotes(), r.notes)
 	run.FinishedAt = time.Now().UTC()
 	if ctx.Err() != nil {
 		return run, r.dir, fmt.Errorf("%w: %v", ErrInterrupted, context.Cause(ctx))

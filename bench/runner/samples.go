@@ -48,16 +48,27 @@ func (r *runner) writeSamples(series map[string]sampler.Series, app, name string
 	return errors.Join(errs...)
 }
 
-// samplersFor makes the samplers of one run: the app when its process is
-// known, and PostgreSQL's process tree at its own, slower interval.
-func (r *runner) samplersFor(app string, pid int) []*sampler.Sampler {
-	var samplers []*sampler.Sampler
-	if pid > 0 {
-		samplers = append(samplers, sampler.New(r.cfg.SampleInterval, sampler.Target{Name: app, PID: pid}))
+// watcher records series during an attack: a /proc Sampler or a metrics
+// Scraper.
+type watcher interface {
+	Start()
+	Stop() map[string]sampler.Series
+}
+
+// samplersFor makes the watchers of one run: the app's process when it is
+// read from /proc, its metrics when their URL is known, and PostgreSQL's
+// process tree at its own, slower interval.
+func (r *runner) samplersFor(src sources) []watcher {
+	var ws []watcher
+	if src.pid > 0 {
+		ws = append(ws, sampler.New(r.cfg.SampleInterval, sampler.Target{Name: src.app, PID: src.pid}))
+	}
+	if src.pool != "" {
+		ws = append(ws, sampler.NewScraper(src.pool, src.metricsURL, r.cfg.SampleInterval))
 	}
 	if r.dbPID > 0 {
-		samplers = append(samplers, sampler.New(max(r.cfg.SampleInterval, DBSampleInterval),
+		ws = append(ws, sampler.New(max(r.cfg.SampleInterval, DBSampleInterval),
 			sampler.Target{Name: targetPostgres, PID: r.dbPID, Tree: true}))
 	}
-	return samplers
+	return ws
 }

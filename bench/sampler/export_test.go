@@ -41,3 +41,11 @@ func Children(pid int) (fromTask, fromScan []int, err error) {
 
 // ParseMachineCPU exposes the /proc/stat parser to the external tests.
 var ParseMachineCPU = parseMachineCPU
+
+// ScrapeOnce scrapes s's metrics once, as its loop does, without starting
+// it, and reports whether that gave a sample: for benchmarks.
+func ScrapeOnce(s *Scraper) bool {
+	n := len(s.samples)
+	s.scrape()
+	return len(s.samples) > n
+}

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"strconv"
@@ -12,6 +14,10 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // helperEnv makes the test binary act as a helper process: the tests
@@ -26,6 +32,7 @@ const (
 	modeBurnExit = "burn-exit" // use childBurn of CPU time and exit
 	modeBurnStay = "burn-stay" // use childBurn of CPU time, then wait for stdin to close
 	modeOnCue    = "on-cue"    // on "burn" from stdin, use fewBurn of CPU time; on "burn" and "cpu", say the CPU time used so far
+	modeMetrics  = "metrics"   // as half-core, and serve Prometheus's process collector on a loopback port it prints after "ready"
 )
 
 const (
@@ -64,7 +71,7 @@ func runHelper(mode string) int {
 	case modeIdle:
 		fmt.Println("ready")
 		wait()
-	case modeHalfCore:
+	case modeHalfCore, modeMetrics:
 		// Mapped directly rather than made, so the resident size is the
 		// same with and without the race detector's shadow of the heap.
 		mem, err := syscall.Mmap(-1, 0, burnMiB<<20, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
@@ -76,6 +83,14 @@ func runHelper(mode string) int {
 			mem[i] = 1
 		}
 		fmt.Println("ready")
+		if mode == modeMetrics {
+			addr, err := serveMetrics()
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "helper:", err)
+				return 1
+			}
+			fmt.Println(addr)
+		}
 		// "cpu" asks for the CPU time used so far: the ground truth the
 		// test compares the sampler with (on a busy machine the helper may
 		// get less than the half core it asks for).
@@ -126,6 +141,21 @@ func runHelper(mode string) int {
 		return 2
 	}
 	return 0
+}
+
+// serveMetrics serves client_golang's process and Go collectors, as the
+// apps do, at /metrics on a loopback port, and returns the address.
+func serveMetrics() (string, error) {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewGoCollector())
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	go http.Serve(ln, mux)
+	return ln.Addr().String(), nil
 }
 
 // burnShare spins and sleeps so that the process's CPU time (all threads,
@@ -237,6 +267,16 @@ func (h *helper) ask(t *testing.T, line string) time.Duration {
 		t.Fatalf("helper %d said %q, want its CPU time", h.pid(), line)
 	}
 	return time.Duration(ns)
+}
+
+// line reads the helper's next line of output.
+func (h *helper) line(t *testing.T) string {
+	t.Helper()
+	line, err := h.out.ReadString('\n')
+	if err != nil {
+		t.Fatalf("helper %d: %v", h.pid(), err)
+	}
+	return strings.TrimSpace(line)
 }
 
 // pid is the helper's process id.

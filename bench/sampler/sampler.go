@@ -26,6 +26,11 @@
 // neither is an error.
 //
 // The package reads Linux's /proc; elsewhere every target is Missing.
+//
+// A process that /proc cannot see (another host or container) is read from
+// its Prometheus metrics instead, by a Scraper: the same Series, from the
+// process collector's counters, at most once a second, with coarser
+// CPUBehind (whole clock ticks) and the app's database pool counters.
 package sampler
 
 import (

@@ -23,6 +23,9 @@ type Sample struct {
 	// RSSBytes is the resident memory: VmRSS for a process, the Pss sum
 	// for a tree (refreshed every TreeEvery samples).
 	RSSBytes uint64
+	// Pool is the app's database pool at At, when the sample was scraped
+	// from metrics that have it; nil from /proc.
+	Pool *Pool
 }
 
 // Series is everything a Sampler recorded for one target.
@@ -73,18 +76,15 @@ const cpuWindow = time.Second
 // Window returns the statistics of the samples taken from from to to,
 // both included. A zero from or to leaves that end open.
 func (ser Series) Window(from, to time.Time) Stats {
-	in := func(at time.Time) bool {
-		return (from.IsZero() || !at.Before(from)) && (to.IsZero() || !at.After(to))
-	}
 	var samples []Sample
 	for _, s := range ser.Samples {
-		if in(s.At) {
+		if within(s.At, from, to) {
 			samples = append(samples, s)
 		}
 	}
 	st := Stats{Samples: len(samples), Missing: len(samples) == 0}
 	for _, at := range ser.Misses {
-		if in(at) {
+		if within(at, from, to) {
 			st.Missing = true
 			break
 		}
@@ -118,6 +118,12 @@ func (ser Series) Window(from, to time.Time) Stats {
 	return st
 }
 
+// within reports whether at is in the window from to to, both included,
+// a zero end being open.
+func within(at, from, to time.Time) bool {
+	return (from.IsZero() || !at.Before(from)) && (to.IsZero() || !at.After(to))
+}
+
 // Around returns the bounds of the shortest run of samples that covers from
 // to to: the last sample at or before from and the first at or after to,
 // or the series' first and last sample where there is none. A series
@@ -138,6 +144,33 @@ func (ser Series) Around(from, to time.Time) (time.Time, time.Time) {
 		}
 	}
 	return lo, hi
+}
+
+// PoolChange returns how the pool's counters grew between the first and
+// the last sample from from to to (both included, a zero end open) that
+// have a pool, with the pool's size at the last; false without two such
+// samples. Scraped once a second, a short window may hold fewer: pass the
+// bounds Around gives.
+func (ser Series) PoolChange(from, to time.Time) (Pool, bool) {
+	var first, last *Pool
+	for _, s := range ser.Samples {
+		if s.Pool == nil || !within(s.At, from, to) {
+			continue
+		}
+		if first == nil {
+			first = s.Pool
+		}
+		last = s.Pool
+	}
+	if first == nil || first == last || last.Acquires < first.Acquires || last.AcquireWait < first.AcquireWait {
+		// A counter that went down is a restarted app: no difference.
+		return Pool{}, false
+	}
+	return Pool{
+		Acquires:    last.Acquires - first.Acquires,
+		AcquireWait: last.AcquireWait - first.AcquireWait,
+		MaxConns:    last.MaxConns,
+	}, true
 }
 
 // WriteCSV writes the samples as CSV with a header: t_seconds (since

@@ -1,0 +1,56 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"crudbench/bench/results"
+)
+
+// sources says where the apps' CPU and memory figures came from (in fixed
+// profiles' runs and capacity confirmations), when any came from their
+// metrics rather than /proc: figures from metrics are
+// coarser (1 s scrapes, 10 ms ticks), and a reader comparing apps should
+// know which were read how. Files written before there was a choice have
+// no source: theirs came from /proc.
+func sources(run *results.Run, l layout) []string {
+	measured := make([]*results.Result, 0, len(run.Results)+len(run.Capacities))
+	for i := range run.Results {
+		measured = append(measured, &run.Results[i])
+	}
+	for _, c := range run.Capacities {
+		if c.Confirmation != nil {
+			measured = append(measured, c.Confirmation)
+		}
+	}
+	var proc, scraped []string
+	for _, a := range l.apps {
+		var fromProc, fromMetrics int
+		for _, r := range measured {
+			if r.App != a || !r.Measured() || !r.AppCost.Available {
+				continue
+			}
+			if r.AppCost.Source == results.SourceMetrics {
+				fromMetrics++
+			} else {
+				fromProc++
+			}
+		}
+		switch {
+		case fromMetrics > 0 && fromProc > 0:
+			scraped = append(scraped, fmt.Sprintf("%s (%d of its %d runs)", a, fromMetrics, fromMetrics+fromProc))
+		case fromMetrics > 0:
+			scraped = append(scraped, a)
+		case fromProc > 0:
+			proc = append(proc, a)
+		}
+	}
+	if len(scraped) == 0 {
+		return nil
+	}
+	s := "App CPU and RSS came from the apps' metrics (Prometheus, 1 s scrapes, CPU in 10 ms ticks) for " + strings.Join(scraped, ", ")
+	if len(proc) > 0 {
+		s += " and from /proc for " + strings.Join(proc, ", ")
+	}
+	return []string{s + "."}
+}

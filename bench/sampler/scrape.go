@@ -1,0 +1,268 @@
+package sampler
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+)
+
+// MinScrapeInterval is the shortest interval at which a Scraper reads an
+// app's metrics, whatever it is asked: a scrape gathers every collector of
+// the app, and once a second keeps that well under the app's own work.
+const MinScrapeInterval = time.Second
+
+// maxMetricsBytes bounds a scrape's body: an app's whole exposition is tens
+// of kB; anything far larger is not worth holding.
+const maxMetricsBytes = 8 << 20
+
+// The metrics a Scraper reads: the standard process collector's (any
+// Prometheus client library has them) and the apps' pgx pool's.
+const (
+	metricCPU          = "process_cpu_seconds_total"
+	metricRSS          = "process_resident_memory_bytes"
+	metricGoMaxProcs   = "go_sched_gomaxprocs_threads"
+	metricAcquires     = "pgxpool_acquire_count_total"
+	metricAcquireWait  = "pgxpool_acquire_duration_seconds_total"
+	metricPoolMaxConns = "pgxpool_max_conns"
+)
+
+// Pool is an app's database pool as its metrics tell it at one scrape.
+type Pool struct {
+	// Acquires counts the connections the pool handed out since it
+	// opened, and AcquireWait the time those acquisitions spent waiting.
+	Acquires    uint64
+	AcquireWait time.Duration
+	// MaxConns is the pool's size.
+	MaxConns int
+}
+
+// Scraper reads a process's CPU time and memory from its Prometheus
+// metrics (process_cpu_seconds_total and process_resident_memory_bytes),
+// for a process /proc cannot see or must not be used for: another host,
+// another container. It records the same Series as a Sampler, plus the
+// app's pool counters (Sample.Pool) when it serves them. Create one with
+// NewScraper; a Scraper is single-use.
+//
+// Scrapes run on a goroutine of their own, not on a Sampler's locked
+// thread: an HTTP request is spread over the client's goroutines, which no
+// thread's CPU clock can hold, so the scrapes' cost is part of the
+// runner's own CPU and not of Sampler.Overhead.
+type Scraper struct {
+	name, url string
+	interval  time.Duration
+	client    *http.Client
+
+	stop chan struct{}
+	done chan struct{}
+
+	start    time.Time
+	samples  []Sample
+	misses   []time.Time
+	finished map[string]Series
+}
+
+// NewScraper returns a Scraper that reads the metrics at url every
+// interval, MinScrapeInterval at least, and records them as the series
+// called name. A scrape that does not answer within the interval is a
+// miss, so a hung app delays nothing by more than that.
+func NewScraper(name, url string, interval time.Duration) *Scraper {
+	interval = max(interval, MinScrapeInterval)
+	return &Scraper{
+		name: name, url: url, interval: interval,
+		client: &http.Client{Timeout: interval},
+		stop:   make(chan struct{}),
+	}
+}
+
+// Start scrapes at once and then every interval until Stop. It must be
+// called at most once.
+func (s *Scraper) Start() {
+	if s.done != nil {
+		panic("sampler: Start on a used Scraper")
+	}
+	s.done = make(chan struct{})
+	s.start = time.Now()
+	go s.run()
+}
+
+// Stop waits for the next scrape, so that a window ending now has a sample
+// at or after its end (Series.Around), ends scraping and returns the
+// series keyed by its name. It takes up to two intervals, three against a
+// hung app. Later calls return the same result.
+func (s *Scraper) Stop() map[string]Series {
+	if s.finished != nil {
+		return s.finished
+	}
+	if s.done != nil {
+		close(s.stop)
+		<-s.done
+	}
+	s.finished = map[string]Series{s.name: {
+		Target:  Target{Name: s.name},
+		Start:   s.start,
+		Samples: s.samples,
+		Misses:  s.misses,
+	}}
+	return s.finished
+}
+
+// run is the scraping loop.
+func (s *Scraper) run() {
+	defer close(s.done)
+	tick := time.NewTicker(s.interval)
+	defer tick.Stop()
+	for {
+		s.scrape()
+		select {
+		case <-tick.C:
+		case <-s.stop:
+			<-tick.C
+			s.scrape()
+			return
+		}
+	}
+}
+
+// scrape reads the metrics once and records a Sample or a miss. The
+// sample's time is halfway between sending the request and receiving the
+// answer's headers: the app gathered its metrics somewhere in between.
+func (s *Scraper) scrape() {
+	sent := time.Now()
+	sample, err := s.read(sent)
+	if err != nil {
+		s.misses = append(s.misses, sent)
+		return
+	}
+	s.samples = append(s.samples, sample)
+}
+
+// read fetches and parses the metrics. A Sample's At is set once the
+// headers are in.
+func (s *Scraper) read(sent time.Time) (Sample, error) {
+	req, err := http.NewRequest(http.MethodGet, s.url, nil)
+	if err != nil {
+		return Sample{}, err
+	}
+	req.Header.Set("Accept", string(expfmt.NewFormat(expfmt.TypeTextPlain)))
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return Sample{}, err
+	}
+	at := sent.Add(time.Since(sent) / 2)
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return Sample{}, fmt.Errorf("metrics: %s", resp.Status)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxMetricsBytes))
+	if err != nil {
+		return Sample{}, err
+	}
+	families, err := parseMetrics(bytes.NewReader(keepWanted(body)))
+	if err != nil {
+		return Sample{}, err
+	}
+	sample, err := families.sample()
+	sample.At = at
+	return sample, err
+}
+
+// keepWanted returns the lines of a text exposition that belong to the
+// families a Scraper reads: their samples and their HELP and TYPE
+// comments. The rest of an app's exposition (the Go runtime's, its request
+// histograms: hundreds of lines) is dropped before parsing, which would
+// otherwise cost most of a scrape.
+func keepWanted(body []byte) []byte {
+	out := body[:0:0]
+	for line := range bytes.Lines(body) {
+		name := line
+		if rest, ok := bytes.CutPrefix(line, []byte("# HELP ")); ok {
+			name = rest
+		} else if rest, ok := bytes.CutPrefix(line, []byte("# TYPE ")); ok {
+			name = rest
+		}
+		if end := bytes.IndexAny(name, " {\t\n"); end >= 0 {
+			name = name[:end]
+		}
+		switch string(name) {
+		case metricCPU, metricRSS, metricGoMaxProcs, metricAcquires, metricAcquireWait, metricPoolMaxConns:
+			out = append(out, line...)
+		}
+	}
+	return out
+}
+
+// metrics are parsed metric families by name.
+type metrics map[string]*dto.MetricFamily
+
+// parseMetrics reads Prometheus's text exposition format.
+func parseMetrics(r io.Reader) (metrics, error) {
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	return p.TextToMetricFamilies(r)
+}
+
+// sample is a Sample (without its time) from the metrics. CPU and memory
+// must be there; the pool only when all its counters are.
+//
+// process_cpu_seconds_total is, in client_golang's process collector (and
+// in most others), utime plus stime of /proc/self/stat, each truncated to
+// a 10 ms clock tick, and the kernel adds a running thread's time at its
+// scheduler ticks (10 ms at the longest): CPUBehind is those two ticks
+// plus a tick per thread that may run Go code (go_sched_gomaxprocs_threads;
+// one when the app does not say).
+func (m metrics) sample() (Sample, error) {
+	cpu, okCPU := m.value(metricCPU)
+	rss, okRSS := m.value(metricRSS)
+	if !okCPU || !okRSS {
+		return Sample{}, fmt.Errorf("metrics: no %s or %s", metricCPU, metricRSS)
+	}
+	threads, ok := m.value(metricGoMaxProcs)
+	if !ok || threads < 1 {
+		threads = 1
+	}
+	tick := time.Second / ClockTicksPerSecond
+	s := Sample{
+		CPU:       time.Duration(cpu * float64(time.Second)),
+		CPUBehind: 2*tick + time.Duration(threads)*tick,
+		RSSBytes:  uint64(rss),
+	}
+	acquires, ok1 := m.value(metricAcquires)
+	wait, ok2 := m.value(metricAcquireWait)
+	size, ok3 := m.value(metricPoolMaxConns)
+	if ok1 && ok2 && ok3 {
+		s.Pool = &Pool{
+			Acquires:    uint64(acquires),
+			AcquireWait: time.Duration(wait * float64(time.Second)),
+			MaxConns:    int(size),
+		}
+	}
+	return s, nil
+}
+
+// value is the sum of the family's series (a pool per database would be
+// one series each), whatever its type; false when it is absent.
+func (m metrics) value(name string) (float64, bool) {
+	f, ok := m[name]
+	if !ok || len(f.GetMetric()) == 0 {
+		return 0, false
+	}
+	var sum float64
+	for _, x := range f.GetMetric() {
+		switch {
+		case x.Counter != nil:
+			sum += x.GetCounter().GetValue()
+		case x.Gauge != nil:
+			sum += x.GetGauge().GetValue()
+		case x.Untyped != nil:
+			sum += x.GetUntyped().GetValue()
+		default:
+			return 0, false
+		}
+	}
+	return sum, true
+}
