@@ -22,7 +22,7 @@ func (r *runner) measureAll(ctx context.Context, run *results.Run) {
 	}
 	perRun := r.cfg.Warmup + r.cfg.Duration
 	measured := r.validJobs(jobs)
-	r.con.printf("Measuring %d run(s) of %s each, about %s in all; verdicts against an SLO of p99 ≤ %s.\n", measured, perRun, round(remaining(measured, perRun, r.cfg.Cooldown)), r.cfg.SLOP99)
+	r.con.printf("Measuring %d run(s) of %s each, %s; verdicts against an SLO of p99 ≤ %s.\n", measured, perRun, r.howLong(len(jobs), measured, perRun), r.cfg.SLOP99)
 
 	reps := map[job][]results.Result{}
 	done := 0
@@ -82,6 +82,16 @@ func (r *runner) validJobs(jobs []job) int {
 		}
 	}
 	return n
+}
+
+// howLong says how long the runs take: about remaining's estimate, or,
+// for a shard, when the last of the plan's jobs slots ends (every slot is
+// waited for, whether this shard measures its run or not).
+func (r *runner) howLong(jobs, measured int, perRun time.Duration) string {
+	if r.cfg.Shard == nil {
+		return "about " + round(remaining(measured, perRun, r.cfg.Cooldown)) + " in all"
+	}
+	return "in slots of " + r.cfg.Slot().String() + " ending by " + r.cfg.SlotStart(jobs).Local().Format(time.TimeOnly)
 }
 
 // remaining estimates the time n more runs take, cool-downs between them

@@ -140,6 +140,10 @@ func newRunner(cfg Config, stdout io.Writer, started time.Time, dirs ...string) 
 		valid:  map[[2]string]error{},
 	}
 	r.dir = filepath.Join(cfg.Out, r.runID)
+	if cfg.Shard != nil {
+		// Shards of one run start in the same second on one machine too.
+		r.dir += fmt.Sprintf("-shard%dof%d", cfg.Shard.Index, cfg.Shard.Count)
+	}
 	for _, sub := range dirs {
 		if err := os.MkdirAll(filepath.Join(r.dir, sub), 0o755); err != nil {
 			return nil, fmt.Errorf("results folder: %w", err)
