@@ -70,7 +70,7 @@ func newRun(shards []shard) *results.Run {
 	run.Runner = cost
 	run.Notes = append(slices.Clone(own.Notes), notes(shards)...)
 	run.Notes = append(run.Notes, costNote, fmt.Sprintf(
-		"Merged from %d shards (bench merge): each runner sent every %d-th request of one schedule from %s; the window of each run holds every shard's requests, numbered as one runner numbers them. Validation, the app's and PostgreSQL's CPU and memory, the samples and the CPU profiles are shard 0's; statements per request divide shard 0's count by every shard's successful requests.",
+		"Merged from %d shards (bench merge): each runner sent one request in %d of one schedule from %s; the window of each run holds every shard's requests, numbered as one runner numbers them. Validation, the app's and PostgreSQL's CPU and memory, the samples and the CPU profiles are shard 0's; statements per request divide shard 0's count by every shard's successful requests.",
 		len(shards), len(shards), own.Settings.Shard.StartAt.Format(time.RFC3339)))
 	return &run
 }

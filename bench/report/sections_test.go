@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/net/html"
 
@@ -529,6 +530,42 @@ func TestMetricsSource(t *testing.T) {
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report.md lacks\n%s", want)
+		}
+	}
+}
+
+// TestShardedRuns checks that a shard's report says its rates are its
+// share and its per-request costs every shard's, and that a merged one
+// states the load generators' cost as the shards' sum without that caveat.
+func TestShardedRuns(t *testing.T) {
+	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	shard := fullRun(t)
+	shard.Settings.Shard = &results.Shard{Index: 1, Count: 2, StartAt: start}
+	merged := fullRun(t)
+	merged.Settings.Shards = 2
+	merged.Runner.CPUMean, merged.Runner.CPUMax, merged.Runner.RSSMaxMB = 0.5, 0.75, 40
+
+	mdShard := readFile(t, filepath.Join(written(t, shard), report.MarkdownFile))
+	for _, want := range []string{
+		"| load generators | shard 1 of 2, schedule from 2026-03-01T12:00:00Z |",
+		"This runner was shard 1 of 2 of one schedule: it sent one request in 2,",
+	} {
+		if !strings.Contains(mdShard, want) {
+			t.Errorf("a shard's report.md lacks\n%s", want)
+		}
+	}
+	mdMerged := readFile(t, filepath.Join(written(t, merged), report.MarkdownFile))
+	for _, want := range []string{
+		"| load generators | 2 shards of one schedule, merged (bench merge) |",
+		"Load generators (2 shards, merged): CPU mean 50.0% of one core, added up over the shards, max 75.0%; RSS max 40.0 MB, the largest shard's.",
+	} {
+		if !strings.Contains(mdMerged, want) {
+			t.Errorf("a merged report.md lacks\n%s", want)
+		}
+	}
+	for _, gone := range []string{"This runner was shard", "Load generator (this runner)"} {
+		if strings.Contains(mdMerged, gone) {
+			t.Errorf("a merged report.md says %q", gone)
 		}
 	}
 }

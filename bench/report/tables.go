@@ -423,7 +423,11 @@ func ratesTable(run *results.Run, l layout) table {
 func costLines(run *results.Run) []string {
 	r := run.Runner
 	runner := "Load generator (this runner): CPU and memory not available."
-	if r.Available {
+	switch {
+	case run.Settings.Shards > 0 && r.Available:
+		runner = fmt.Sprintf("Load generators (%d shards, merged): CPU mean %s of one core, added up over the shards, max %s; RSS max %s MB, the largest shard's.",
+			run.Settings.Shards, percent(r.CPUMean, 1), percent(r.CPUMax, 1), fixed(r.RSSMaxMB, 1))
+	case r.Available:
 		share := ""
 		if n := run.Environment.CPUCount; n > 0 {
 			share = fmt.Sprintf(" (%s of this %d-core machine)", percent(r.CPUMean/float64(n), 1), n)
@@ -431,8 +435,12 @@ func costLines(run *results.Run) []string {
 		runner = fmt.Sprintf("Load generator (this runner): CPU mean %s of one core%s, max %s; RSS mean %s MB, max %s MB. It shares the machine with the apps and PostgreSQL.",
 			percent(r.CPUMean, 1), share, percent(r.CPUMax, 1), fixed(r.RSSMeanMB, 1), fixed(r.RSSMaxMB, 1))
 	}
-	sampler := fmt.Sprintf("Sampler overhead: %s of one core (goal: under 1%%).", percent(run.SamplerOverhead, 2))
-	return []string{runner, sampler}
+	lines := []string{runner, fmt.Sprintf("Sampler overhead: %s of one core (goal: under 1%%).", percent(run.SamplerOverhead, 2))}
+	if s := run.Settings.Shard; s != nil {
+		lines = append(lines, fmt.Sprintf("This runner was shard %d of %d of one schedule: it sent one request in %d, so its target rate, achieved rate and throughput are its share. The apps and PostgreSQL served every shard at once, so CPU-ms and statements per request here divide every shard's cost by this shard's requests: go run ./bench merge joins the shards' folders and divides by all of them.",
+			s.Index, s.Count, s.Count))
+	}
+	return lines
 }
 
 // filesTable links each result's raw vegeta results and samples.

@@ -188,8 +188,6 @@ func (r *runner) validateShared(ctx context.Context, run *results.Run) error {
 		r.validate(ctx, run)
 		return nil
 	}
-	r.note(fmt.Sprintf("Shard %d/%d of a shared schedule from %s, in slots of %s per run (warm-up, duration, cool-down and a -shard-gap of %s): this runner sent one request in %d of the schedule, and its target rate, achieved rate and throughput are its share. The apps and PostgreSQL served all shards at once, so CPU-ms and statements per request here divide every shard's cost by this shard's requests; go run ./bench merge joins the shards and divides by all of them.",
-		s.Index, s.Count, s.Start.Format(time.RFC3339), r.cfg.Slot(), r.cfg.ShardGap, s.Count))
 	if s.Index != 0 {
 		r.con.printf("Validation is shard 0's: shard %d/%d loads every app from %s.\n", s.Index, s.Count, s.Start.Format(time.RFC3339))
 		return nil
