@@ -2,6 +2,7 @@ package runner
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,14 +48,29 @@ func (r *runner) writeSamples(series map[string]sampler.Series, src sources, nam
 		errs = append(errs, write(sampler.Series{}, path))
 	}
 	if src.replicated() {
-		for _, s := range src.scrapes {
-			errs = append(errs, write(series[s.series], base+strings.TrimPrefix(s.series, src.app)+".csv"))
+		for i, file := range ReplicaSamplesFiles(name, len(src.scrapes)) {
+			errs = append(errs, write(series[src.scrapes[i].series], filepath.Join(r.dir, filepath.FromSlash(file))))
 		}
 	}
 	if ser, ok := series[targetPostgres]; ok {
 		errs = append(errs, write(ser, base+".postgres.csv"))
 	}
 	return errors.Join(errs...)
+}
+
+// ReplicaSamplesFiles names the samples files of an app's n replicas
+// beside its run's samplesFile (a Result's SamplesFile): <run>.replica1.csv
+// and on; none for an app of one process.
+func ReplicaSamplesFiles(samplesFile string, n int) []string {
+	if n < 2 {
+		return nil
+	}
+	base := strings.TrimSuffix(samplesFile, ".csv")
+	files := make([]string, n)
+	for i := range files {
+		files[i] = fmt.Sprintf("%s%s%d.csv", base, replicaSuffix, i+1)
+	}
+	return files
 }
 
 // watcher records series during an attack: a /proc Sampler or a metrics
