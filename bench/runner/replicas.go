@@ -89,5 +89,5 @@ func (r *runner) noteUnread(what string, unread []string) {
 	if len(unread) == 0 {
 		return
 	}
-	r.note(fmt.Sprintf("%s: the app's CPU, RSS and pool are n/a: its replica's metrics at %s could not be read over the measured window, and a sum without them would be too low.", what, strings.Join(unread, ", ")))
+	r.note(fmt.Sprintf("%s: the app's CPU, RSS and pool are n/a: the metrics of its replicas at %s could not be read over the measured window, and a sum of the others' would be too low.", what, strings.Join(unread, ", ")))
 }
