@@ -95,7 +95,9 @@ func TestReplicas(t *testing.T) {
 		if c := run.Results[0].AppCost; c.Available || c.Replicas != 3 || c.Pool != nil {
 			t.Errorf("app cost %+v, want n/a for 3 replicas, one never read", c)
 		}
-		if !slices.ContainsFunc(run.Notes, func(n string) bool { return strings.Contains(n, "the metrics of its replicas at "+unread+" could not be read") }) {
+		if !slices.ContainsFunc(run.Notes, func(n string) bool {
+			return strings.Contains(n, "the metrics of its replicas at "+unread+" could not be read")
+		}) {
 			t.Errorf("no note names the replica %s: %q", unread, run.Notes)
 		}
 	})
