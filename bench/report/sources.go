@@ -9,10 +9,11 @@ import (
 
 // sources says where the apps' CPU and memory figures came from (in fixed
 // profiles' runs and capacity confirmations), when any came from their
-// metrics rather than /proc: figures from metrics are
-// coarser (1 s scrapes, 10 ms ticks), and a reader comparing apps should
-// know which were read how, and which app's are the sum of its replicas'. Files written before there was a choice have
-// no source: theirs came from /proc.
+// metrics rather than /proc: figures from metrics are coarser (1 s
+// scrapes, 10 ms ticks), and a reader comparing apps should know which
+// were read how, and which app's are the sum of its replicas'. Files
+// written before there was a choice have no source: theirs came from
+// /proc.
 func sources(run *results.Run, l layout) []string {
 	measured := make([]*results.Result, 0, len(run.Results)+len(run.Capacities))
 	for i := range run.Results {
