@@ -86,12 +86,29 @@ func TestValidateOnly(t *testing.T) {
 // returns the database's URL and the apps by name.
 func startApps(t *testing.T, rows []stack.App) (string, map[string]*stack.Process) {
 	t.Helper()
-	ctx := context.Background()
-	d, err := stack.StartDatabase(ctx, seed.Config{ViewerPassword: "viewer", EditorPassword: "editor"}, io.Discard)
+	dbURL, bin := startDatabase(t), buildApps(t, rows)
+	procs := map[string]*stack.Process{}
+	for _, row := range rows {
+		procs[row.Name] = startApp(t, row, bin, dbURL)
+	}
+	return dbURL, procs
+}
+
+// startDatabase starts a database with the dataset and returns its URL.
+func startDatabase(t *testing.T) string {
+	t.Helper()
+	d, err := stack.StartDatabase(context.Background(), seed.Config{ViewerPassword: "viewer", EditorPassword: "editor"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Stop() })
+	return d.URL
+}
+
+// buildApps builds the apps of rows into a folder it returns.
+func buildApps(t *testing.T, rows []stack.App) string {
+	t.Helper()
+	ctx := context.Background()
 	root, err := stack.ModuleRoot(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -100,18 +117,22 @@ func startApps(t *testing.T, rows []stack.App) (string, map[string]*stack.Proces
 	if err := stack.Build(ctx, root, bin, rows, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	procs := map[string]*stack.Process{}
-	for _, row := range rows {
-		p, err := stack.StartApp(ctx, row, filepath.Join(bin, row.Name), stack.AppConfig{
-			DatabaseURL: d.URL, DBMaxConns: 5, AuthSecret: "e2e-test-secret-0123456789", Log: io.Discard,
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { p.Stop() })
-		procs[row.Name] = p
+	return bin
+}
+
+// startApp starts a process of the app of row, built into bin, on the
+// database at dbURL; every process of every app shares one secret, so a
+// token one issues the others accept.
+func startApp(t *testing.T, row stack.App, bin, dbURL string) *stack.Process {
+	t.Helper()
+	p, err := stack.StartApp(context.Background(), row, filepath.Join(bin, row.Name), stack.AppConfig{
+		DatabaseURL: dbURL, DBMaxConns: 5, AuthSecret: "e2e-test-secret-0123456789", Log: io.Discard,
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	return d.URL, procs
+	t.Cleanup(func() { p.Stop() })
+	return p
 }
 
 // rewrite changes an answer of the app: the request it answered (and its

@@ -25,6 +25,13 @@ type Config struct {
 	// them the app can use (its GOMAXPROCS when known, else Cores): the
 	// stop reason judges CPU against them.
 	Cores, AppCores int
+	// AppReplicas is the number of processes the app runs as behind one
+	// load balancer; 0 or 1 for one. With more, a probe's app CPU is the
+	// replicas' sum, on cores the runner does not know (they may be on
+	// other machines): the app's CPU is stated but not judged, and the
+	// machine's CPU is judged as when the app's is not available, since
+	// it need not be spent on this machine.
+	AppReplicas int
 }
 
 // Validate reports every setting of c that would make a search meaningless

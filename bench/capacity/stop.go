@@ -45,17 +45,20 @@ const PoolShare = 0.25
 // CPU to spare. A CPU figure that is not
 // available is said so and never guessed: it takes part in no check, and
 // the busiest process is then the busiest of those seen, with the rest of
-// the machine's CPU, theirs included, stated beside it.
+// the machine's CPU, theirs included, stated beside it. The CPU of an app
+// with replicas (Config.AppReplicas) is stated and takes part in no check
+// either, as if it were not available.
 func StopReason(cfg Config, p results.Probe) (reason, detail string) {
 	cpu := cpuText(cfg, p)
+	m := onMachine(cfg, p)
 	switch {
 	case p.AchievedRate < cfg.MinThroughputShare*p.Rate:
 		return results.StopLoadGenerator, fmt.Sprintf("the load generator sent %s of %s req/s: it fell behind its schedule; %s",
 			decimals(p.AchievedRate, 1), decimals(p.Rate, 1), cpu)
-	case p.AppCPUAvailable && p.AppCPU >= BusyShare*float64(cfg.AppCores):
+	case m.AppCPUAvailable && m.AppCPU >= BusyShare*float64(cfg.AppCores):
 		return results.StopAppCPU, fmt.Sprintf("the app used its CPU: %s", cpu)
-	case p.MachineCPUAvailable && p.MachineCPU >= BusyShare*float64(cfg.Cores):
-		reason, who := busiest(p)
+	case m.MachineCPUAvailable && m.MachineCPU >= BusyShare*float64(cfg.Cores):
+		reason, who := busiest(m)
 		return reason, fmt.Sprintf("the machine was CPU-bound and %s used the most: %s", who, cpu)
 	case p.PoolAvailable && p.P50 > 0 && p.PoolWaitMs >= PoolShare*p.P50:
 		return results.StopPool, fmt.Sprintf("requests waited %s ms on average for a connection from the app's pool, %s of the p50 latency of %s ms, with CPU to spare: %s",
@@ -89,17 +92,30 @@ func busiest(p results.Probe) (reason, who string) {
 	return reason, who
 }
 
+// onMachine is p as the app-CPU and machine rules see it: for an app with
+// replicas (Config.AppReplicas), without the app's CPU, which is not judged
+// against cores the runner does not know nor taken as this machine's.
+func onMachine(cfg Config, p results.Probe) results.Probe {
+	if cfg.AppReplicas > 1 {
+		p.AppCPU, p.AppCPUAvailable = 0, false
+	}
+	return p
+}
+
 // allSeen reports whether the CPU of the app and of PostgreSQL are both
 // available (the runner's always is).
 func allSeen(p results.Probe) bool {
 	return p.AppCPUAvailable && p.DBCPUAvailable
 }
 
-// OtherCPU is the CPU (cores) of the machine's other processes in p: the
-// machine less the app, PostgreSQL and the runner. ok is false unless every
-// one of those figures was seen, since a missing one would count as theirs.
-func OtherCPU(p results.Probe) (cores float64, ok bool) {
-	return rest(p), p.MachineCPUAvailable && allSeen(p)
+// OtherCPU is the CPU (cores) of the machine's other processes in p, a
+// probe of a search configured by cfg: the machine less the app,
+// PostgreSQL and the runner. ok is false unless every one of those figures
+// was seen, since a missing one would count as theirs, and for an app with
+// replicas, whose CPU need not be this machine's.
+func OtherCPU(cfg Config, p results.Probe) (cores float64, ok bool) {
+	m := onMachine(cfg, p)
+	return rest(m), m.MachineCPUAvailable && allSeen(m)
 }
 
 // rest is the machine's CPU less that of the app, PostgreSQL and the
@@ -118,17 +134,23 @@ func rest(p results.Probe) float64 {
 
 // cpuText states p's CPU figures in cores: "app 0.97 of 1 core; PostgreSQL
 // 0.31; load generator 0.22; machine 1.62 of 2", with the other processes'
-// share when it is worth naming.
+// share when it is worth naming (for an app with replicas, "the rest"
+// holds whatever of their CPU was spent on this machine).
 func cpuText(cfg Config, p results.Probe) string {
+	appCores := " of " + cores(cfg.AppCores)
+	if cfg.AppReplicas > 1 {
+		appCores = fmt.Sprintf(" over %d replicas (their cores unknown: not judged)", cfg.AppReplicas)
+	}
 	parts := []string{
-		figure("app", p.AppCPU, p.AppCPUAvailable, " of "+cores(cfg.AppCores)),
+		figure("app", p.AppCPU, p.AppCPUAvailable, appCores),
 		figure("PostgreSQL", p.DBCPU, p.DBCPUAvailable, ""),
 		figure("load generator", p.RunnerCPU, true, ""),
 		figure("machine", p.MachineCPU, p.MachineCPUAvailable, fmt.Sprintf(" of %d", cfg.Cores)),
 	}
-	if rest := rest(p); p.MachineCPUAvailable && rest > OtherShown {
+	m := onMachine(cfg, p)
+	if rest := rest(m); p.MachineCPUAvailable && rest > OtherShown {
 		label := "other processes"
-		if !allSeen(p) {
+		if !allSeen(m) {
 			label = "the rest, unavailable figures included"
 		}
 		parts = append(parts, figure(label, rest, true, ""))

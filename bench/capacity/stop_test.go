@@ -223,3 +223,37 @@ func TestStopReasonJudgesTheAppByItsCores(t *testing.T) {
 		t.Errorf("detail\n%q\nwant\n%q", detail, want)
 	}
 }
+
+// An app with replicas has its CPU summed over cores the runner does not
+// know, perhaps on other machines: it is stated, never judged, and not
+// taken off this machine's CPU.
+func TestStopReasonWithReplicas(t *testing.T) {
+	cfg := config()
+	cfg.AppReplicas = 2
+	for _, tt := range []struct {
+		name       string
+		probe      results.Probe
+		want       string
+		wantDetail string
+	}{
+		{
+			name:       "replicas on other machines, busier than this one's cores",
+			probe:      probe(3.5, 0.2, 0.1, 0.5),
+			want:       results.StopQueueing,
+			wantDetail: "latency grew with CPU to spare (a pool, lock or connection limit): app 3.50 over 2 replicas (their cores unknown: not judged); PostgreSQL 0.20; load generator 0.10; machine 0.50 of 2",
+		},
+		{
+			name:       "this machine busy",
+			probe:      probe(1.5, 0.2, 0.1, 1.9),
+			want:       results.StopPostgresCPU,
+			wantDetail: "the machine was CPU-bound and PostgreSQL (of those seen) used the most: app 1.50 over 2 replicas (their cores unknown: not judged); PostgreSQL 0.20; load generator 0.10; machine 1.90 of 2; the rest, unavailable figures included 1.60",
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, detail := capacity.StopReason(cfg, tt.probe)
+			if got != tt.want || detail != tt.wantDetail {
+				t.Errorf("reason %q, detail\n%q\nwant %q,\n%q", got, detail, tt.want, tt.wantDetail)
+			}
+		})
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"crudbench/bench/merge"
 	"crudbench/bench/report"
 	"crudbench/bench/results"
+	"crudbench/bench/runner"
 )
 
 // TestMerge merges two shards that really attacked a server and checks
@@ -92,8 +93,10 @@ func TestMerge(t *testing.T) {
 				t.Fatalf("raw result %d has seq %d: want the window in order from 0", i, x.Seq)
 			}
 		}
-		if b, err := os.ReadFile(filepath.Join(dir, r.SamplesFile)); err != nil || !strings.HasPrefix(string(b), "t,cpu") {
-			t.Errorf("shard 0's samples not copied: %v", err)
+		for _, f := range append([]string{r.SamplesFile}, runner.ReplicaSamplesFiles(r.SamplesFile, 2)...) {
+			if b, err := os.ReadFile(filepath.Join(dir, f)); err != nil || !strings.HasPrefix(string(b), "t,cpu") {
+				t.Errorf("shard 0's samples %s not copied: %v", f, err)
+			}
 		}
 	})
 	t.Run("failed on shard 0", func(t *testing.T) {
@@ -122,8 +125,8 @@ func checkCosts(t *testing.T, r results.Result) {
 	t.Helper()
 	successes := float64(r.Requests) * r.SuccessRatio
 	near := func(got, want float64) bool { return math.Abs(got-want) <= 1e-9*math.Abs(want) }
-	if c := r.AppCost; !near(c.CPUMsPerRequest, 1000*appCPUSeconds/successes) || c.Pool == nil || !near(c.Pool.WaitMsPerRequest, 1000*poolWait/float64(r.Requests)) {
-		t.Errorf("app cost %+v (pool %+v): want CPU-ms and pool wait per request of the merged window", c, c.Pool)
+	if c := r.AppCost; !near(c.CPUMsPerRequest, 1000*appCPUSeconds/successes) || c.Pool == nil || !near(c.Pool.WaitMsPerRequest, 1000*poolWait/float64(r.Requests)) || c.Replicas != 2 {
+		t.Errorf("app cost %+v (pool %+v): want shard 0's of 2 replicas, with CPU-ms and pool wait per request of the merged window", c, c.Pool)
 	}
 	if d := r.DB; !near(d.StatementsPerRequest, statements/float64(r.AttackSuccesses)) || !near(d.CPUMsPerRequest, 1000*dbCPUSeconds/successes) {
 		t.Errorf("db cost %+v: want statements per successful request of both attacks, CPU-ms per success of the window", d)

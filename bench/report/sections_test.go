@@ -507,7 +507,8 @@ func keys(m map[string]*html.Node) []string {
 }
 
 // TestMetricsSource shows where the figures of an app read from its
-// metrics came from, and the pool's wait beside its CPU.
+// metrics came from, how many replicas they add up, and the pool's wait
+// beside its CPU.
 func TestMetricsSource(t *testing.T) {
 	run := fullRun(t)
 	for i := range run.Results {
@@ -517,12 +518,24 @@ func TestMetricsSource(t *testing.T) {
 		}
 	}
 	find(t, run, "light", "read-one", "rest").AppCost.Source = results.SourceProc
+	all := []*results.Result{}
+	for i := range run.Results {
+		all = append(all, &run.Results[i])
+	}
+	for _, c := range run.Capacities {
+		all = append(all, c.Confirmation)
+	}
+	for _, r := range all {
+		if r != nil && r.App == "graphql" && r.AppCost.Available {
+			r.AppCost.Source, r.AppCost.Replicas = results.SourceMetrics, 2
+		}
+	}
 	run.Capacities[0].Probes[0].PoolWaitMs, run.Capacities[0].Probes[0].PoolAvailable = 1.5, true
 	md := readFile(t, filepath.Join(written(t, run), report.MarkdownFile))
 
 	for _, want := range []string{
 		// Its capacity confirmation was read from /proc.
-		"App CPU and RSS came from the apps' metrics (Prometheus, 1 s scrapes, CPU in 10 ms ticks) for htmx (6 of its 7 runs) and from /proc for rest, graphql.",
+		"App CPU and RSS came from the apps' metrics (Prometheus, 1 s scrapes, CPU in 10 ms ticks) for graphql (2 replicas, added up), htmx (6 of its 7 runs) and from /proc for rest.",
 		"| read-one | htmx | 100 | 99.9 | 99.9 | 100.00% | 0.70 | 1.40 | 2.80 | 8.40 | 4,210 | 3.0% | 4.2% | 0.30 | 0.25 | 24.5 |",
 		"| read-one | rest | 100 | 99.9 | 99.9 | 100.00% | 0.50 | 1.00 | 2.00 | 6.00 | 4,210 | 2.0% | 2.8% | 0.20 | n/a | 24.5 |",
 		"| read-one | rest | 50 | 50.0 | 9.00 | 2% | 1.50 | met |",

@@ -9,10 +9,11 @@ import (
 
 // sources says where the apps' CPU and memory figures came from (in fixed
 // profiles' runs and capacity confirmations), when any came from their
-// metrics rather than /proc: figures from metrics are
-// coarser (1 s scrapes, 10 ms ticks), and a reader comparing apps should
-// know which were read how. Files written before there was a choice have
-// no source: theirs came from /proc.
+// metrics rather than /proc: figures from metrics are coarser (1 s
+// scrapes, 10 ms ticks), and a reader comparing apps should know which
+// were read how, and which app's are the sum of its replicas'. Files
+// written before there was a choice have no source: theirs came from
+// /proc.
 func sources(run *results.Run, l layout) []string {
 	measured := make([]*results.Result, 0, len(run.Results)+len(run.Capacities))
 	for i := range run.Results {
@@ -25,20 +26,28 @@ func sources(run *results.Run, l layout) []string {
 	}
 	var proc, scraped []string
 	for _, a := range l.apps {
-		var fromProc, fromMetrics int
+		var fromProc, fromMetrics, replicas int
 		for _, r := range measured {
 			if r.App != a || !r.Measured() || !r.AppCost.Available {
 				continue
 			}
 			if r.AppCost.Source == results.SourceMetrics {
 				fromMetrics++
+				replicas = max(replicas, r.AppCost.Replicas)
 			} else {
 				fromProc++
 			}
 		}
+		var about []string
+		if replicas > 1 {
+			about = append(about, fmt.Sprintf("%d replicas, added up", replicas))
+		}
+		if fromMetrics > 0 && fromProc > 0 {
+			about = append(about, fmt.Sprintf("%d of its %d runs", fromMetrics, fromMetrics+fromProc))
+		}
 		switch {
-		case fromMetrics > 0 && fromProc > 0:
-			scraped = append(scraped, fmt.Sprintf("%s (%d of its %d runs)", a, fromMetrics, fromMetrics+fromProc))
+		case fromMetrics > 0 && len(about) > 0:
+			scraped = append(scraped, fmt.Sprintf("%s (%s)", a, strings.Join(about, ", ")))
 		case fromMetrics > 0:
 			scraped = append(scraped, a)
 		case fromProc > 0:

@@ -430,7 +430,11 @@ type ProcessCost struct {
 	// Source says where the figures came from: SourceProc or
 	// SourceMetrics; empty when not available, and in files written before
 	// there was a choice (then it is /proc).
-	Source          string  `json:"source,omitempty"`
+	Source string `json:"source,omitempty"`
+	// Replicas is the number of processes the app ran as, behind one
+	// load balancer, when more than one: the figures are then the sum of
+	// theirs (from their metrics). 0 for one process.
+	Replicas        int     `json:"replicas,omitempty"`
 	PID             int     `json:"pid,omitempty"`
 	CPUMean         float64 `json:"cpuMean"` // fraction of one core (1.0 = one core)
 	CPUMax          float64 `json:"cpuMax"`

@@ -79,15 +79,17 @@ func (c Config) checkAttachedNames(flag string, names []string) []error {
 
 // attach reaches apps that are already running and finds their processes:
 // by -pid, or by the executable's name, which is the app's name; with
-// -no-proc it does not look.
+// -no-proc, or for an app with replicas, it does not look.
 func (r *runner) attach() {
 	for _, name := range r.cfg.Apps {
 		a, _ := r.cfg.attached(name)
 		app, err := scenario.NewApp(name, a.Kind, a.URL)
-		u := &appUnderTest{app: app, unusable: err, debugURL: r.cfg.DebugURLs[name], metricsURL: r.cfg.MetricsURLs[name]}
+		u := &appUnderTest{app: app, unusable: err, debugURL: r.cfg.DebugURLs[name], metricsURLs: r.cfg.MetricsURLs[name]}
 		switch pid, ok := r.cfg.PIDs[name]; {
 		case r.cfg.NoProc:
 			u.pidProblem = noProcReason
+		case len(u.metricsURLs) > 1:
+			u.pidProblem = fmt.Sprintf("it runs as %d replicas, which /proc cannot read as one app; their figures are added up", len(u.metricsURLs))
 		case ok && stack.Alive(pid):
 			u.pid = pid
 		case ok:
@@ -112,8 +114,8 @@ const noProcReason = "told not to use /proc (-no-proc)"
 func (r *runner) noteSource(name string, u *appUnderTest) {
 	switch {
 	case u.pidProblem == "":
-	case u.metricsURL != "":
-		r.note(fmt.Sprintf("%s: CPU and RSS are read from its metrics (%s) once a second: %s.", name, u.metricsURL, u.pidProblem))
+	case len(u.metricsURLs) > 0:
+		r.note(fmt.Sprintf("%s: CPU and RSS are read from its metrics (%s) once a second: %s.", name, strings.Join(u.metricsURLs, ", "), u.pidProblem))
 	default:
 		r.note(fmt.Sprintf("%s: CPU and RSS are unavailable: %s.", name, u.pidProblem))
 	}
@@ -170,7 +172,7 @@ func (r *runner) startApps(ctx context.Context, dbURL string) error {
 		if err != nil {
 			return err
 		}
-		u := &appUnderTest{app: app, pid: p.PID, proc: p, debugURL: p.DebugURL, metricsURL: p.DebugURL + "/metrics"}
+		u := &appUnderTest{app: app, pid: p.PID, proc: p, debugURL: p.DebugURL, metricsURLs: []string{p.DebugURL + "/metrics"}}
 		if r.cfg.NoProc {
 			u.pid, u.pidProblem = 0, noProcReason
 			r.noteSource(row.Name, u)

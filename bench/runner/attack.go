@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"sync"
 	"time"
 
 	"crudbench/bench/load"
@@ -42,9 +43,9 @@ func (r *runner) attack(ctx context.Context, wl *scenario.Workload, opts load.Op
 	}
 	out, err := load.Attack(ctx, wl.Targeter(), opts)
 	series := map[string]sampler.Series{}
-	for _, smp := range samplers {
-		maps.Copy(series, smp.Stop())
-		if s, ok := smp.(*sampler.Sampler); ok {
+	for i, stopped := range stopAll(samplers) {
+		maps.Copy(series, stopped)
+		if s, ok := samplers[i].(*sampler.Sampler); ok {
 			// The samplers run side by side: their costs add up.
 			r.overheadCPU += s.Overhead() * (opts.Warmup + opts.Duration).Seconds()
 		}
@@ -56,4 +57,17 @@ func (r *runner) attack(ctx context.Context, wl *scenario.Workload, opts load.Op
 		r.sent += out.Sent
 	}
 	return out, series, err
+}
+
+// stopAll stops the watchers side by side and returns what each recorded:
+// a Scraper's Stop waits for its next scrape, and an app's replicas each
+// have one, which one after another would take a second each.
+func stopAll(ws []watcher) []map[string]sampler.Series {
+	out := make([]map[string]sampler.Series, len(ws))
+	var wg sync.WaitGroup
+	for i, w := range ws {
+		wg.Go(func() { out[i] = w.Stop() })
+	}
+	wg.Wait()
+	return out
 }

@@ -36,7 +36,7 @@ func (r *runner) capacityAll(ctx context.Context, run *results.Run) {
 			run.Capacities = append(run.Capacities, found[job{capacityProfile, s, a, 1}])
 		}
 	}
-	if other := otherLoad(run.Capacities); other > capacity.OtherShown {
+	if other := otherLoad(run.Capacities, r.capacityConfig); other > capacity.OtherShown {
 		r.note(fmt.Sprintf("The machine was busy with other work during the capacity search: processes other than the app, PostgreSQL and the runner used up to %.2f cores in a probe. The capacities are what was left to the apps, not what the machine can do.", other))
 	}
 	// The report's capacity section states the SLO, the ramp and the
@@ -47,16 +47,21 @@ func (r *runner) capacityAll(ctx context.Context, run *results.Run) {
 	} else {
 		r.note(fmt.Sprintf("Capacity: the runner starts the apps without GOMAXPROCS, so each may use all %d cores, and an app's CPU limit is judged against them.", runtime.NumCPU()))
 	}
+	for _, a := range r.cfg.Apps {
+		if n := len(r.cfg.MetricsURLs[a]); n > 1 {
+			r.note(fmt.Sprintf("Capacity: %s runs as %d replicas, whose cores the runner does not know: its CPU in the probes is their sum, in cores, and is not judged; a stop reason never names the app's CPU (nor counts it as this machine's), and an app that ran out of CPU shows as queueing.", a, n))
+		}
+	}
 }
 
 // otherLoad is the most CPU (cores) the machine's other processes used
 // in any probe whose every CPU figure was seen: the machine less the app,
-// PostgreSQL and the runner.
-func otherLoad(caps []results.Capacity) float64 {
+// PostgreSQL and the runner; config is each app's search configuration.
+func otherLoad(caps []results.Capacity, config func(app string) capacity.Config) float64 {
 	most := 0.0
 	for _, c := range caps {
 		for _, p := range c.Probes {
-			if other, ok := capacity.OtherCPU(p); ok {
+			if other, ok := capacity.OtherCPU(config(c.App), p); ok {
 				most = max(most, other)
 			}
 		}
@@ -64,9 +69,10 @@ func otherLoad(caps []results.Capacity) float64 {
 	return most
 }
 
-// capacityConfig is the search's configuration: the SLO, the ramp and the
-// machine's cores (all of which an app without GOMAXPROCS may use).
-func (r *runner) capacityConfig() capacity.Config {
+// capacityConfig is the configuration of app's search: the SLO, the ramp,
+// the machine's cores (all of which an app without GOMAXPROCS may use) and
+// the app's replicas.
+func (r *runner) capacityConfig(app string) capacity.Config {
 	o := r.cfg.Capacity
 	return capacity.Config{
 		SLOP99:             r.cfg.SLOP99,
@@ -74,6 +80,7 @@ func (r *runner) capacityConfig() capacity.Config {
 		MinThroughputShare: results.CapacityMinThroughputShare,
 		Start:              o.Start, Growth: CapacityGrowth, Max: o.Max, Precision: o.Precision,
 		Cores: runtime.NumCPU(), AppCores: runtime.NumCPU(),
+		AppReplicas: len(r.cfg.MetricsURLs[app]),
 	}
 }
 
@@ -118,7 +125,7 @@ func (r *runner) capacityOf(ctx context.Context, j job, label string) results.Ca
 		return c
 	}
 	r.con.printf("%s %-10s %s searching from %g req/s\n", label, j.scenario, r.appColumn(j.app), r.cfg.Capacity.Start)
-	pr := &prober{r: r, j: j, session: session, cfg: r.capacityConfig()}
+	pr := &prober{r: r, j: j, session: session, cfg: r.capacityConfig(j.app)}
 	out, err := capacity.Search(ctx, pr.cfg, pr.probe)
 	// The probes of a search cut short still count as rates measured; its
 	// bracket does not.

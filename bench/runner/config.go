@@ -51,11 +51,13 @@ type Config struct {
 	ProfileCPU bool
 	DebugURLs  map[string]string
 
-	// MetricsURLs maps attached app name → the URL of its Prometheus
+	// MetricsURLs maps attached app name → the URLs of its Prometheus
 	// metrics, read for CPU and memory when its process is not visible
-	// and for its pool's wait; NoProc never reads the apps' CPU and
-	// memory from /proc, only from their metrics.
-	MetricsURLs map[string]string
+	// and for its pool's wait: one per process, several for an app that
+	// runs as replicas behind its -attach URL, whose figures are then
+	// their sum, always from metrics. NoProc never reads the apps' CPU
+	// and memory from /proc, only from their metrics.
+	MetricsURLs map[string][]string
 	NoProc      bool
 
 	// Seed sizes the dataset the runner loads and holds the passwords it

@@ -89,15 +89,24 @@ func perRequest(total float64, successes uint64) float64 {
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // takeCosts sets the app's and PostgreSQL's cost over the attack's
-// measured window, the app's from its sources.
-func takeCosts(res *results.Result, out *load.Outcome, series map[string]sampler.Series, src sources) {
+// measured window, the app's from its sources. It returns the URLs of the
+// app's replicas that could not be read over the window, which leave the
+// app's cost unavailable (a sum without them would be too low).
+func takeCosts(res *results.Result, out *load.Outcome, series map[string]sampler.Series, src sources) (unread []string) {
 	s := out.Summary
 	from, to := out.Window.Start, out.Window.End
-	if ser, ok := series[src.app]; ok && src.cpu != "" {
-		res.AppCost = appCost(ser, src, from, to, s.Successes)
-	}
-	if ser, ok := series[src.pool]; ok && src.pool != "" {
-		res.AppCost.Pool = poolCost(ser, from, to, s.Requests)
+	switch {
+	case src.replicated():
+		res.AppCost, unread = replicasCost(series, src, from, to, s.Successes, s.Requests)
+	default:
+		if ser, ok := series[src.app]; ok && src.cpu != "" {
+			res.AppCost = appCost(ser, src, from, to, s.Successes)
+		}
+		if len(src.scrapes) == 1 {
+			if ser, ok := series[src.scrapes[0].series]; ok {
+				res.AppCost.Pool = poolCost(ser, from, to, s.Requests)
+			}
+		}
 	}
 	if ser, ok := series[targetPostgres]; ok {
 		// Sampled once a second, PostgreSQL may have a single sample in a
@@ -112,6 +121,7 @@ func takeCosts(res *results.Result, out *load.Outcome, series map[string]sampler
 			res.DB.RSSMeanMB = float64(st.RSSMeanBytes) / results.BytesPerMB
 		}
 	}
+	return unread
 }
 
 // appCost is the app's ProcessCost over the window from to to. From /proc,

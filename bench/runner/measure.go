@@ -178,7 +178,7 @@ func (r *runner) measure(ctx context.Context, j job, rate float64, label string,
 			res.Errors = append(res.Errors, err.Error())
 		}
 	}
-	if err := r.writeSamples(series, j.app, res.SamplesFile); err != nil {
+	if err := r.writeSamples(series, src, res.SamplesFile); err != nil {
 		r.note(fmt.Sprintf("samples of %s: %v", base, err))
 	}
 	if out == nil {
@@ -186,7 +186,7 @@ func (r *runner) measure(ctx context.Context, j job, rate float64, label string,
 	}
 
 	TakeSummary(&res, out.Summary)
-	takeCosts(&res, out, series, src)
+	r.noteUnread(fmt.Sprintf("%s %s %s", j.profile, j.scenario, j.app), takeCosts(&res, out, series, src))
 	res.CPUProfile = prof.result()
 	takeDBTotals(&res, out, after-before, beforeErr == nil && afterErr == nil && after >= before)
 	res.Verdict, res.Reason = judge(out, attackErr, res.TargetRate, res, r.cfg.SLOP99)

@@ -12,9 +12,14 @@ import (
 )
 
 // parseMetricsURLs reads "-metrics-url rest=http://10.0.0.5:9090/metrics,…"
-// into app name → the URL of its Prometheus metrics.
-func parseMetricsURLs(value string) (map[string]string, error) {
-	out := map[string]string{}
+// into app name → the URLs of its Prometheus metrics, in the order given:
+// one per process of the app. An app named more than once runs as that
+// many replicas behind the one -attach URL (a load balancer), e.g.
+// "rest=http://10.0.0.5:9100/metrics,rest=http://10.0.0.6:9100/metrics".
+// A URL given twice would count one process twice.
+func parseMetricsURLs(value string) (map[string][]string, error) {
+	out := map[string][]string{}
+	seen := map[string]string{}
 	for item := range strings.SplitSeq(value, ",") {
 		item = strings.TrimSpace(item)
 		if item == "" {
@@ -31,7 +36,11 @@ func parseMetricsURLs(value string) (map[string]string, error) {
 		if err := checkMetricsURL(raw); err != nil {
 			return nil, fmt.Errorf("-metrics-url %s: %w", name, err)
 		}
-		out[name] = raw
+		if first, ok := seen[raw]; ok {
+			return nil, fmt.Errorf("-metrics-url: %s is given twice (for %s and %s): each URL is one process, give each replica's own once", raw, first, name)
+		}
+		seen[raw] = name
+		out[name] = append(out[name], raw)
 	}
 	return out, nil
 }
@@ -55,7 +64,8 @@ func checkMetricsURL(raw string) error {
 // checkMetrics checks that -metrics-url names attached apps (the apps the
 // runner starts serve theirs on their admin address, which it knows), and
 // that -pid, which only says which process /proc is read for, does not
-// come with -no-proc.
+// come with -no-proc, nor for an app with replicas: /proc sees one
+// process, never the app's several.
 func (c Config) checkMetrics() []error {
 	var errs []error
 	if c.NoProc && len(c.PIDs) > 0 {
@@ -67,5 +77,11 @@ func (c Config) checkMetrics() []error {
 	if len(c.Attach) == 0 {
 		return append(errs, errors.New("-metrics-url only applies with -attach (the apps the runner starts serve theirs on their admin address)"))
 	}
-	return append(errs, c.checkAttachedNames("-metrics-url", slices.Sorted(maps.Keys(c.MetricsURLs)))...)
+	errs = append(errs, c.checkAttachedNames("-metrics-url", slices.Sorted(maps.Keys(c.MetricsURLs)))...)
+	for _, name := range slices.Sorted(maps.Keys(c.PIDs)) {
+		if n := len(c.MetricsURLs[name]); n > 1 {
+			errs = append(errs, fmt.Errorf("-pid %s: %s runs as %d replicas (-metrics-url), which /proc cannot read as one app: drop its -pid, its CPU and memory come from the replicas' metrics", name, name, n))
+		}
+	}
+	return errs
 }

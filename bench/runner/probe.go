@@ -56,7 +56,8 @@ func (p *prober) probe(ctx context.Context, rate float64) (results.Probe, error)
 	if out == nil {
 		return results.Probe{}, attackErr
 	}
-	pr := probeOf(rate, out, series, src, r.self[len(r.self)-1])
+	pr, unread := probeOf(rate, out, series, src, r.self[len(r.self)-1])
+	r.noteUnread(fmt.Sprintf("capacity probe %s %s at %g/s", p.j.scenario, p.j.app, rate), unread)
 	pr.MachineCPU, pr.MachineCPUAvailable = machine()
 	switch {
 	case out.Interrupted:
@@ -99,12 +100,12 @@ func poolWait(pr results.Probe) string {
 
 // probeOf takes a probe's numbers from its attack the way a measured run
 // takes them (TakeSummary, takeCosts), with the runner's own CPU over the
-// attack.
-func probeOf(rate float64, out *load.Outcome, series map[string]sampler.Series, src sources, self selfUsage) results.Probe {
+// attack; unread are the app's replicas that could not be read.
+func probeOf(rate float64, out *load.Outcome, series map[string]sampler.Series, src sources, self selfUsage) (pr results.Probe, unread []string) {
 	var res results.Result
 	TakeSummary(&res, out.Summary)
-	takeCosts(&res, out, series, src)
-	pr := results.Probe{
+	unread = takeCosts(&res, out, series, src)
+	pr = results.Probe{
 		Rate: rate, AchievedRate: res.AchievedRate, Throughput: res.Throughput, SuccessRatio: res.SuccessRatio,
 		P50: res.Latency.P50, P99: res.Latency.P99,
 		AppCPU: res.AppCost.CPUMean, AppCPUAvailable: res.AppCost.Available,
@@ -116,7 +117,7 @@ func probeOf(rate float64, out *load.Outcome, series map[string]sampler.Series, 
 	if self.wall > 0 {
 		pr.RunnerCPU = self.cpu.Seconds() / self.wall.Seconds()
 	}
-	return pr
+	return pr, unread
 }
 
 // watchMachine reads the machine's CPU when a probe's measured window

@@ -54,10 +54,10 @@ type appUnderTest struct {
 	// debugURL is the app's admin address, where it serves pprof; empty
 	// when it has none (an attached app without -debug-url).
 	debugURL string
-	// metricsURL is where the app serves its Prometheus metrics: its
-	// admin address's /metrics, or an attached app's -metrics-url; empty
-	// when unknown.
-	metricsURL string
+	// metricsURLs are where the app serves its Prometheus metrics: its
+	// admin address's /metrics, or an attached app's -metrics-url, one
+	// per replica; none when unknown.
+	metricsURLs []string
 }
 
 // runner holds the state of one Run.

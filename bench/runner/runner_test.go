@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"crudbench/bench/capacity"
 	"crudbench/bench/results"
 	"crudbench/bench/runner"
 	"crudbench/bench/scenario"
@@ -371,10 +372,22 @@ func TestOtherLoad(t *testing.T) {
 			{Probes: []results.Probe{seen(1.5, 0.25, 0.25, 0.25)}},
 		}, 1},
 		{"a probe with an unseen figure is left out", []results.Capacity{{Probes: []results.Probe{blind, seen(1, 0.5, 0.25, 0)}}}, 0.25},
+		// The replicas' CPU need not be this machine's: taking it off the
+		// machine's would hide the other processes' 1.5 cores.
+		{"an app with replicas is left out", []results.Capacity{
+			{App: "replicated", Probes: []results.Probe{seen(2, 1.5, 0.25, 0.25)}},
+			{App: "single", Probes: []results.Probe{seen(1, 0.5, 0.25, 0)}},
+		}, 0.25},
+	}
+	config := func(app string) capacity.Config {
+		if app == "replicated" {
+			return capacity.Config{AppReplicas: 2}
+		}
+		return capacity.Config{}
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := runner.OtherLoad(tt.caps); got != tt.want {
+			if got := runner.OtherLoad(tt.caps, config); got != tt.want {
 				t.Errorf("OtherLoad = %v, want %v", got, tt.want)
 			}
 		})

@@ -2,8 +2,10 @@ package runner
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"crudbench/bench/sampler"
@@ -20,8 +22,10 @@ const targetPostgres = "postgres"
 // serves as well.
 const DBSampleInterval = time.Second
 
-// writeSamples writes the app's series to name and PostgreSQL's next to it.
-func (r *runner) writeSamples(series map[string]sampler.Series, app, name string) error {
+// writeSamples writes the app's series to name and PostgreSQL's next to
+// it; an app's replicas each to a file of their own next to it too
+// (<run>.replica1.csv, …), since no series of the app's is theirs summed.
+func (r *runner) writeSamples(series map[string]sampler.Series, src sources, name string) error {
 	write := func(ser sampler.Series, path string) error {
 		f, err := os.Create(path)
 		if err != nil {
@@ -34,18 +38,39 @@ func (r *runner) writeSamples(series map[string]sampler.Series, app, name string
 		return f.Close()
 	}
 	path := filepath.Join(r.dir, filepath.FromSlash(name))
+	base := strings.TrimSuffix(path, ".csv")
 	var errs []error
-	if ser, ok := series[app]; ok {
+	if ser, ok := series[src.app]; ok {
 		errs = append(errs, write(ser, path))
 	} else {
 		// Keep the file the result names, empty but for the header, so
 		// the report can tell "not visible" from "lost".
 		errs = append(errs, write(sampler.Series{}, path))
 	}
+	if src.replicated() {
+		for i, file := range ReplicaSamplesFiles(name, len(src.scrapes)) {
+			errs = append(errs, write(series[src.scrapes[i].series], filepath.Join(r.dir, filepath.FromSlash(file))))
+		}
+	}
 	if ser, ok := series[targetPostgres]; ok {
-		errs = append(errs, write(ser, path[:len(path)-len(".csv")]+".postgres.csv"))
+		errs = append(errs, write(ser, base+".postgres.csv"))
 	}
 	return errors.Join(errs...)
+}
+
+// ReplicaSamplesFiles names the samples files of an app's n replicas
+// beside its run's samplesFile (a Result's SamplesFile): <run>.replica1.csv
+// and on; none for an app of one process.
+func ReplicaSamplesFiles(samplesFile string, n int) []string {
+	if n < 2 {
+		return nil
+	}
+	base := strings.TrimSuffix(samplesFile, ".csv")
+	files := make([]string, n)
+	for i := range files {
+		files[i] = fmt.Sprintf("%s%s%d.csv", base, replicaSuffix, i+1)
+	}
+	return files
 }
 
 // watcher records series during an attack: a /proc Sampler or a metrics
@@ -56,15 +81,15 @@ type watcher interface {
 }
 
 // samplersFor makes the watchers of one run: the app's process when it is
-// read from /proc, its metrics when their URL is known, and PostgreSQL's
+// read from /proc, its metrics (each replica's) when known, and PostgreSQL's
 // process tree at its own, slower interval.
 func (r *runner) samplersFor(src sources) []watcher {
 	var ws []watcher
 	if src.pid > 0 {
 		ws = append(ws, sampler.New(r.cfg.SampleInterval, sampler.Target{Name: src.app, PID: src.pid}))
 	}
-	if src.pool != "" {
-		ws = append(ws, sampler.NewScraper(src.pool, src.metricsURL, r.cfg.SampleInterval))
+	for _, s := range src.scrapes {
+		ws = append(ws, sampler.NewScraper(s.series, s.url, r.cfg.SampleInterval))
 	}
 	if r.dbPID > 0 {
 		ws = append(ws, sampler.New(max(r.cfg.SampleInterval, DBSampleInterval),
