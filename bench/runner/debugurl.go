@@ -15,24 +15,17 @@ import (
 // parseDebugURLs reads "-debug-url rest=http://127.0.0.1:6060,…" into app
 // name → admin base URL, the form -attach and -pid take.
 func parseDebugURLs(value string) (map[string]string, error) {
+	items, err := stack.ParseNamed("debug-url", value, "app=URL, e.g. rest=http://127.0.0.1:6060")
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]string{}
-	for item := range strings.SplitSeq(value, ",") {
-		item = strings.TrimSpace(item)
-		if item == "" {
-			continue
-		}
-		name, raw, ok := strings.Cut(item, "=")
-		name, raw = strings.TrimSpace(name), strings.TrimRight(strings.TrimSpace(raw), "/")
-		if !ok || name == "" {
-			return nil, fmt.Errorf("-debug-url %q: want app=URL, e.g. rest=http://127.0.0.1:6060", item)
-		}
-		if err := stack.CheckName(name); err != nil {
-			return nil, fmt.Errorf("-debug-url %q: %w", item, err)
-		}
+	for _, it := range items {
+		raw := strings.TrimRight(it.Value, "/")
 		if err := checkDebugURL(raw); err != nil {
-			return nil, fmt.Errorf("-debug-url %s: %w", name, err)
+			return nil, fmt.Errorf("-debug-url %s: %w", it.Name, err)
 		}
-		out[name] = raw
+		out[it.Name] = raw
 	}
 	return out, nil
 }

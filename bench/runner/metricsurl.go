@@ -6,41 +6,32 @@ import (
 	"maps"
 	"net/url"
 	"slices"
-	"strings"
 
 	"crudbench/bench/stack"
 )
 
-// parseMetricsURLs reads "-metrics-url rest=http://10.0.0.5:9090/metrics,…"
+// parseMetricsURLs reads "-metrics-url rest=http://10.0.0.5:9100/metrics,…"
 // into app name → the URLs of its Prometheus metrics, in the order given:
 // one per process of the app. An app named more than once runs as that
 // many replicas behind the one -attach URL (a load balancer), e.g.
 // "rest=http://10.0.0.5:9100/metrics,rest=http://10.0.0.6:9100/metrics".
 // A URL given twice would count one process twice.
 func parseMetricsURLs(value string) (map[string][]string, error) {
+	items, err := stack.ParseNamed("metrics-url", value, "app=URL, e.g. rest=http://10.0.0.5:9100/metrics")
+	if err != nil {
+		return nil, err
+	}
 	out := map[string][]string{}
 	seen := map[string]string{}
-	for item := range strings.SplitSeq(value, ",") {
-		item = strings.TrimSpace(item)
-		if item == "" {
-			continue
+	for _, it := range items {
+		if err := checkMetricsURL(it.Value); err != nil {
+			return nil, fmt.Errorf("-metrics-url %s: %w", it.Name, err)
 		}
-		name, raw, ok := strings.Cut(item, "=")
-		name, raw = strings.TrimSpace(name), strings.TrimSpace(raw)
-		if !ok || name == "" {
-			return nil, fmt.Errorf("-metrics-url %q: want app=URL, e.g. rest=http://10.0.0.5:9090/metrics", item)
+		if first, ok := seen[it.Value]; ok {
+			return nil, fmt.Errorf("-metrics-url: %s is given twice (for %s and %s): each URL is one process, give each replica's own once", it.Value, first, it.Name)
 		}
-		if err := stack.CheckName(name); err != nil {
-			return nil, fmt.Errorf("-metrics-url %q: %w", item, err)
-		}
-		if err := checkMetricsURL(raw); err != nil {
-			return nil, fmt.Errorf("-metrics-url %s: %w", name, err)
-		}
-		if first, ok := seen[raw]; ok {
-			return nil, fmt.Errorf("-metrics-url: %s is given twice (for %s and %s): each URL is one process, give each replica's own once", raw, first, name)
-		}
-		seen[raw] = name
-		out[name] = append(out[name], raw)
+		seen[it.Value] = it.Name
+		out[it.Name] = append(out[it.Name], it.Value)
 	}
 	return out, nil
 }
@@ -54,7 +45,7 @@ func checkMetricsURL(raw string) error {
 	case err != nil || u.Scheme != "http" && u.Scheme != "https":
 		return fmt.Errorf("%q: want an http:// or https:// URL", raw)
 	case u.Host == "":
-		return fmt.Errorf("%q: want a host, e.g. http://10.0.0.5:9090/metrics", raw)
+		return fmt.Errorf("%q: want a host, e.g. http://10.0.0.5:9100/metrics", raw)
 	case u.User != nil || u.Fragment != "":
 		return fmt.Errorf("%q: want no user or fragment", raw)
 	}

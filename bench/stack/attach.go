@@ -96,22 +96,17 @@ func CheckName(name string) error {
 
 // ParsePIDs reads "-pid rest=123,graphql=456" into app name → process id.
 func ParsePIDs(value string) (map[string]int, error) {
+	items, err := ParseNamed("pid", value, "app=PID, e.g. rest=1234")
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]int{}
-	for item := range strings.SplitSeq(value, ",") {
-		item = strings.TrimSpace(item)
-		if item == "" {
-			continue
+	for _, it := range items {
+		pid, err := strconv.Atoi(it.Value)
+		if err != nil || pid <= 0 {
+			return nil, fmt.Errorf("-pid %q: want app=PID, e.g. rest=1234", it.Item)
 		}
-		name, num, ok := strings.Cut(item, "=")
-		name = strings.TrimSpace(name)
-		pid, err := strconv.Atoi(strings.TrimSpace(num))
-		if !ok || err != nil || pid <= 0 {
-			return nil, fmt.Errorf("-pid %q: want app=PID, e.g. rest=1234", item)
-		}
-		if err := CheckName(name); err != nil {
-			return nil, fmt.Errorf("-pid %q: %w", item, err)
-		}
-		out[name] = pid
+		out[it.Name] = pid
 	}
 	return out, nil
 }
@@ -154,4 +149,33 @@ func FindProcess(name string) (int, error) {
 func Alive(pid int) bool {
 	_, err := os.Stat("/proc/" + strconv.Itoa(pid))
 	return err == nil
+}
+
+// Named is one app=value item of a flag that gives apps a value each
+// (-pid, -debug-url, -metrics-url): Item is the item as given, for errors.
+type Named struct {
+	Name, Value, Item string
+}
+
+// ParseNamed splits a flag's "app=value,…" into its items, in order, each
+// with a name CheckName accepts and a value of any form; want says the
+// form in the error for an item without one ("app=PID, e.g. rest=1234").
+func ParseNamed(flagName, value, want string) ([]Named, error) {
+	var out []Named
+	for item := range strings.SplitSeq(value, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		name, v, ok := strings.Cut(item, "=")
+		name, v = strings.TrimSpace(name), strings.TrimSpace(v)
+		if !ok || name == "" || v == "" {
+			return nil, fmt.Errorf("-%s %q: want %s", flagName, item, want)
+		}
+		if err := CheckName(name); err != nil {
+			return nil, fmt.Errorf("-%s %q: %w", flagName, item, err)
+		}
+		out = append(out, Named{Name: name, Value: v, Item: item})
+	}
+	return out, nil
 }
