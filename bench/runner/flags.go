@@ -77,7 +77,7 @@ func defineFlags(fs *flag.FlagSet) flagValues {
 
 		profileCPU:    fs.Bool("profile-cpu", false, "take a CPU profile of the app during every measured window (profiles/*.pb.gz)"),
 		debugURLs:     fs.String("debug-url", "", "admin (pprof) addresses of attached apps for -profile-cpu, e.g. rest=http://127.0.0.1:6060"),
-		metricsURLs:   fs.String("metrics-url", "", "Prometheus metrics of attached apps, any host, for CPU/RSS when their process is not visible (or with -no-proc) and for the pool's wait, e.g. rest=http://10.0.0.5:9090/metrics; an app named again is that many replicas behind its -attach URL, their figures added up (no -pid for it), e.g. rest=http://10.0.0.5:9100/metrics,rest=http://10.0.0.6:9100/metrics"),
+		metricsURLs:   fs.String("metrics-url", "", "Prometheus metrics of attached apps, any host, for CPU/RSS when their process is not visible (or with -no-proc) and for the pool's wait, e.g. rest=http://10.0.0.5:9100/metrics; an app named again is that many replicas behind its -attach URL, their figures added up (no -pid for it), e.g. rest=http://10.0.0.5:9100/metrics,rest=http://10.0.0.6:9100/metrics"),
 		noProc:        fs.Bool("no-proc", false, "take the apps' CPU and memory during the runs from their metrics, never from /proc (n/a without metrics)"),
 		sloP99:        fs.Duration("slo-p99", results.DefaultSLOP99, "p99 latency of the SLO: a run that held its rate is ok within it, slow over it"),
 		capacity:      fs.Bool("capacity", false, "search each scenario and app for the highest rate meeting the SLO (the fixed profiles then run only when -profiles is given)"),
