@@ -2,6 +2,7 @@ package merge
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -42,15 +43,7 @@ func replay(files []string, w *load.Window) ([]vegeta.Result, error) {
 		}
 		all = append(all, rs...)
 	}
-	slices.SortFunc(all, func(a, b vegeta.Result) int {
-		switch {
-		case a.Seq < b.Seq:
-			return -1
-		case a.Seq > b.Seq:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(all, func(a, b vegeta.Result) int { return cmp.Compare(a.Seq, b.Seq) })
 	return all, nil
 }
 

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"time"
@@ -71,15 +72,7 @@ func Fold(reps []results.Result, slo time.Duration) results.Result {
 // run.
 func representative(measured []results.Result) results.Result {
 	order := slices.Clone(measured)
-	slices.SortStableFunc(order, func(a, b results.Result) int {
-		switch {
-		case a.Throughput < b.Throughput:
-			return -1
-		case a.Throughput > b.Throughput:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(order, func(a, b results.Result) int { return cmp.Compare(a.Throughput, b.Throughput) })
 	return order[(len(order)-1)/2]
 }
 
