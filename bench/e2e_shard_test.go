@@ -92,18 +92,29 @@ func TestShards(t *testing.T) {
 	m, s := merged.Results[0], single.Results[0]
 	t.Logf("at %d/s: p99 merged shards %.2f ms, one runner %.2f ms; throughput %.2f/s and %.2f/s; statements per request %.3f and %.3f",
 		shardRate, m.Latency.P99, s.Latency.P99, m.Throughput, s.Throughput, m.DB.StatementsPerRequest, s.DB.StatementsPerRequest)
+	// What the merge must get right and no timing can move: the window
+	// holds every request of the schedule once, and as many succeed as
+	// from one runner (all of them). The throughputs of the two runs are
+	// not compared with each other: each divides by a span that ends at
+	// its last answer, which a busy machine moves by tens of
+	// milliseconds. Each is bounded by its own run's figures instead.
 	want := uint64(shardRate * shardDuration.Seconds())
 	if m.Requests != want || s.Requests != want {
 		t.Errorf("requests: merged %d, single %d, want %d each", m.Requests, s.Requests, want)
 	}
-	if math.Abs(m.Throughput-s.Throughput) > 0.02*s.Throughput {
-		t.Errorf("throughput: merged %.2f/s, single %.2f/s: more than 2%% apart", m.Throughput, s.Throughput)
+	if ms, ss := successes(m), successes(s); ms != ss {
+		t.Errorf("successes: merged %d, single %d: want the same", ms, ss)
 	}
+	checkRates(t, "merged", m)
+	checkRates(t, "single", s)
 	// Shard 0 counts the statements of both shards' requests over its own
 	// attack: the merge divides by both, give or take the requests the
-	// other shard had in flight when shard 0 counted.
-	if !m.DB.Available || math.Abs(m.DB.StatementsPerRequest-s.DB.StatementsPerRequest) > 0.05*s.DB.StatementsPerRequest {
-		t.Errorf("statements per request: merged %.3f, single %.3f: want within 5%%", m.DB.StatementsPerRequest, s.DB.StatementsPerRequest)
+	// other shard had in flight when shard 0 started or stopped counting.
+	// At most the rate times the slowest answer are in flight at either
+	// edge, each a few statements.
+	inFlight := 2 * (shardRate*m.Latency.Max/1000 + 1) / float64(m.Requests)
+	if tol := max(0.05, inFlight); !m.DB.Available || math.Abs(m.DB.StatementsPerRequest-s.DB.StatementsPerRequest) > tol*s.DB.StatementsPerRequest {
+		t.Errorf("statements per request: merged %.3f, single %.3f: want within %.1f%%", m.DB.StatementsPerRequest, s.DB.StatementsPerRequest, 100*tol)
 	}
 	for name, r := range map[string]results.Result{"merged": m, "single": s} {
 		if r.Verdict != results.VerdictOK || r.SuccessRatio != 1 {

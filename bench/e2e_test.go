@@ -295,29 +295,41 @@ func stmtBounds(r results.Result) (lo, hi float64) {
 	return 0, 0
 }
 
+// rounding absorbs floating-point rounding in the rates' bounds.
+const rounding = 1e-9
+
+// checkRates bounds a run's achieved rate and throughput by what the run
+// itself measured. Both are measured from the window's schedule, and
+// vegeta never sends a request before it is due, so neither can exceed
+// the target however a busy machine stalls the load generator (a burst
+// that catches up is not a higher rate). How far under the target they
+// fall is the machine's doing, not the bench's: the lower bound ties them
+// together instead. The throughput's span ends at the last answer, which
+// leaves at most the slowest latency after the sending span ends.
+func checkRates(t *testing.T, name string, r results.Result) {
+	t.Helper()
+	if r.AchievedRate <= 0 || r.AchievedRate > r.TargetRate*(1+rounding) {
+		t.Errorf("%s: achieved rate %.4f, want above zero and at most the target %.2f", name, r.AchievedRate, r.TargetRate)
+		return
+	}
+	lo := float64(successes(r)) / (float64(r.Requests)/r.AchievedRate + r.Latency.Max/1000)
+	if r.Throughput < lo*(1-rounding) || r.Throughput > r.TargetRate*(1+rounding) {
+		t.Errorf("%s: throughput %.4f, want from %.4f (the sending span plus the slowest answer) to the target %.2f", name, r.Throughput, lo, r.TargetRate)
+	}
+}
+
+// successes is how many of a run's requests succeeded.
+func successes(r results.Result) uint64 {
+	return uint64(math.Round(float64(r.Requests) * r.SuccessRatio))
+}
+
 func checkResult(t *testing.T, dir string, r results.Result) {
 	// What no timing can move: the window holds exactly rate × duration
 	// requests, and every one of them succeeds.
 	if r.Requests != 2*e2eRate || r.SuccessRatio != 1 || len(r.Errors) != 0 {
 		t.Errorf("requests %d, success %v, errors %q; want %d, 1, none", r.Requests, r.SuccessRatio, r.Errors, 2*e2eRate)
 	}
-	// The achieved rate and the throughput are measured from the window's
-	// schedule, and vegeta never sends a request before it is due, so
-	// neither can exceed the target however a busy machine stalls the load
-	// generator (a burst that catches up is not a higher rate). How far
-	// under the target they fall is the machine's doing, not the bench's:
-	// the lower bound ties them together instead. The throughput's span
-	// ends at the last answer, which leaves at most the slowest latency
-	// after the sending span ends.
-	const rounding = 1e-9
-	if r.AchievedRate <= 0 || r.AchievedRate > r.TargetRate*(1+rounding) {
-		t.Errorf("achieved rate %.4f, want above zero and at most the target %.2f", r.AchievedRate, r.TargetRate)
-	}
-	successes := float64(r.Requests) * r.SuccessRatio
-	lo := successes / (float64(r.Requests)/r.AchievedRate + r.Latency.Max/1000)
-	if r.Throughput < lo*(1-rounding) || r.Throughput > r.TargetRate*(1+rounding) {
-		t.Errorf("throughput %.4f, want from %.4f (the sending span plus the slowest answer) to the target %.2f", r.Throughput, lo, r.TargetRate)
-	}
+	checkRates(t, r.App, r)
 	// Every request succeeded, so only a late tail can make a run
 	// saturated or slow, and the verdict must say which it was.
 	checkVerdict(t, r, results.DefaultSLOP99)
@@ -392,7 +404,7 @@ func checkResult(t *testing.T, dir string, r results.Result) {
 	if hi := float64(n) / (lastSent.Sub(firstSent) + interval).Seconds(); r.AchievedRate > hi*(1+rounding) {
 		t.Errorf("achieved rate %.4f, but the raw file's requests took the time of %.4f/s", r.AchievedRate, hi)
 	}
-	if hi := successes / lastEnd.Sub(firstSent).Seconds(); r.Throughput > hi*(1+rounding) {
+	if hi := float64(successes(r)) / lastEnd.Sub(firstSent).Seconds(); r.Throughput > hi*(1+rounding) {
 		t.Errorf("throughput %.4f, but the raw file's answers took the time of %.4f/s", r.Throughput, hi)
 	}
 	if want := float64(slowest) / float64(time.Millisecond); r.Latency.Max != want {
