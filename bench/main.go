@@ -8,6 +8,7 @@
 //	go run ./bench -attach rest=http://localhost:8081,graphql=http://localhost:8082,htmx=http://localhost:8083
 //	go run ./bench -validate-only -attach candidate=rest@http://10.0.0.5:8080   # conformance only
 //	go run ./bench merge results/20260101-120000 other-host-results/20260101-120000   # join a sharded run
+//	go run ./bench diff results/20260101-120000 results/20260102-090000   # what changed, and is it noise
 //
 // Run it with -h for every flag.
 package main
@@ -39,19 +40,25 @@ func main() {
 	stop()
 	switch {
 	case errors.Is(err, flag.ErrHelp):
+	case errors.Is(err, errRegressed):
+		os.Exit(1) // the comparison has said which runs regressed
 	case err != nil:
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-// run runs `bench merge` when args start with merge; otherwise it parses
-// the flags, benchmarks, writes the reports into the results folder and
-// prints the summary. A run interrupted by ctx still writes the
-// reports of what it measured, then returns the interruption.
+// run runs `bench merge` or `bench diff` when args start with their
+// name; otherwise it parses the flags, benchmarks, writes the reports
+// into the results folder and prints the summary. A run interrupted by
+// ctx still writes the reports of what it measured, then returns the
+// interruption.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "merge" {
 		return mergeCommand(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "diff" {
+		return diffCommand(args[1:], stdout, stderr)
 	}
 	cfg, err := runner.ParseFlags(args, getenv, stderr)
 	if err != nil {

@@ -499,6 +499,9 @@ type RepeatSummary struct {
 	P99          float64 `json:"p99Ms"`
 	CPUMean      float64 `json:"cpuMean"`
 	RSSMaxMB     float64 `json:"rssMaxMB"`
+	// CPUMsPerRequest is the app's CPU per successful request; zero in
+	// files written before repeats carried it.
+	CPUMsPerRequest float64 `json:"cpuMsPerRequest,omitempty"`
 }
 
 // Duration is a time.Duration written as a Go duration string ("15s").

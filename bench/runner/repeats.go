@@ -16,6 +16,8 @@ func summaryOf(r results.Result) results.RepeatSummary {
 		P99:          r.Latency.P99,
 		CPUMean:      r.AppCost.CPUMean,
 		RSSMaxMB:     r.AppCost.RSSMaxMB,
+		// What bench diff compares a repeat's CPU by.
+		CPUMsPerRequest: r.AppCost.CPUMsPerRequest,
 	}
 }
 
@@ -55,6 +57,8 @@ func collectRepeats(measured []results.Result) repeatsOf {
 		P99:          hi.P99 - lo.P99,
 		CPUMean:      hi.CPUMean - lo.CPUMean,
 		RSSMaxMB:     hi.RSSMaxMB - lo.RSSMaxMB,
+
+		CPUMsPerRequest: hi.CPUMsPerRequest - lo.CPUMsPerRequest,
 	}
 	return rs
 }
@@ -69,5 +73,7 @@ func bound(a, b results.RepeatSummary, pick func(x, y float64) float64) results.
 		P99:          pick(a.P99, b.P99),
 		CPUMean:      pick(a.CPUMean, b.CPUMean),
 		RSSMaxMB:     pick(a.RSSMaxMB, b.RSSMaxMB),
+
+		CPUMsPerRequest: pick(a.CPUMsPerRequest, b.CPUMsPerRequest),
 	}
 }

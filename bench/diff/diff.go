@@ -1,0 +1,396 @@
+// Package diff compares two benchmark runs result by result: the question
+// a team asks after tuning its stack — did it get better, and is that more
+// than noise?
+//
+// Runs are matched by (profile, scenario, app), capacities by (scenario,
+// app). Each figure is compared as a center (the median over repeats) and,
+// when both runs repeated it often enough, tested for significance with
+// the test benchstat uses (golang.org/x/perf/benchmath): a change the test
+// cannot tell from noise is marked "~". A regression is a change for the
+// worse of at least Options.Threshold that is significant, or that could
+// not be tested (single runs); a run that held its rate before and no
+// longer does is a regression whatever its figures.
+package diff
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"golang.org/x/perf/benchmath"
+
+	"crudbench/bench/results"
+)
+
+// MinRepeats is the fewest repeats on each side for a significance test:
+// fewer than three values say nothing about a spread.
+const MinRepeats = 3
+
+// Tests a comparison can use.
+const (
+	// TestU is the Mann–Whitney U test on the medians (benchstat's
+	// default): it assumes nothing about the distribution, so one spiky
+	// repeat cannot make a change look significant, but with n repeats a
+	// side its smallest p-value is 2/C(2n, n): 0.1 for three, 0.029 for
+	// four. Below four repeats it never rejects at α = 0.05.
+	TestU = "u"
+	// TestT is Welch's two-sample t-test on the means: each repeat's
+	// figure is already an aggregate over thousands of requests, close
+	// enough to normal for it to find a clear change from three repeats.
+	TestT = "t"
+)
+
+// Options tune Compare.
+type Options struct {
+	// Alpha is the significance level (0.05).
+	Alpha float64
+	// Threshold is the relative change for the worse that counts as a
+	// regression (0.10: 10%).
+	Threshold float64
+	// Test is TestU or TestT.
+	Test string
+}
+
+// DefaultOptions are benchstat's alpha, its test, and a 10% threshold:
+// on a shared two-core machine identical runs differ by a few percent.
+var DefaultOptions = Options{Alpha: 0.05, Threshold: 0.10, Test: TestU}
+
+// Metric is one figure compared between the runs.
+type Metric struct {
+	Name string // "throughput"
+	Unit string // "req/s"
+	// HigherIsBetter says which direction is an improvement.
+	HigherIsBetter bool
+}
+
+// The metrics of a measured run, in the order they are shown, and of a
+// capacity search.
+var (
+	Throughput = Metric{"throughput", "req/s", true}
+	P50        = Metric{"p50", "ms", false}
+	P99        = Metric{"p99", "ms", false}
+	CPUPerReq  = Metric{"app CPU per request", "CPU-ms", false}
+	RSS        = Metric{"app RSS max", "MB", false}
+	Capacity   = Metric{"capacity", "req/s", true}
+	PerCore    = Metric{"capacity per core", "req/s", true}
+)
+
+// Row is one figure of one run, old against new.
+type Row struct {
+	Key    string // "light · read-one · rest", or "capacity · read-one · rest"
+	Metric Metric
+	// Old and New are the centers: the median over the repeats (the
+	// mean under TestT), or the single value.
+	Old, New float64
+	// OldN and NewN count the values behind each center.
+	OldN, NewN int
+	// Delta is (New − Old) / Old; NaN when Old is zero.
+	Delta float64
+	// Tested says a significance test ran (both sides had MinRepeats);
+	// P is its p-value and Significant whether P < Alpha.
+	Tested      bool
+	P           float64
+	Significant bool
+	// Regressed says the change counts as a regression (see the package
+	// comment); Improved the same for the better.
+	Regressed, Improved bool
+}
+
+// Mark is how the row's change is shown: "~" when a test could not tell
+// it from noise, otherwise the signed percentage.
+func (r Row) Mark() string {
+	if r.Tested && !r.Significant {
+		return "~"
+	}
+	if math.IsNaN(r.Delta) {
+		return "n/a"
+	}
+	return fmt.Sprintf("%+.1f%%", 100*r.Delta)
+}
+
+// Change is a run whose state changed or that only one side has.
+type Change struct {
+	Key string
+	// What says what changed: "verdict ok → saturated", "only in old".
+	What string
+	// Regressed is set when the run held its rate (or had a capacity)
+	// before and no longer does.
+	Regressed bool
+}
+
+// Report is the whole comparison.
+type Report struct {
+	Options Options
+	Rows    []Row
+	Changes []Change
+	// Warnings say what limits the comparison (too few repeats for the
+	// test to find anything, different machines).
+	Warnings []string
+}
+
+// Regressions lists the keys and metrics that regressed, for the exit
+// status and the summary line.
+func (r Report) Regressions() []string {
+	var out []string
+	for _, c := range r.Changes {
+		if c.Regressed {
+			out = append(out, c.Key+": "+c.What)
+		}
+	}
+	for _, row := range r.Rows {
+		if row.Regressed {
+			out = append(out, fmt.Sprintf("%s: %s %s", row.Key, row.Metric.Name, row.Mark()))
+		}
+	}
+	return out
+}
+
+// Compare compares new with old.
+func Compare(old, new *results.Run, opt Options) Report {
+	rep := Report{Options: opt}
+	rep.Warnings = environmentWarnings(old, new)
+	oldResults, oldOrder := indexResults(old.Results)
+	newResults, newOrder := indexResults(new.Results)
+	for _, key := range union(oldOrder, newOrder) {
+		o, okOld := oldResults[key]
+		n, okNew := newResults[key]
+		switch {
+		case !okOld:
+			rep.Changes = append(rep.Changes, Change{Key: key, What: "only in new"})
+		case !okNew:
+			rep.Changes = append(rep.Changes, Change{Key: key, What: "only in old"})
+		default:
+			rep.compareResults(key, o, n)
+		}
+	}
+	oldCaps, oldCapOrder := indexCapacities(old.Capacities)
+	newCaps, newCapOrder := indexCapacities(new.Capacities)
+	for _, key := range union(oldCapOrder, newCapOrder) {
+		o, okOld := oldCaps[key]
+		n, okNew := newCaps[key]
+		switch {
+		case !okOld:
+			rep.Changes = append(rep.Changes, Change{Key: key, What: "only in new"})
+		case !okNew:
+			rep.Changes = append(rep.Changes, Change{Key: key, What: "only in old"})
+		default:
+			rep.compareCapacities(key, o, n)
+		}
+	}
+	rep.Warnings = append(rep.Warnings, rep.repeatWarnings()...)
+	return rep
+}
+
+// compareResults compares one measured run, or records why it cannot.
+func (rep *Report) compareResults(key string, o, n results.Result) {
+	if !o.Measured() || !n.Measured() {
+		if o.Verdict != n.Verdict {
+			rep.Changes = append(rep.Changes, Change{Key: key, What: "verdict " + o.Verdict + " → " + n.Verdict, Regressed: o.Measured()})
+		}
+		return
+	}
+	if o.HeldRate() && !n.HeldRate() {
+		rep.Changes = append(rep.Changes, Change{Key: key, What: "verdict " + o.Verdict + " → " + n.Verdict, Regressed: true})
+	} else if o.Verdict != n.Verdict {
+		rep.Changes = append(rep.Changes, Change{Key: key, What: "verdict " + o.Verdict + " → " + n.Verdict})
+	}
+	for _, m := range []Metric{Throughput, P50, P99, CPUPerReq, RSS} {
+		ov, nv := valuesOf(o, m), valuesOf(n, m)
+		if ov == nil || nv == nil {
+			continue
+		}
+		rep.Rows = append(rep.Rows, rep.row(key, m, ov, nv))
+	}
+}
+
+// compareCapacities compares one capacity search.
+func (rep *Report) compareCapacities(key string, o, n results.Capacity) {
+	had := func(c results.Capacity) bool {
+		return c.Status == results.CapacityFound || c.Status == results.CapacityCapped
+	}
+	if !had(o) || !had(n) {
+		if o.Status != n.Status {
+			rep.Changes = append(rep.Changes, Change{Key: key, What: "capacity " + o.Status + " → " + n.Status, Regressed: had(o)})
+		}
+		return
+	}
+	rep.Rows = append(rep.Rows, rep.row(key, Capacity, []float64{o.Rate}, []float64{n.Rate}))
+	if o.PerCore > 0 && n.PerCore > 0 {
+		rep.Rows = append(rep.Rows, rep.row(key, PerCore, []float64{o.PerCore}, []float64{n.PerCore}))
+	}
+}
+
+// row compares the values of one metric.
+func (rep *Report) row(key string, m Metric, old, new []float64) Row {
+	r := Row{Key: key, Metric: m, OldN: len(old), NewN: len(new)}
+	thresholds := benchmath.Thresholds{CompareAlpha: rep.Options.Alpha}
+	so, sn := benchmath.NewSample(old, &thresholds), benchmath.NewSample(new, &thresholds)
+	assume := assumption(rep.Options.Test)
+	r.Old, r.New = assume.Summary(so, 0.95).Center, assume.Summary(sn, 0.95).Center
+	r.Delta = math.NaN()
+	if r.Old != 0 {
+		r.Delta = (r.New - r.Old) / r.Old
+	}
+	if len(old) >= MinRepeats && len(new) >= MinRepeats {
+		c := assume.Compare(so, sn)
+		r.Tested, r.P, r.Significant = true, c.P, c.P < rep.Options.Alpha
+	}
+	worse := r.Delta < 0
+	if !m.HigherIsBetter {
+		worse = r.Delta > 0
+	}
+	past := !math.IsNaN(r.Delta) && math.Abs(r.Delta) >= rep.Options.Threshold
+	counts := past && (!r.Tested || r.Significant)
+	r.Regressed, r.Improved = counts && worse, counts && !worse
+	return r
+}
+
+// assumption is the benchmath assumption behind a test's name.
+func assumption(test string) benchmath.Assumption {
+	if test == TestT {
+		return benchmath.AssumeNormal
+	}
+	return benchmath.AssumeNothing
+}
+
+// valuesOf is a metric's values in a result: one per repeat when it has
+// repeats, else its single figure; nil when the result does not have it
+// (an app whose CPU or memory was not visible).
+func valuesOf(r results.Result, m Metric) []float64 {
+	pick := func(single float64, each func(results.RepeatSummary) float64) []float64 {
+		if len(r.Repeats) == 0 {
+			return []float64{single}
+		}
+		vs := make([]float64, len(r.Repeats))
+		for i, s := range r.Repeats {
+			vs[i] = each(s)
+		}
+		return vs
+	}
+	switch m {
+	case Throughput:
+		return pick(r.Throughput, func(s results.RepeatSummary) float64 { return s.Throughput })
+	case P50:
+		return pick(r.Latency.P50, func(s results.RepeatSummary) float64 { return s.P50 })
+	case P99:
+		return pick(r.Latency.P99, func(s results.RepeatSummary) float64 { return s.P99 })
+	case CPUPerReq:
+		if !r.AppCost.Available || r.AppCost.CPUMsPerRequest <= 0 {
+			return nil
+		}
+		return pick(r.AppCost.CPUMsPerRequest, cpuMsPerRequest)
+	case RSS:
+		if !r.AppCost.Available || r.AppCost.RSSMaxMB <= 0 {
+			return nil
+		}
+		return pick(r.AppCost.RSSMaxMB, func(s results.RepeatSummary) float64 { return s.RSSMaxMB })
+	}
+	return nil
+}
+
+// cpuMsPerRequest is a repeat's app CPU per successful request: recorded
+// since the repeats carry it, and before that the CPU's mean over the
+// throughput, which divides the same CPU by the same successes over
+// windows a few milliseconds apart.
+func cpuMsPerRequest(s results.RepeatSummary) float64 {
+	if s.CPUMsPerRequest > 0 {
+		return s.CPUMsPerRequest
+	}
+	if s.Throughput <= 0 {
+		return 0
+	}
+	return 1000 * s.CPUMean / s.Throughput
+}
+
+// repeatWarnings says when the repeats were too few for the chosen test
+// to find any change.
+func (rep *Report) repeatWarnings() []string {
+	least := math.MaxInt
+	for _, r := range rep.Rows {
+		if r.Metric == Capacity || r.Metric == PerCore {
+			continue
+		}
+		least = min(least, r.OldN, r.NewN)
+	}
+	switch {
+	case least == math.MaxInt:
+		return nil
+	case least < MinRepeats:
+		return []string{fmt.Sprintf("single runs (fewer than %d repeats a side): changes are not tested for significance; any change for the worse of %.0f%% or more counts as a regression. Run both with -repeat %d or more to test them.", MinRepeats, 100*rep.Options.Threshold, MinRepeats+2)}
+	case rep.Options.Test == TestU && minUP(least) >= rep.Options.Alpha:
+		return []string{fmt.Sprintf("with %d repeats a side the U test's smallest p-value is %.3f, not under α = %g: no change can be called significant. Run -repeat 4 or more, or compare with -test t.", least, minUP(least), rep.Options.Alpha)}
+	}
+	return nil
+}
+
+// minUP is the smallest two-sided p-value of the Mann–Whitney U test with
+// n values a side: 2 / C(2n, n).
+func minUP(n int) float64 {
+	c := 1.0
+	for i := 1; i <= n; i++ {
+		c = c * float64(n+i) / float64(i)
+	}
+	return 2 / c
+}
+
+// environmentWarnings names what differs between the runs besides the
+// code: a machine, a PostgreSQL, a dataset or settings that move the
+// numbers on their own.
+func environmentWarnings(old, new *results.Run) []string {
+	var w []string
+	oe, ne := old.Environment, new.Environment
+	if oe.CPUModel != ne.CPUModel || oe.CPUCount != ne.CPUCount {
+		w = append(w, fmt.Sprintf("different machines: %s × %d, then %s × %d", oe.CPUModel, oe.CPUCount, ne.CPUModel, ne.CPUCount))
+	}
+	if oe.PostgresVersion != ne.PostgresVersion {
+		w = append(w, fmt.Sprintf("different PostgreSQL: %s, then %s", oe.PostgresVersion, ne.PostgresVersion))
+	}
+	if oe.Mode != ne.Mode {
+		w = append(w, fmt.Sprintf("different modes: %s, then %s", oe.Mode, ne.Mode))
+	}
+	oset, ns := old.Settings, new.Settings
+	if oset.Warmup != ns.Warmup || oset.Duration != ns.Duration || oset.MaxConnections != ns.MaxConnections || oset.SLOP99 != ns.SLOP99 {
+		w = append(w, fmt.Sprintf("different settings: warm-up %s, duration %s, %d connections, SLO p99 %s; then %s, %s, %d, %s",
+			time.Duration(oset.Warmup), time.Duration(oset.Duration), oset.MaxConnections, time.Duration(oset.SLOP99),
+			time.Duration(ns.Warmup), time.Duration(ns.Duration), ns.MaxConnections, time.Duration(ns.SLOP99)))
+	}
+	return w
+}
+
+// indexResults maps each result to its key, and lists the keys in the
+// run's order.
+func indexResults(rs []results.Result) (map[string]results.Result, []string) {
+	m := make(map[string]results.Result, len(rs))
+	var order []string
+	for _, r := range rs {
+		k := r.Profile + " · " + r.Scenario + " · " + r.App
+		m[k] = r
+		order = append(order, k)
+	}
+	return m, order
+}
+
+// indexCapacities maps each capacity search to its key, and lists the
+// keys in the run's order.
+func indexCapacities(cs []results.Capacity) (map[string]results.Capacity, []string) {
+	m := make(map[string]results.Capacity, len(cs))
+	var order []string
+	for _, c := range cs {
+		k := "capacity · " + c.Scenario + " · " + c.App
+		m[k] = c
+		order = append(order, k)
+	}
+	return m, order
+}
+
+// union is a's keys in order, then those only b has, in b's order.
+func union(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, k := range b {
+		if !slices.Contains(a, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}

@@ -1,0 +1,202 @@
+package diff_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"crudbench/bench/diff"
+	"crudbench/bench/results"
+)
+
+// result is a measured read-one run of rest with one repeat per p99 given
+// (none for a single run), the other figures fixed.
+func result(verdict string, p99s ...float64) results.Result {
+	r := results.Result{
+		Profile: "light", Scenario: "read-one", App: "rest", Verdict: verdict,
+		TargetRate: 100, AchievedRate: 100, Throughput: 100, Requests: 1500, SuccessRatio: 1,
+		AppCost: results.ProcessCost{Available: true, CPUMean: 0.2, CPUMsPerRequest: 2, RSSMaxMB: 30},
+	}
+	r.Latency.P50 = 1
+	if len(p99s) == 1 {
+		r.Latency.P99 = p99s[0]
+		return r
+	}
+	for _, p := range p99s {
+		r.Repeats = append(r.Repeats, results.RepeatSummary{
+			AchievedRate: 100, Throughput: 100, SuccessRatio: 1, P50: 1, P99: p, CPUMean: 0.2, CPUMsPerRequest: 2, RSSMaxMB: 30,
+		})
+	}
+	r.Latency.P99 = p99s[len(p99s)/2]
+	return r
+}
+
+func run(rs ...results.Result) *results.Run {
+	return &results.Run{Results: rs}
+}
+
+// rowOf finds the row of a metric.
+func rowOf(t *testing.T, rep diff.Report, m diff.Metric) diff.Row {
+	t.Helper()
+	for _, r := range rep.Rows {
+		if r.Metric == m {
+			return r
+		}
+	}
+	t.Fatalf("no %s row in %+v", m.Name, rep.Rows)
+	return diff.Row{}
+}
+
+func TestP99Rules(t *testing.T) {
+	tests := []struct {
+		name        string
+		old, new    []float64
+		test        string
+		mark        string
+		tested      bool
+		significant bool
+		regressed   bool
+		improved    bool
+	}{
+		{name: "single runs, worse past the threshold", old: []float64{10}, new: []float64{12}, mark: "+20.0%", regressed: true},
+		{name: "single runs, worse under the threshold", old: []float64{10}, new: []float64{10.5}, mark: "+5.0%"},
+		{name: "single runs, better", old: []float64{10}, new: []float64{5}, mark: "-50.0%", improved: true},
+		{name: "four repeats, apart", old: []float64{9.9, 10, 10, 10.1}, new: []float64{19, 20, 20, 21}, mark: "+100.0%", tested: true, significant: true, regressed: true},
+		{name: "four repeats, overlapping", old: []float64{10, 14, 9, 12}, new: []float64{11, 13, 10, 12.5}, mark: "~", tested: true},
+		// Three a side: the U test's smallest p-value is 0.1.
+		{name: "three repeats, apart, U test", old: []float64{9.9, 10, 10.1}, new: []float64{19, 20, 21}, mark: "~", tested: true},
+		{name: "three repeats, apart, t-test", old: []float64{9.9, 10, 10.1}, new: []float64{19, 20, 21}, test: diff.TestT, mark: "+100.0%", tested: true, significant: true, regressed: true},
+		{name: "four repeats, significant but small", old: []float64{10, 10.01, 10.02, 10.03}, new: []float64{10.2, 10.21, 10.22, 10.23}, mark: "+2.0%", tested: true, significant: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opt := diff.DefaultOptions
+			if tt.test != "" {
+				opt.Test = tt.test
+			}
+			rep := diff.Compare(run(result(results.VerdictOK, tt.old...)), run(result(results.VerdictOK, tt.new...)), opt)
+			r := rowOf(t, rep, diff.P99)
+			if r.Mark() != tt.mark || r.Tested != tt.tested || r.Significant != tt.significant || r.Regressed != tt.regressed || r.Improved != tt.improved {
+				t.Errorf("mark %q, tested %v (p=%.3f), significant %v, regressed %v, improved %v; want %q, %v, %v, %v, %v",
+					r.Mark(), r.Tested, r.P, r.Significant, r.Regressed, r.Improved, tt.mark, tt.tested, tt.significant, tt.regressed, tt.improved)
+			}
+			if got := len(rep.Regressions()) > 0; got != tt.regressed {
+				t.Errorf("Regressions() = %q, want regressed %v", rep.Regressions(), tt.regressed)
+			}
+		})
+	}
+}
+
+func TestThroughputHigherIsBetter(t *testing.T) {
+	o, n := result(results.VerdictOK, 10), result(results.VerdictOK, 10)
+	n.Throughput = 80
+	r := rowOf(t, diff.Compare(run(o), run(n), diff.DefaultOptions), diff.Throughput)
+	if !r.Regressed || r.Improved || math.Abs(r.Delta+0.2) > 1e-9 {
+		t.Errorf("throughput 100 → 80: delta %v, regressed %v, improved %v; want -20%%, a regression", r.Delta, r.Regressed, r.Improved)
+	}
+}
+
+func TestVerdictChanges(t *testing.T) {
+	tests := []struct {
+		name      string
+		old, new  string
+		what      string
+		regressed bool
+	}{
+		{"held, then queued", results.VerdictOK, results.VerdictSaturated, "verdict ok → saturated", true},
+		{"held, then failed validation", results.VerdictSlow, results.VerdictFailed, "verdict slow → failed", true},
+		{"queued, then held", results.VerdictSaturated, results.VerdictOK, "verdict saturated → ok", false},
+		{"ok, then slow", results.VerdictOK, results.VerdictSlow, "verdict ok → slow", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := diff.Compare(run(result(tt.old, 10)), run(result(tt.new, 10)), diff.DefaultOptions)
+			if len(rep.Changes) != 1 || rep.Changes[0].What != tt.what || rep.Changes[0].Regressed != tt.regressed {
+				t.Fatalf("changes %+v, want one: %q, regressed %v", rep.Changes, tt.what, tt.regressed)
+			}
+		})
+	}
+}
+
+func TestUnmatchedRuns(t *testing.T) {
+	o, n := result(results.VerdictOK, 10), result(results.VerdictOK, 10)
+	n.App = "graphql"
+	rep := diff.Compare(run(o), run(n), diff.DefaultOptions)
+	want := []diff.Change{
+		{Key: "light · read-one · rest", What: "only in old"},
+		{Key: "light · read-one · graphql", What: "only in new"},
+	}
+	if len(rep.Rows) != 0 || len(rep.Changes) != 2 || rep.Changes[0] != want[0] || rep.Changes[1] != want[1] {
+		t.Errorf("rows %+v, changes %+v; want no rows and %+v", rep.Rows, rep.Changes, want)
+	}
+	if len(rep.Regressions()) != 0 {
+		t.Errorf("regressions %q: a run only one side has is not one", rep.Regressions())
+	}
+}
+
+func TestCapacities(t *testing.T) {
+	capacity := func(status string, rate, perCore float64) *results.Run {
+		return &results.Run{Capacities: []results.Capacity{{Scenario: "read-one", App: "htmx", Status: status, Rate: rate, PerCore: perCore}}}
+	}
+	rep := diff.Compare(capacity(results.CapacityFound, 900, 1000), capacity(results.CapacityFound, 400, 450), diff.DefaultOptions)
+	if r := rowOf(t, rep, diff.Capacity); !r.Regressed || r.Mark() != "-55.6%" {
+		t.Errorf("capacity 900 → 400: %s, regressed %v", r.Mark(), r.Regressed)
+	}
+	if r := rowOf(t, rep, diff.PerCore); !r.Regressed {
+		t.Errorf("capacity per core 1000 → 450 not a regression")
+	}
+	rep = diff.Compare(capacity(results.CapacityFound, 900, 1000), capacity(results.CapacityNone, 0, 0), diff.DefaultOptions)
+	if len(rep.Changes) != 1 || !rep.Changes[0].Regressed {
+		t.Errorf("capacity found → none: changes %+v, want one regression", rep.Changes)
+	}
+}
+
+// The repeats' CPU per request, from files written before the repeats
+// carried it, is their CPU mean over their throughput.
+func TestCPUPerRequestOfOldRepeats(t *testing.T) {
+	o := result(results.VerdictOK, 10, 10, 10)
+	for i := range o.Repeats {
+		o.Repeats[i].CPUMsPerRequest = 0
+	}
+	rep := diff.Compare(run(o), run(result(results.VerdictOK, 10, 10, 10)), diff.DefaultOptions)
+	if r := rowOf(t, rep, diff.CPUPerReq); r.Old != 2 || r.New != 2 || r.Regressed {
+		t.Errorf("CPU per request %v → %v (regressed %v), want 2 → 2", r.Old, r.New, r.Regressed)
+	}
+}
+
+func TestWarnings(t *testing.T) {
+	three := diff.Compare(run(result(results.VerdictOK, 1, 2, 3)), run(result(results.VerdictOK, 1, 2, 3)), diff.DefaultOptions)
+	if !strings.Contains(strings.Join(three.Warnings, "\n"), "smallest p-value is 0.100") {
+		t.Errorf("three repeats under the U test: warnings %q, want the smallest p-value named", three.Warnings)
+	}
+	single := diff.Compare(run(result(results.VerdictOK, 1)), run(result(results.VerdictOK, 1)), diff.DefaultOptions)
+	if !strings.Contains(strings.Join(single.Warnings, "\n"), "not tested for significance") {
+		t.Errorf("single runs: warnings %q, want them said untested", single.Warnings)
+	}
+	o, n := run(result(results.VerdictOK, 1)), run(result(results.VerdictOK, 1))
+	o.Environment.CPUCount, n.Environment.CPUCount = 2, 8
+	if w := diff.Compare(o, n, diff.DefaultOptions).Warnings; !strings.Contains(strings.Join(w, "\n"), "different machines") {
+		t.Errorf("2 then 8 CPUs: warnings %q, want different machines", w)
+	}
+}
+
+func TestFormats(t *testing.T) {
+	rep := diff.Compare(run(result(results.VerdictOK, 9.9, 10, 10, 10.1)), run(result(results.VerdictOK, 19, 20, 20, 21)), diff.DefaultOptions)
+	var text, md strings.Builder
+	if err := rep.WriteText(&text, "old", "new"); err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.WriteMarkdown(&md, "old", "new"); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"text": text.String(), "markdown": md.String()} {
+		for _, want := range []string{"p99 (ms)", "light · read-one · rest", "+100.0%", "p=0.029 n=4+4 (U test) regressed", "1 regression(s) past 10%"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s output lacks %q:\n%s", name, want, out)
+			}
+		}
+	}
+	if !strings.Contains(md.String(), "| light · read-one · rest | 10.0 | 20.0 | **+100.0%** |") {
+		t.Errorf("markdown row not as expected:\n%s", md.String())
+	}
+}
