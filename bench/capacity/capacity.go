@@ -5,12 +5,15 @@
 //
 // The search assumes that meeting the SLO is monotone in the rate: an app
 // that misses it at some rate misses it at every higher one. That is what
-// lets a single probe per rate bracket the limit. It takes each probe at
-// its word: a miss is a miss, even one just above many met rates, and is
-// never retried. A retry would turn a limit into a vote between samples;
-// an app that misses its SLO once in a short probe will miss it in
-// production too, so the lower capacity is the honest one. The caller's
-// full-length confirmation run at the rate found is the check on noise.
+// lets the search bracket the limit. It does not take one probe at its
+// word, though: on a machine the app shares with PostgreSQL and the load
+// generator, one short probe in a few misses by a spike of the machine
+// (a stalled thread, a collection, another process) at a rate the app
+// holds every other time, and a search that believed it would report a
+// capacity that moves 2× between identical runs. A rate is therefore
+// decided by two of up to three probes (MaxTries); an app that misses
+// twice in three tries misses its SLO at that rate. The caller's
+// full-length confirmation run at the rate found checks the result.
 package capacity
 
 import (

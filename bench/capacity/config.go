@@ -32,6 +32,12 @@ type Config struct {
 	// machine's CPU is judged as when the app's is not available, since
 	// it need not be spent on this machine.
 	AppReplicas int
+
+	// MissPause is how long the search waits after a probe that missed
+	// badly (MissedBadly) before the next, so that what it left behind
+	// does not spill into the next probe; zero waits not at all. The
+	// caller's own pause before every probe comes on top.
+	MissPause time.Duration
 }
 
 // Validate reports every setting of c that would make a search meaningless
@@ -51,6 +57,7 @@ func (c Config) Validate() error {
 	check(c.Max >= c.Start, "maximum rate %v: must be at least the start rate %v", c.Max, c.Start)
 	check(c.Precision > 0 && c.Precision < 1, "precision %v: must be in (0, 1)", c.Precision)
 	check(c.Cores >= 1, "cores %d: must be at least 1", c.Cores)
+	check(c.MissPause >= 0, "miss pause %v: must not be negative", c.MissPause)
 	check(c.AppCores >= 1 && c.AppCores <= c.Cores, "app cores %d: must be from 1 to the machine's %d", c.AppCores, c.Cores)
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("capacity config: %w", err)

@@ -4,17 +4,18 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"time"
 
 	"crudbench/bench/results"
 )
 
 // Search runs the search with probe. It ramps from cfg.Start by cfg.Growth
-// up to cfg.Max (the last ramp step is exactly Max) until a probe misses
+// up to cfg.Max (the last ramp step is exactly Max) until a rate misses
 // the SLO, then bisects the bracket geometrically (a rate's neighbours are
 // a factor apart, not a number of req/s) until the lowest missing rate is
-// within 1+cfg.Precision of the highest met one. Each rate is probed once
-// (see the package doc for why). It returns the probes run so far with an
-// error when cfg is invalid, a probe fails or ctx ends.
+// within 1+cfg.Precision of the highest met one. A rate is decided by up
+// to MaxTries probes (see decide). It returns the probes run so far with
+// an error when cfg is invalid, a probe fails or ctx ends.
 func Search(ctx context.Context, cfg Config, probe ProbeFunc) (Outcome, error) {
 	if err := cfg.Validate(); err != nil {
 		return Outcome{}, err
@@ -60,25 +61,67 @@ func (s *search) bisect(ctx context.Context) error {
 	return nil
 }
 
-// run probes rate and moves the bracket: a met rate is the new Rate, a
-// missed one the new Upper (under monotony each probe lies between them).
+// MaxTries is the most probes one rate takes: a rate is met when its
+// first probe meets the SLO, or two of three do; missed when two miss.
+// One probe that missed among met ones is a spike — a pause of the
+// machine, a collection, another process — and a single one must not
+// decide the capacity; an app that misses twice in three tries misses
+// its SLO at that rate.
+const MaxTries = 3
+
+// run decides rate and moves the bracket: a met rate is the new Rate, a
+// missed one the new Upper (under monotony each rate lies between them).
 func (s *search) run(ctx context.Context, rate float64) (bool, error) {
+	met, missed := 0, 0
+	var miss results.Probe
+	for try := 1; met == 0 && missed < 2 || met == 1 && missed == 1; try++ {
+		p, err := s.try(ctx, rate, try)
+		if err != nil {
+			return false, err
+		}
+		if p.Met {
+			met++
+			continue
+		}
+		missed, miss = missed+1, p
+	}
+	if missed < 2 {
+		s.out.Rate = rate
+		return true, nil
+	}
+	s.out.Upper, s.miss = rate, miss
+	return false, nil
+}
+
+// try runs one probe of rate, after a pause when the last probe missed
+// badly, and records it.
+func (s *search) try(ctx context.Context, rate float64, try int) (results.Probe, error) {
+	if n := len(s.out.Probes); n > 0 && s.cfg.MissPause > 0 && MissedBadly(s.cfg, s.out.Probes[n-1]) {
+		select {
+		case <-ctx.Done():
+		case <-time.After(s.cfg.MissPause):
+		}
+	}
 	if err := ctx.Err(); err != nil {
-		return false, fmt.Errorf("capacity search stopped before %s req/s: %w", decimals(rate, 1), err)
+		return results.Probe{}, fmt.Errorf("capacity search stopped before %s req/s: %w", decimals(rate, 1), err)
 	}
 	p, err := s.probe(ctx, rate)
 	if err != nil {
-		return false, fmt.Errorf("capacity probe at %s req/s: %w", decimals(rate, 1), err)
+		return results.Probe{}, fmt.Errorf("capacity probe at %s req/s: %w", decimals(rate, 1), err)
 	}
-	p.Rate = rate
-	met := Met(s.cfg, &p)
+	p.Rate, p.Try = rate, try
+	Met(s.cfg, &p)
 	s.out.Probes = append(s.out.Probes, p)
-	if met {
-		s.out.Rate = rate
-	} else {
-		s.out.Upper, s.miss = rate, p
-	}
-	return met, nil
+	return p, nil
+}
+
+// MissedBadly reports whether p, a probe judged by Met, missed by more
+// than a hair: it queued (did not keep up with its rate or lost requests)
+// or its p99 was over twice the SLO. Such a probe can leave work behind
+// it — connections, PostgreSQL backends, garbage — that would spill into
+// the next probe.
+func MissedBadly(cfg Config, p results.Probe) bool {
+	return !p.Met && (p.Throughput < cfg.MinThroughputShare*p.Rate || p.SuccessRatio < cfg.MinSuccessRatio || p.P99 > 2*msOf(cfg.SLOP99))
 }
 
 // conclude sets the status and the stop reason of a finished search.

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -50,9 +52,10 @@ func TestSearchFound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Ramp 10, 40 (met), 160 (missed); then the geometric middles of
-	// [40, 160] and [40, 80], until 40·√2 is within 1.5 of 40.
-	want := []float64{10, 40, 160, 80, 40 * math.Sqrt2}
+	// Ramp 10, 40 (met), 160 (missed twice); then the geometric middles
+	// of [40, 160] and [40, 80], each missed twice, until 40·√2 is within
+	// 1.5 of 40.
+	want := []float64{10, 40, 160, 160, 80, 80, 40 * math.Sqrt2, 40 * math.Sqrt2}
 	if diff := cmp.Diff(want, rates(out.Probes), approx); diff != "" {
 		t.Errorf("probe rates (-want +got):\n%s", diff)
 	}
@@ -64,8 +67,8 @@ func TestSearchFound(t *testing.T) {
 			t.Errorf("probe at %v: met %v, why %q", p.Rate, p.Met, p.Why)
 		}
 	}
-	// Judged on the lowest miss (56.6 req/s, 0.57 of a core: CPU to
-	// spare), not on the ramp's (160, a full core).
+	// Judged on the lowest missed rate (56.6 req/s, 0.57 of a core: CPU
+	// to spare), not on the ramp's (160, a full core).
 	upper := out.Probes[len(out.Probes)-1]
 	reason, detail := capacity.StopReason(cfg, upper)
 	if out.StopReason != reason || out.StopDetail != detail || reason != results.StopQueueing {
@@ -112,8 +115,9 @@ func TestSearchMissAtCap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The cap missed: bisect [90, 100], already within 1.2 of each other.
-	if diff := cmp.Diff([]float64{10, 30, 90, 100}, rates(out.Probes), approx); diff != "" {
+	// The cap missed twice: bisect [90, 100], already within 1.2 of each
+	// other.
+	if diff := cmp.Diff([]float64{10, 30, 90, 100, 100}, rates(out.Probes), approx); diff != "" {
 		t.Errorf("probe rates (-want +got):\n%s", diff)
 	}
 	if out.Status != results.CapacityFound || out.Rate != 90 || out.Upper != 100 || out.StopReason != results.StopAppCPU {
@@ -126,8 +130,8 @@ func TestSearchNone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out.Probes) != 1 || out.Status != results.CapacityNone || out.Rate != 0 || out.Upper != 10 {
-		t.Errorf("%d probes, status %q, rate %v, upper %v; want 1, none, 0, 10", len(out.Probes), out.Status, out.Rate, out.Upper)
+	if len(out.Probes) != 2 || out.Status != results.CapacityNone || out.Rate != 0 || out.Upper != 10 {
+		t.Errorf("%d probes, status %q, rate %v, upper %v; want 2, none, 0, 10", len(out.Probes), out.Status, out.Rate, out.Upper)
 	}
 	if out.StopReason != results.StopQueueing || !strings.Contains(out.StopDetail, "app 0.10 of 1 core") {
 		t.Errorf("stop %q (%s), want queueing judged on the probe at 10 req/s", out.StopReason, out.StopDetail)
@@ -182,5 +186,117 @@ func TestSearchInvalidConfig(t *testing.T) {
 	})
 	if err == nil || !strings.Contains(err.Error(), "growth 1") {
 		t.Errorf("error %v, want one naming the growth", err)
+	}
+}
+
+// tries is a ProbeFunc of limitedApp(limit) whose probes at spiky miss
+// by a spike on the tries listed (1-based, counted per rate), and every
+// call's time.
+type tries struct {
+	limit  float64
+	spiky  float64
+	misses []int
+	calls  map[float64]int
+	at     []time.Time
+}
+
+func (tr *tries) probe(ctx context.Context, rate float64) (results.Probe, error) {
+	tr.at = append(tr.at, time.Now())
+	p, _ := limitedApp(tr.limit)(ctx, rate)
+	if tr.calls == nil {
+		tr.calls = map[float64]int{}
+	}
+	tr.calls[rate]++
+	if rate == tr.spiky && slices.Contains(tr.misses, tr.calls[rate]) {
+		p.P99 = 90
+	}
+	return p, nil
+}
+
+// A rate is decided by two of up to three probes: one spike among met
+// tries does not make it a miss, two do.
+func TestSearchTriesAMissAgain(t *testing.T) {
+	tests := []struct {
+		name   string
+		misses []int
+		tries  []int
+		met    bool
+	}{
+		{"met at once", nil, []int{1}, true},
+		{"one spike, then met twice", []int{1}, []int{1, 2, 3}, true},
+		{"met at once: no second try to spike", []int{2}, []int{1}, true},
+		{"a spike, met, a spike", []int{1, 3}, []int{1, 2, 3}, false},
+		{"two spikes", []int{1, 2}, []int{1, 2}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := config()
+			cfg.Start, cfg.Growth, cfg.Max = 20, 2, 40
+			tr := &tries{limit: 1000, spiky: 20, misses: tt.misses}
+			out, err := capacity.Search(context.Background(), cfg, tr.probe)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []int
+			for _, p := range out.Probes {
+				if p.Rate == 20 {
+					got = append(got, p.Try)
+				}
+			}
+			if !slices.Equal(got, tt.tries) {
+				t.Errorf("tries at 20 req/s %v, want %v", got, tt.tries)
+			}
+			if met := out.Rate >= 20; met != tt.met {
+				t.Errorf("status %q, bracket [%v, %v]: 20 req/s met %v, want %v", out.Status, out.Rate, out.Upper, met, tt.met)
+			}
+		})
+	}
+}
+
+// After a probe that missed badly the search waits MissPause before the
+// next; after one that missed by a hair it does not. time.After never
+// fires early, so the wait's lower bound holds on any machine.
+func TestSearchPausesAfterABadMiss(t *testing.T) {
+	const pause = 50 * time.Millisecond
+	cfg := config()
+	cfg.Start, cfg.Growth, cfg.Max, cfg.Precision, cfg.MissPause = 20, 2, 40, 0.5, pause
+	tr := &tries{limit: 30} // 40 req/s queues: a bad miss, twice
+	out, err := capacity.Search(context.Background(), cfg, tr.probe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]float64{20, 40, 40, 28.28}, rates(out.Probes), cmpopts.EquateApprox(0, 0.01)); diff != "" {
+		t.Fatalf("probe rates (-want +got):\n%s", diff)
+	}
+	for i := 2; i < len(tr.at); i++ {
+		if d := tr.at[i].Sub(tr.at[i-1]); d < pause {
+			t.Errorf("probe %d came %v after a bad miss, want at least %v", i+1, d, pause)
+		}
+	}
+	if !capacity.MissedBadly(cfg, out.Probes[1]) {
+		t.Errorf("a probe that queued did not miss badly: %+v", out.Probes[1])
+	}
+	hair := out.Probes[0]
+	hair.Met, hair.P99 = false, 60
+	if capacity.MissedBadly(cfg, hair) {
+		t.Errorf("a p99 of 60 ms against a 50 ms SLO missed badly")
+	}
+}
+
+// A search cancelled during its pause ends at once with the context's
+// error.
+func TestSearchPauseEndsWithContext(t *testing.T) {
+	cfg := config()
+	cfg.Start, cfg.Growth, cfg.Max, cfg.MissPause = 20, 2, 40, time.Hour
+	ctx, cancel := context.WithCancel(context.Background())
+	tr := &tries{limit: 30}
+	_, err := capacity.Search(ctx, cfg, func(ctx context.Context, rate float64) (results.Probe, error) {
+		if rate == 40 {
+			defer cancel()
+		}
+		return tr.probe(ctx, rate)
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("error %v, want context.Canceled", err)
 	}
 }

@@ -30,6 +30,18 @@ const OtherShown = 0.25
 // queued.
 const PoolShare = 0.25
 
+// TailShare is the share of requests beyond the p99. For the pool to
+// explain a p99 over the SLO, at least that share of the requests must
+// have waited about the p99's excess over the p50, which adds
+// TailShare × (p99 − p50) to the mean wait per request: a smaller mean
+// wait cannot have made the tail, however large a share of the p50 it is.
+const TailShare = 0.01
+
+// QuickShare is the share of the SLO under which a probe's p50 counts as
+// quick: with the rate held, a quick p50 and a p99 over the SLO, most
+// requests met no queue and only the tail was slow.
+const QuickShare = 0.25
+
 // StopReason says what kept the app from meeting the SLO at p, a probe
 // that missed it: one of the results.Stop* constants, and a sentence with
 // the numbers it was judged on.
@@ -41,8 +53,10 @@ const PoolShare = 0.25
 // and the machine's other processes that used the most CPU when the
 // machine used BusyShare of Cores; the app's database pool when, with CPU
 // to spare, its mean wait per request (from the app's metrics) reached
-// PoolShare of the median latency; else queueing, latency that grew with
-// CPU to spare. A CPU figure that is not
+// PoolShare of the median latency and could have made the tail (TailShare);
+// a latency spike when the probe held its rate with a quick p50
+// (QuickShare) and nothing above explains its tail; else queueing,
+// latency that grew with CPU to spare. A CPU figure that is not
 // available is said so and never guessed: it takes part in no check, and
 // the busiest process is then the busiest of those seen, with the rest of
 // the machine's CPU, theirs included, stated beside it. The CPU of an app
@@ -60,14 +74,31 @@ func StopReason(cfg Config, p results.Probe) (reason, detail string) {
 	case m.MachineCPUAvailable && m.MachineCPU >= BusyShare*float64(cfg.Cores):
 		reason, who := busiest(m)
 		return reason, fmt.Sprintf("the machine was CPU-bound and %s used the most: %s", who, cpu)
-	case p.PoolAvailable && p.P50 > 0 && p.PoolWaitMs >= PoolShare*p.P50:
+	case poolExplains(p):
 		return results.StopPool, fmt.Sprintf("requests waited %s ms on average for a connection from the app's pool, %s of the p50 latency of %s ms, with CPU to spare: %s",
 			decimals(p.PoolWaitMs, 2), percent(p.PoolWaitMs/p.P50), decimals(p.P50, 2), cpu)
 	}
 	if p.PoolAvailable {
 		cpu += fmt.Sprintf("; pool wait %s ms per request", decimals(p.PoolWaitMs, 2))
 	}
+	if held(cfg, p) && p.P50 <= QuickShare*msOf(cfg.SLOP99) {
+		return results.StopSpike, fmt.Sprintf("latency spike with CPU to spare: the rate was held and the p50 was %s ms, but the p99 was %s ms, and neither CPU nor the pool explains it: %s",
+			decimals(p.P50, 2), decimals(p.P99, 1), cpu)
+	}
 	return results.StopQueueing, fmt.Sprintf("latency grew with CPU to spare (a pool, lock or connection limit): %s", cpu)
+}
+
+// poolExplains reports whether the pool's wait in p is large enough to
+// explain its miss: a large part of the typical request (PoolShare of the
+// p50) and enough to have made the tail (TailShare of the p99's excess
+// over the p50).
+func poolExplains(p results.Probe) bool {
+	return p.PoolAvailable && p.P50 > 0 && p.PoolWaitMs >= PoolShare*p.P50 && p.PoolWaitMs >= TailShare*(p.P99-p.P50)
+}
+
+// held reports whether p kept up with its rate without losing requests.
+func held(cfg Config, p results.Probe) bool {
+	return p.Throughput >= cfg.MinThroughputShare*p.Rate && p.SuccessRatio >= cfg.MinSuccessRatio
 }
 
 // busiest is the one of app, PostgreSQL and runner that used the most CPU

@@ -209,6 +209,55 @@ func TestStopReasonPool(t *testing.T) {
 	}
 }
 
+// A probe that held its rate with a quick p50 and a slow tail has met no
+// queue; when neither CPU nor the pool explains the tail, it is a spike.
+// The figures are those of the htmx probe at 400 req/s that once stopped
+// a search at 383: a p99 of 89.6 ms with 1.21 of 2 cores busy, blamed on
+// a pool wait of 0.68 ms.
+func TestStopReasonSpike(t *testing.T) {
+	spike := results.Probe{
+		Rate: 400, AchievedRate: 400, Throughput: 399.6, SuccessRatio: 1, P50: 2.9, P99: 89.6,
+		AppCPU: 0.61, AppCPUAvailable: true, DBCPU: 0.34, DBCPUAvailable: true, RunnerCPU: 0.2,
+		MachineCPU: 1.21, MachineCPUAvailable: true, PoolWaitMs: 0.68, PoolAvailable: true,
+	}
+	tests := []struct {
+		name       string
+		probe      func(results.Probe) results.Probe
+		want       string
+		wantDetail string
+	}{
+		{
+			name:       "the pool's wait is a quarter of the p50 but too small for the tail",
+			probe:      func(p results.Probe) results.Probe { return p },
+			want:       results.StopSpike,
+			wantDetail: "latency spike with CPU to spare: the rate was held and the p50 was 2.9 ms, but the p99 was 89.6 ms, and neither CPU nor the pool explains it: app 0.61 of 1 core; PostgreSQL 0.34; load generator 0.20; machine 1.21 of 2; pool wait 0.68 ms per request",
+		},
+		{
+			name:  "a pool wait that could make the tail",
+			probe: func(p results.Probe) results.Probe { p.PoolWaitMs = 0.9; return p },
+			want:  results.StopPool,
+		},
+		{
+			name:  "a p50 that queued too",
+			probe: func(p results.Probe) results.Probe { p.P50 = 20; return p },
+			want:  results.StopQueueing,
+		},
+		{
+			name:  "a rate not held",
+			probe: func(p results.Probe) results.Probe { p.Throughput = 380; return p },
+			want:  results.StopQueueing,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, detail := capacity.StopReason(config(), tt.probe(spike))
+			if got != tt.want || tt.wantDetail != "" && detail != tt.wantDetail {
+				t.Errorf("reason %q (%s), want %q (%s)", got, detail, tt.want, tt.wantDetail)
+			}
+		})
+	}
+}
+
 // The app's limit is its own cores, not the machine's: an app with two
 // cores at one core's use has CPU to spare.
 func TestStopReasonJudgesTheAppByItsCores(t *testing.T) {

@@ -130,7 +130,7 @@ func probeTable(c *results.Capacity) table {
 		Right: []bool{true, true, true, true, true, true, true, true, true, true, true, true, false},
 	}
 	for i, p := range c.Probes {
-		cells := []string{strconv.Itoa(i + 1), rateText(p.Rate), fixed(p.AchievedRate, 1), fixed(p.Throughput, 1),
+		cells := []string{strconv.Itoa(i + 1), probeRate(p), fixed(p.AchievedRate, 1), fixed(p.Throughput, 1),
 			percent(p.SuccessRatio, 2), human(p.P50), human(p.P99),
 			coresText(p.AppCPU, p.AppCPUAvailable), probePoolWait(p), coresText(p.DBCPU, p.DBCPUAvailable), coresText(p.RunnerCPU, true),
 			coresText(p.MachineCPU, p.MachineCPUAvailable), metText(p)}
@@ -147,11 +147,19 @@ func probesCompact(run *results.Run, l layout) table {
 	}
 	for _, c := range l.capacitiesOf(run) {
 		for _, p := range c.Probes {
-			t.Rows = append(t.Rows, row{Cells: texts(c.Scenario, c.App, rateText(p.Rate), fixed(p.Throughput, 1),
+			t.Rows = append(t.Rows, row{Cells: texts(c.Scenario, c.App, probeRate(p), fixed(p.Throughput, 1),
 				human(p.P99), coresText(p.AppCPU, p.AppCPUAvailable), probePoolWait(p), metText(p))})
 		}
 	}
 	return t
+}
+
+// probeRate is a probe's rate, with its try when it was one after a miss.
+func probeRate(p results.Probe) string {
+	if p.Try > 1 {
+		return fmt.Sprintf("%s (try %d)", rateText(p.Rate), p.Try)
+	}
+	return rateText(p.Rate)
 }
 
 // coresText prints CPU in cores as the result tables do: % of one core.
@@ -197,8 +205,9 @@ func capacityHowTo(run *results.Run) string {
 	}
 	if cs := run.Settings.Capacity; cs != nil {
 		s += fmt.Sprintf(", success at least %s and throughput at least %s of the rate. "+
-			"The search ramps from %s req/s by ×%s per step until a probe misses, then bisects to within %s; "+
-			"each probe is a %s warm-up and %s measured, and the search stops at %s req/s (≥ marks a capacity that reached that cap). ",
+			"The search ramps from %s req/s by ×%s per step until a rate misses, then bisects to within %s; "+
+			"each probe is a %s warm-up and %s measured, a rate whose probe missed is tried again and counts as missed when two of three tries miss (one spike does not decide a capacity), "+
+			"and the search stops at %s req/s (≥ marks a capacity that reached that cap). ",
 			percent(cs.MinSuccessRatio, 1), percent(cs.MinThroughputShare, 0), rateText(cs.Start), strconv.FormatFloat(cs.Growth, 'g', 3, 64),
 			percent(cs.Precision, 0), durationText(cs.ProbeWarmup), durationText(cs.ProbeDuration), rateText(cs.Max))
 	} else {
@@ -206,7 +215,8 @@ func capacityHowTo(run *results.Run) string {
 	}
 	return s + "A confirmation run at the full measured duration repeats the rate found; its numbers are the ones shown. " +
 		"Stopped by names what kept the capacity from being higher, judged on the lowest probe that missed: " +
-		"the app's CPU, PostgreSQL's, the load generator's (it shares this machine), other processes' on the machine, or latency that grew with CPU to spare. " +
+		"the app's CPU, PostgreSQL's, the load generator's (it shares this machine), other processes' on the machine, the app's database pool, " +
+		"a latency spike (the rate held, most requests quick, a tail nothing measured explains) or latency that grew with CPU to spare. " +
 		"Req/s per core is the capacity divided by the app's mean CPU in cores in the confirmation run: the figure that carries over to a bigger machine."
 }
 

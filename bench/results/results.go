@@ -304,6 +304,7 @@ const (
 	StopOtherLoad     = "other-load"     // other processes on the machine used more CPU than any of app, PostgreSQL and runner
 	StopCap           = "cap"            // the search reached -capacity-max
 	StopPool          = "pool"           // requests waited for a database connection from the app's pool, with CPU to spare
+	StopSpike         = "latency-spike"  // the rate was held and most requests were quick, with CPU to spare: a tail nothing measured explains
 )
 
 // Capacity is the outcome of the capacity search of one (scenario, app).
@@ -339,7 +340,11 @@ type Capacity struct {
 
 // Probe is one short run of a capacity search.
 type Probe struct {
-	Rate         float64 `json:"rate"`
+	Rate float64 `json:"rate"`
+	// Try is the probe's number among those of its rate: 1 for the
+	// first, 2 and 3 for the tries after a miss (zero in files written
+	// before the search tried a rate again).
+	Try          int     `json:"try,omitempty"`
 	AchievedRate float64 `json:"achievedRate"`
 	Throughput   float64 `json:"throughput"`
 	SuccessRatio float64 `json:"successRatio"`

@@ -81,23 +81,30 @@ func (r *runner) capacityConfig(app string) capacity.Config {
 		Start:              o.Start, Growth: CapacityGrowth, Max: o.Max, Precision: o.Precision,
 		Cores: runtime.NumCPU(), AppCores: runtime.NumCPU(),
 		AppReplicas: len(r.cfg.MetricsURLs[app]),
+		MissPause:   missPauses * r.probePause(),
 	}
 }
 
+// missPauses is how many of the pauses before a probe the search adds
+// after a probe that missed badly: long enough for a queue's garbage,
+// connections and PostgreSQL backends to settle.
+const missPauses = 4
+
 // maxProbes bounds the probes of one search: the ramp's steps from the
 // first rate to the cap, then the bisection of a bracket one growth step
-// wide down to the precision.
+// wide down to the precision, each rate tried up to capacity.MaxTries
+// times.
 func (r *runner) maxProbes() int {
 	o := r.cfg.Capacity
 	ramp := 1 + int(math.Ceil(math.Log(o.Max/o.Start)/math.Log(CapacityGrowth)))
 	bisect := int(math.Ceil(math.Log2(math.Log(CapacityGrowth) / math.Log1p(o.Precision))))
-	return ramp + max(bisect, 0)
+	return capacity.MaxTries * (ramp + max(bisect, 0))
 }
 
 // searchTime is the longest one search with its confirmation takes.
 func (r *runner) searchTime(probes int) time.Duration {
 	o := r.cfg.Capacity
-	perProbe := o.ProbeWarmup + o.ProbeDuration + r.probePause()
+	perProbe := o.ProbeWarmup + o.ProbeDuration + (1+missPauses)*r.probePause()
 	return time.Duration(probes)*perProbe + 2*r.cfg.Cooldown + r.cfg.Warmup + r.cfg.Duration
 }
 
