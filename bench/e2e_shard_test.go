@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -24,18 +25,19 @@ const (
 	shardRate     = 100
 	shardDuration = 4 * time.Second
 	// shardLead is how far ahead of the shards' start the shared start
-	// time lies: shard 0 validates before it.
+	// time lies at first: shard 0 validates before it.
 	shardLead = 6 * time.Second
 	// shardSLO is the SLO both runs are judged against: far above the
-	// app's latency at this rate, so that a busy machine cannot make
-	// either run slow.
+	// app's latency at this rate on a machine with two CPU hogs beside
+	// the test, so that the verdicts are usually ok (only checked to
+	// match the figures).
 	shardSLO = 250 * time.Millisecond
 )
 
 // TestShards sends one load as two shards of one schedule from two
 // processes of the bench, merges their folders with bench merge, and sends
 // the same load from one runner: the merged run must hold exactly the
-// window one runner measures, at the same throughput.
+// window one runner measures, with the same successes.
 func TestShards(t *testing.T) {
 	row, _ := stack.FindBuiltin("rest")
 	dbURL, procs := startApps(t, []stack.App{row})
@@ -51,22 +53,7 @@ func TestShards(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	startAt := time.Now().Add(shardLead).Truncate(time.Second).Format(time.RFC3339)
-	dirs := make([]string, 2)
-	errs := make(chan error, len(dirs))
-	for i := range dirs {
-		out := t.TempDir()
-		go func() {
-			_, err := execBench(t, env, append(common, "-shard", fmt.Sprintf("%d/2", i), "-start-at", startAt, "-out", out)...)
-			dirs[i] = onlyFolder(out)
-			errs <- err
-		}()
-	}
-	for range dirs {
-		if err := <-errs; err != nil {
-			t.Fatalf("shard: %v", err)
-		}
-	}
+	dirs := runShards(t, env, common)
 	shard1 := readRun(t, dirs[1])
 	if len(shard1.Validations) != 0 {
 		t.Errorf("shard 1 validated %+v: only shard 0 validates", shard1.Validations)
@@ -116,13 +103,57 @@ func TestShards(t *testing.T) {
 	if tol := max(0.05, inFlight); !m.DB.Available || math.Abs(m.DB.StatementsPerRequest-s.DB.StatementsPerRequest) > tol*s.DB.StatementsPerRequest {
 		t.Errorf("statements per request: merged %.3f, single %.3f: want within %.1f%%", m.DB.StatementsPerRequest, s.DB.StatementsPerRequest, 100*tol)
 	}
+	// Whether a run held its rate within the SLO is the machine's doing;
+	// that the merged verdict is the one its merged figures call for is
+	// the merge's.
 	for name, r := range map[string]results.Result{"merged": m, "single": s} {
-		if r.Verdict != results.VerdictOK || r.SuccessRatio != 1 {
-			t.Errorf("%s: verdict %s (%s), success %v: want both to hold %d/s within a p99 of %s", name, r.Verdict, r.Reason, r.SuccessRatio, shardRate, shardSLO)
+		if r.SuccessRatio != 1 {
+			t.Errorf("%s: success %v, want every request to succeed", name, r.SuccessRatio)
 		}
+		checkVerdict(t, r, shardSLO)
 	}
 	if got := countResults(t, filepath.Join(mergedDir, m.RawFile)); got != want {
 		t.Errorf("the merged raw file holds %d results, want %d", got, want)
+	}
+}
+
+// runShards runs the two shards of the load from a shared start time and
+// returns their results folders. The start must lie beyond shard 0's
+// validation and both shards' start-up, which a busy machine stretches
+// from one second to several: when a shard says it was late (it fails, or
+// skips its run), the shards run again with twice the lead.
+func runShards(t *testing.T, env, common []string) []string {
+	t.Helper()
+	for lead := shardLead; ; lead *= 2 {
+		startAt := time.Now().Add(lead).Truncate(time.Second).Format(time.RFC3339)
+		dirs := make([]string, 2)
+		errs := make([]error, len(dirs))
+		var wg sync.WaitGroup
+		for i := range dirs {
+			out := t.TempDir()
+			wg.Go(func() {
+				_, errs[i] = execBench(t, env, append(common, "-shard", fmt.Sprintf("%d/2", i), "-start-at", startAt, "-out", out)...)
+				dirs[i] = onlyFolder(out)
+			})
+		}
+		wg.Wait()
+		late := false
+		for i, err := range errs {
+			if err != nil {
+				t.Logf("shard %d of a start %s ahead: %v", i, lead, err)
+				late = true
+				continue
+			}
+			for _, r := range readRun(t, dirs[i]).Results {
+				late = late || r.Verdict == results.VerdictSkipped
+			}
+		}
+		switch {
+		case !late:
+			return dirs
+		case lead >= 8*shardLead:
+			t.Fatalf("the shards were late for a start %s ahead: see their output above", lead)
+		}
 	}
 }
 
