@@ -101,6 +101,9 @@ type Process struct {
 	waitErr  error
 	stopOnce sync.Once
 	stopErr  error
+	// output keeps the end of what the app wrote, for the error of an app
+	// that exits before it is ready.
+	output *tail
 }
 
 // StartApp starts the binary bin as app on a free local port, with its
@@ -108,7 +111,27 @@ type Process struct {
 // and records how long that took and its resident memory then. The app's
 // RunEnv comes before cfg's variables, so a variant cannot change what
 // every app gets.
+//
+// A port that was free when chosen may be taken by another process before
+// the app binds it; an app that exits saying so is started again on other
+// ports, up to startTries times.
 func StartApp(ctx context.Context, app App, bin string, cfg AppConfig) (*Process, error) {
+	for try := 1; ; try++ {
+		p, err := startOnce(ctx, app, bin, cfg)
+		if !errors.Is(err, errPortTaken) || try == startTries {
+			return p, err
+		}
+	}
+}
+
+// startTries is how many times StartApp tries ports that turned out taken.
+const startTries = 3
+
+// errPortTaken marks an app that exited because its port was taken.
+var errPortTaken = errors.New("its port was taken")
+
+// startOnce is one try of StartApp.
+func startOnce(ctx context.Context, app App, bin string, cfg AppConfig) (*Process, error) {
 	name := app.Name
 	addr, err := freeAddr()
 	if err != nil {
@@ -131,6 +154,8 @@ func StartApp(ctx context.Context, app App, bin string, cfg AppConfig) (*Process
 	if out == nil {
 		out = io.Discard
 	}
+	last := &tail{}
+	out = io.MultiWriter(out, last)
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{
 		// Its own process group: a Ctrl-C in the terminal reaches the
@@ -139,7 +164,7 @@ func StartApp(ctx context.Context, app App, bin string, cfg AppConfig) (*Process
 		// No orphaned app if the runner dies.
 		Pdeathsig: syscall.SIGKILL,
 	}
-	p := &Process{Name: name, URL: "http://" + addr, DebugURL: "http://" + debugAddr, cmd: cmd, done: make(chan struct{})}
+	p := &Process{Name: name, URL: "http://" + addr, DebugURL: "http://" + debugAddr, cmd: cmd, done: make(chan struct{}), output: last}
 	if err := p.start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", name, err)
 	}
@@ -199,7 +224,11 @@ func (p *Process) waitReady(ctx context.Context) error {
 		}
 		select {
 		case <-p.done:
-			return fmt.Errorf("exited before it was ready: %v", p.waitErr)
+			last := p.output.String()
+			if strings.Contains(last, "address already in use") {
+				return fmt.Errorf("exited before it was ready: %v: %w; its last output:\n%s", p.waitErr, errPortTaken, last)
+			}
+			return fmt.Errorf("exited before it was ready: %v; its last output:\n%s", p.waitErr, last)
 		case <-ctx.Done():
 			return fmt.Errorf("/readyz did not answer 200 within %s", readyTimeout)
 		case <-tick.C:
@@ -262,4 +291,31 @@ func inherited() []string {
 		}
 	}
 	return env
+}
+
+// tail is a writer that keeps the last tailBytes bytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+// tailBytes is how much of an app's output tail keeps: its last few log
+// lines.
+const tailBytes = 2048
+
+func (t *tail) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, b...)
+	if over := len(t.buf) - tailBytes; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(b), nil
+}
+
+// String is what tail kept, without a trailing newline.
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return strings.TrimRight(string(t.buf), "\n")
 }

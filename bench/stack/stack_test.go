@@ -157,6 +157,34 @@ func TestStartAppThatExits(t *testing.T) {
 	}
 }
 
+// An app that exits before it is ready is reported with the end of its
+// output; one that says its port was taken is started again on other
+// ports, three times in all.
+func TestStartAppSaysWhy(t *testing.T) {
+	dir := t.TempDir()
+	script := func(name, body string) string {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	_, err := stack.StartApp(t.Context(), stack.App{Name: "rest"}, script("broken", "echo 'config: AUTH_SECRET is too short' >&2\nexit 2\n"), stack.AppConfig{DBMaxConns: 1})
+	if err == nil || !strings.Contains(err.Error(), "exit status 2; its last output:\nconfig: AUTH_SECRET is too short") {
+		t.Errorf("StartApp of an app that exits with a message: %v", err)
+	}
+	starts := filepath.Join(dir, "starts")
+	taken := script("taken", "echo start >> "+starts+"\necho 'listen tcp 127.0.0.1:8081: bind: address already in use'\nexit 1\n")
+	_, err = stack.StartApp(t.Context(), stack.App{Name: "rest"}, taken, stack.AppConfig{DBMaxConns: 1})
+	if err == nil || !strings.Contains(err.Error(), "its port was taken") {
+		t.Errorf("StartApp of an app whose port is taken: %v", err)
+	}
+	if b, _ := os.ReadFile(starts); strings.Count(string(b), "start") != 3 {
+		t.Errorf("an app whose port was taken started %d times, want 3", strings.Count(string(b), "start"))
+	}
+}
+
 // TestStartApp builds the real REST app from a row of its own and starts
 // it, and checks what StartApp learns about it: where it serves pprof (and
 // that the public port does not), how long it took to be ready and its
