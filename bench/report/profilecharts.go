@@ -11,6 +11,8 @@ import (
 	"crudbench/bench/results"
 )
 
+// profileView is one load profile's section of report.html: its results
+// and spread tables, and the charts drawn from them and from the samples.
 type profileView struct {
 	Name       string
 	Table      table
@@ -27,6 +29,8 @@ type profileView struct {
 	OverTimeNotes []string
 }
 
+// profileCharts builds the section of profile name from its results rs;
+// dir is where the samples CSVs are.
 func profileCharts(dir string, l layout, name string, rs []*results.Result, repeats bool) profileView {
 	v := profileView{Name: name, Table: resultTable(rs)}
 	if repeats {
@@ -40,77 +44,116 @@ func profileCharts(dir string, l layout, name string, rs []*results.Result, repe
 	for _, g := range groups {
 		v.Latency = append(v.Latency, latencyChart(l, g))
 	}
-	v.Throughput = hbarChart("throughput as % of target (holding the rate needs ≥ 95%)", "% of target",
+	v.Throughput, v.CPU, v.RSS = profileBarCharts(l, rs)
+	v.OverTime, v.OverTimeNotes = overTimeCharts(dir, l, groups)
+	return v
+}
+
+// profileBarCharts draws every run of a profile as one bar: throughput
+// against its target, app CPU and app RSS.
+func profileBarCharts(l layout, rs []*results.Result) (throughput, cpu, rss template.HTML) {
+	throughput = hbarChart("throughput as % of target (holding the rate needs ≥ 95%)", "% of target",
 		profileBars(l, rs, func(r *results.Result) (float64, string, bool) {
 			if !r.Measured() || r.TargetRate <= 0 {
 				return 0, "", false
 			}
 			return r.Throughput / r.TargetRate * 100, fixed(r.Throughput, 1) + " / " + rateText(r.TargetRate) + " req/s", true
 		}), []float64{95, 100}, 100)
-	v.CPU = hbarChart("app CPU mean (% of one core)", "% of a core",
+	cpu = hbarChart("app CPU mean (% of one core)", "% of a core",
 		profileBars(l, rs, func(r *results.Result) (float64, string, bool) {
 			if !r.Measured() || !r.AppCost.Available {
 				return 0, "", false
 			}
 			return r.AppCost.CPUMean * 100, percent(r.AppCost.CPUMean, 1), true
 		}), nil, 0)
-	v.RSS = hbarChart("app RSS max (MB)", "MB",
+	rss = hbarChart("app RSS max (MB)", "MB",
 		profileBars(l, rs, func(r *results.Result) (float64, string, bool) {
 			if !r.Measured() || !r.AppCost.Available {
 				return 0, "", false
 			}
 			return r.AppCost.RSSMaxMB, fixed(r.AppCost.RSSMaxMB, 1) + " MB", true
 		}), nil, 0)
+	return throughput, cpu, rss
+}
 
-	var missing, unrecorded []string
+// overTime gathers the CPU and RSS line charts of a profile, scenario by
+// scenario, and what kept a run's lines out of them.
+type overTime struct {
+	dir    string
+	l      layout
+	charts []template.HTML
+	// notes say why a run's samples could not be read; missing and
+	// unrecorded name the runs whose samples file is not there or was
+	// never written, told after them in one sentence each.
+	notes, missing, unrecorded []string
+}
+
+// overTimeCharts returns the over-time charts of groups, one group per
+// scenario, and the notes on the runs they lack.
+func overTimeCharts(dir string, l layout, groups [][]*results.Result) ([]template.HTML, []string) {
+	o := overTime{dir: dir, l: l}
 	for _, g := range groups {
-		var cpu, rss []series
-		for _, r := range g {
-			if !r.Measured() {
-				continue
-			}
-			name := r.Scenario + " · " + r.App
-			if r.SamplesFile == "" {
-				unrecorded = append(unrecorded, name)
-				continue
-			}
-			path := r.SamplesFile
-			if !filepath.IsAbs(path) {
-				path = filepath.Join(dir, filepath.FromSlash(path))
-			}
-			s, err := readSamples(path)
-			switch {
-			case errors.Is(err, fs.ErrNotExist):
-				missing = append(missing, name+" ("+r.SamplesFile+")")
-				continue
-			case err != nil:
-				v.OverTimeNotes = append(v.OverTimeNotes, fmt.Sprintf("%s: samples could not be read (%v); its over-time lines are omitted.", name, err))
-				continue
-			}
-			cpuPct := make([]point, len(s.cpu))
-			for i, p := range s.cpu {
-				cpuPct[i] = point{p.x, p.y * 100}
-			}
-			if len(cpuPct) > 0 {
-				cpu = append(cpu, series{r.App, l.color(r.App), cpuPct})
-			}
-			if len(s.rss) > 0 {
-				rss = append(rss, series{r.App, l.color(r.App), s.rss})
-			}
+		o.addScenario(g)
+	}
+	if len(o.missing) > 0 {
+		o.notes = append(o.notes, "Samples files not found beside the report, so their over-time lines are omitted: "+strings.Join(o.missing, ", ")+".")
+	}
+	if len(o.unrecorded) > 0 {
+		o.notes = append(o.notes, "No samples file was recorded for: "+strings.Join(o.unrecorded, ", ")+".")
+	}
+	return o.charts, o.notes
+}
+
+// addScenario draws the CPU and RSS charts of one scenario's runs g.
+func (o *overTime) addScenario(g []*results.Result) {
+	var cpu, rss []series
+	for _, r := range g {
+		if !r.Measured() {
+			continue
 		}
-		scen := g[0].Scenario
-		if len(cpu) > 0 {
-			v.OverTime = append(v.OverTime, lineChart(scen+": app CPU over time", "% of one core", cpu))
+		s, ok := o.samplesOf(r)
+		if !ok {
+			continue
 		}
-		if len(rss) > 0 {
-			v.OverTime = append(v.OverTime, lineChart(scen+": app RSS over time", "MB", rss))
+		cpuPct := make([]point, len(s.cpu))
+		for i, p := range s.cpu {
+			cpuPct[i] = point{p.x, p.y * 100}
+		}
+		if len(cpuPct) > 0 {
+			cpu = append(cpu, series{r.App, o.l.color(r.App), cpuPct})
+		}
+		if len(s.rss) > 0 {
+			rss = append(rss, series{r.App, o.l.color(r.App), s.rss})
 		}
 	}
-	if len(missing) > 0 {
-		v.OverTimeNotes = append(v.OverTimeNotes, "Samples files not found beside the report, so their over-time lines are omitted: "+strings.Join(missing, ", ")+".")
+	scen := g[0].Scenario
+	if len(cpu) > 0 {
+		o.charts = append(o.charts, lineChart(scen+": app CPU over time", "% of one core", cpu))
 	}
-	if len(unrecorded) > 0 {
-		v.OverTimeNotes = append(v.OverTimeNotes, "No samples file was recorded for: "+strings.Join(unrecorded, ", ")+".")
+	if len(rss) > 0 {
+		o.charts = append(o.charts, lineChart(scen+": app RSS over time", "MB", rss))
 	}
-	return v
+}
+
+// samplesOf reads the samples of run r, or notes why it cannot.
+func (o *overTime) samplesOf(r *results.Result) (samples, bool) {
+	name := r.Scenario + " · " + r.App
+	if r.SamplesFile == "" {
+		o.unrecorded = append(o.unrecorded, name)
+		return samples{}, false
+	}
+	path := r.SamplesFile
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(o.dir, filepath.FromSlash(path))
+	}
+	s, err := readSamples(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		o.missing = append(o.missing, name+" ("+r.SamplesFile+")")
+		return samples{}, false
+	case err != nil:
+		o.notes = append(o.notes, fmt.Sprintf("%s: samples could not be read (%v); its over-time lines are omitted.", name, err))
+		return samples{}, false
+	}
+	return s, true
 }
