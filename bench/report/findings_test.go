@@ -10,35 +10,49 @@ import (
 	"crudbench/bench/results"
 )
 
-func TestFindings(t *testing.T) {
-	// ratio prints a/b as the findings do: two decimals, one from 10×.
-	ratio := func(a, b float64) string {
-		if a/b >= 10 {
-			return fmt.Sprintf("%.1f×", a/b)
-		}
-		return fmt.Sprintf("%.2f×", a/b)
+// ratio prints a/b as the findings do: two decimals, one from 10×.
+func ratio(a, b float64) string {
+	if a/b >= 10 {
+		return fmt.Sprintf("%.1f×", a/b)
 	}
+	return fmt.Sprintf("%.2f×", a/b)
+}
+
+// wantFindings fails unless every want starts one of the findings got.
+func wantFindings(t *testing.T, got, want []string) {
+	t.Helper()
+	for _, w := range want {
+		if !slices.ContainsFunc(got, func(f string) bool { return strings.HasPrefix(f, w) }) {
+			t.Errorf("no finding starts with\n  %s\nfindings:\n  %s", w, strings.Join(got, "\n  "))
+		}
+	}
+}
+
+// TestFindingsAsMeasured reads the findings of the run newRun builds.
+func TestFindingsAsMeasured(t *testing.T) {
+	wantFindings(t, report.Findings(newRun(t)), []string{
+		"light · read-one: all 3 apps held the target of 100 req/s.",
+		"light · read-one: lowest p99 latency: rest at 2.00 ms; htmx " + ratio(2.8, 2.0) + " that (2.80 ms), graphql " + ratio(5.0, 2.0) + " that (5.00 ms).",
+		"light · read-one: least app CPU per request: rest at 0.20 ms; htmx " + ratio(0.3, 0.2) + " that (0.30 ms), graphql " + ratio(0.5, 0.2) + " that (0.50 ms).",
+		"high · read-one: rest and graphql held the target of 1200 req/s; htmx did not and queued. Most throughput: rest at 1199.9 req/s; 1.00× graphql (1199.9 req/s), " + ratio(1199.9, 850) + " htmx (850.0 req/s) — rest and graphql are within 5% of each other, too close to call.",
+		"htmx did not hold read-one at 1200 req/s (high), so requests queued and its latencies measure the queue: throughput 850.0 req/s, 71% of the target; success 99.75%; it held 100 req/s (light).",
+		"high · read-one: lowest p99 latency: rest at 2.00 ms; graphql " + ratio(5.0, 2.0) + " that (5.00 ms); not compared: htmx, which queued.",
+		"Validation failed for htmx on write: " + validationProblem + ". That scenario was not measured on htmx.",
+		"high · read-small on rest was skipped: interrupted.",
+		"App CPU and memory of graphql could not be read in 1 of its 8 measured runs",
+		"PostgreSQL CPU was not visible in 1 of 21 measured runs",
+		"The load generator itself used 60% of one core on average, 30% of this 2-core machine",
+	})
+}
+
+// TestFindings changes one figure of the run at a time and looks for the
+// finding that the change makes.
+func TestFindings(t *testing.T) {
 	tests := []struct {
 		name   string
 		change func(t *testing.T, run *results.Run)
 		want   []string
 	}{
-		{
-			name: "as measured",
-			want: []string{
-				"light · read-one: all 3 apps held the target of 100 req/s.",
-				"light · read-one: lowest p99 latency: rest at 2.00 ms; htmx " + ratio(2.8, 2.0) + " that (2.80 ms), graphql " + ratio(5.0, 2.0) + " that (5.00 ms).",
-				"light · read-one: least app CPU per request: rest at 0.20 ms; htmx " + ratio(0.3, 0.2) + " that (0.30 ms), graphql " + ratio(0.5, 0.2) + " that (0.50 ms).",
-				"high · read-one: rest and graphql held the target of 1200 req/s; htmx did not and queued. Most throughput: rest at 1199.9 req/s; 1.00× graphql (1199.9 req/s), " + ratio(1199.9, 850) + " htmx (850.0 req/s) — rest and graphql are within 5% of each other, too close to call.",
-				"htmx did not hold read-one at 1200 req/s (high), so requests queued and its latencies measure the queue: throughput 850.0 req/s, 71% of the target; success 99.75%; it held 100 req/s (light).",
-				"high · read-one: lowest p99 latency: rest at 2.00 ms; graphql " + ratio(5.0, 2.0) + " that (5.00 ms); not compared: htmx, which queued.",
-				"Validation failed for htmx on write: " + validationProblem + ". That scenario was not measured on htmx.",
-				"high · read-small on rest was skipped: interrupted.",
-				"App CPU and memory of graphql could not be read in 1 of its 8 measured runs",
-				"PostgreSQL CPU was not visible in 1 of 21 measured runs",
-				"The load generator itself used 60% of one core on average, 30% of this 2-core machine",
-			},
-		},
 		{
 			name: "graphql gets faster",
 			change: func(t *testing.T, run *results.Run) {
@@ -90,15 +104,8 @@ func TestFindings(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			run := newRun(t)
-			if tt.change != nil {
-				tt.change(t, run)
-			}
-			got := report.Findings(run)
-			for _, want := range tt.want {
-				if !slices.ContainsFunc(got, func(f string) bool { return strings.HasPrefix(f, want) }) {
-					t.Errorf("no finding starts with\n  %s\nfindings:\n  %s", want, strings.Join(got, "\n  "))
-				}
-			}
+			tt.change(t, run)
+			wantFindings(t, report.Findings(run), tt.want)
 		})
 	}
 }
