@@ -199,13 +199,8 @@ func TestHTML(t *testing.T) {
 		if n.Type != html.ElementNode {
 			continue
 		}
+		checkSelfContained(t, n)
 		switch n.Data {
-		case "script", "link", "iframe", "object", "embed", "img":
-			t.Errorf("report.html has a <%s> element: it must be self-contained", n.Data)
-		case "style":
-			if css := text(n); strings.Contains(css, "url(") || strings.Contains(css, "@import") {
-				t.Errorf("report.html's style loads something: %q", css)
-			}
 		case "svg":
 			svgs++
 			chart = attr(n, "aria-label")
@@ -217,23 +212,8 @@ func TestHTML(t *testing.T) {
 			profile = strings.TrimPrefix(attr(n, "id"), "profile-")
 		case "tr":
 			if _, ok := rates[profile]; ok {
-				var cells []string
-				for c := range n.ChildNodes() {
-					if c.Type == html.ElementNode && c.Data == "td" {
-						cells = append(cells, text(c))
-					}
-				}
-				if len(cells) > 0 {
+				if cells := rowCells(n); len(cells) > 0 {
 					rows[profile] = append(rows[profile], cells)
-				}
-			}
-		}
-		for _, a := range n.Attr {
-			switch strings.ToLower(a.Key) {
-			case "src", "href", "action", "srcset", "poster", "data", "xlink:href", "formaction":
-				v := strings.ToLower(strings.TrimSpace(a.Val))
-				if strings.Contains(v, "://") || strings.HasPrefix(v, "//") || strings.HasPrefix(v, "javascript:") {
-					t.Errorf("report.html refers outside itself: <%s %s=%q>", n.Data, a.Key, a.Val)
 				}
 			}
 		}
@@ -264,6 +244,40 @@ func TestHTML(t *testing.T) {
 			t.Errorf("report.html lacks %q", want)
 		}
 	}
+}
+
+// checkSelfContained fails when element n would load anything from
+// outside the page: report.html must open from a copied folder, offline.
+func checkSelfContained(t *testing.T, n *html.Node) {
+	t.Helper()
+	switch n.Data {
+	case "script", "link", "iframe", "object", "embed", "img":
+		t.Errorf("report.html has a <%s> element: it must be self-contained", n.Data)
+	case "style":
+		if css := text(n); strings.Contains(css, "url(") || strings.Contains(css, "@import") {
+			t.Errorf("report.html's style loads something: %q", css)
+		}
+	}
+	for _, a := range n.Attr {
+		switch strings.ToLower(a.Key) {
+		case "src", "href", "action", "srcset", "poster", "data", "xlink:href", "formaction":
+			v := strings.ToLower(strings.TrimSpace(a.Val))
+			if strings.Contains(v, "://") || strings.HasPrefix(v, "//") || strings.HasPrefix(v, "javascript:") {
+				t.Errorf("report.html refers outside itself: <%s %s=%q>", n.Data, a.Key, a.Val)
+			}
+		}
+	}
+}
+
+// rowCells is the text of each cell of table row tr.
+func rowCells(tr *html.Node) []string {
+	var cells []string
+	for c := range tr.ChildNodes() {
+		if c.Type == html.ElementNode && c.Data == "td" {
+			cells = append(cells, text(c))
+		}
+	}
+	return cells
 }
 
 func TestSummary(t *testing.T) {
