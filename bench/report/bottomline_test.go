@@ -62,13 +62,42 @@ func TestBottomLine(t *testing.T) {
 	}
 }
 
-func TestBottomLineWithoutNumbers(t *testing.T) {
-	tests := []struct {
-		name   string
-		change func(t *testing.T, run *results.Run)
-		absent []string
-		want   []string
-	}{
+// bottomLineCase changes fullRun and says what its bottom line must then
+// leave out, and what it must say instead.
+type bottomLineCase struct {
+	name   string
+	change func(t *testing.T, run *results.Run)
+	absent []string
+	want   []string
+}
+
+// testBottomLineCases runs each case as a subtest on the bottom line of
+// report.md.
+func testBottomLineCases(t *testing.T, tests []bottomLineCase) {
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			run := fullRun(t)
+			tt.change(t, run)
+			md := readFile(t, filepath.Join(written(t, run), report.MarkdownFile))
+			section := between(md, "## Bottom line\n", "\n## ")
+			for _, a := range tt.absent {
+				if strings.Contains(section, a) {
+					t.Errorf("bottom line has %q without the numbers for it:\n%s", a, section)
+				}
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(section, w) {
+					t.Errorf("bottom line lacks %q:\n%s", w, section)
+				}
+			}
+		})
+	}
+}
+
+// TestBottomLineWithoutCapacity takes capacity figures away from the
+// bottom line.
+func TestBottomLineWithoutCapacity(t *testing.T) {
+	testBottomLineCases(t, []bottomLineCase{
 		{
 			name:   "no capacity search",
 			change: func(t *testing.T, run *results.Run) { run.Capacities = nil },
@@ -95,6 +124,13 @@ func TestBottomLineWithoutNumbers(t *testing.T) {
 			},
 			want: []string{"- On read-one, rest met the SLO up to 1450 req/s on this machine; graphql did not meet it even at 50 req/s and htmx did not meet it even at 100 req/s.\n"},
 		},
+	})
+}
+
+// TestBottomLineWithoutNumbers takes away the stack facts, the app CPU or
+// every held read-one run.
+func TestBottomLineWithoutNumbers(t *testing.T) {
+	testBottomLineCases(t, []bottomLineCase{
 		{
 			name:   "no stack facts",
 			change: func(t *testing.T, run *results.Run) { run.Stacks = nil },
@@ -120,23 +156,5 @@ func TestBottomLineWithoutNumbers(t *testing.T) {
 			},
 			absent: []string{"read-one CPU-ms/req", "On read-one"},
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			run := fullRun(t)
-			tt.change(t, run)
-			md := readFile(t, filepath.Join(written(t, run), report.MarkdownFile))
-			section := between(md, "## Bottom line\n", "\n## ")
-			for _, a := range tt.absent {
-				if strings.Contains(section, a) {
-					t.Errorf("bottom line has %q without the numbers for it:\n%s", a, section)
-				}
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(section, w) {
-					t.Errorf("bottom line lacks %q:\n%s", w, section)
-				}
-			}
-		})
-	}
+	})
 }
