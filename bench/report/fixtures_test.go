@@ -34,31 +34,7 @@ const validationProblem = `response is the login page (<form action="/login">), 
 // CPU could not be read and a database whose CPU was not visible.
 func newRun(t *testing.T) *results.Run {
 	t.Helper()
-	start := time.Date(2026, 3, 14, 9, 30, 0, 0, time.UTC)
-	run := &results.Run{
-		SchemaVersion: results.SchemaVersion,
-		StartedAt:     start,
-		FinishedAt:    start.Add(14*time.Minute + 12*time.Second),
-		Environment: results.Environment{
-			CPUModel: "AMD EPYC 7B13 64-Core Processor", CPUCount: 2, Kernel: "6.1.0-18-amd64",
-			GoVersion: "go1.26.8", PostgresVersion: "PostgreSQL 15.8", GitCommit: "9e0658b",
-			Dataset: map[string]int64{"person": 500, "appointment": 1512, "stipend": 4036, "funding": 3024, "payer": 40, "vacancy": 120},
-			Mode:    "embedded",
-		},
-		Settings: results.Settings{
-			Profiles: profiles, Scenarios: scenarios, Apps: appNames,
-			Warmup: results.Duration(3 * time.Second), Duration: results.Duration(15 * time.Second),
-			Cooldown: results.Duration(2 * time.Second), Timeout: results.Duration(30 * time.Second),
-			MaxConnections: 100, Repeat: 1, SampleInterval: results.Duration(100 * time.Millisecond),
-			DBMaxConns: 20, Rates: rates, SLOP99: results.Duration(results.DefaultSLOP99),
-		},
-		Runner:          results.ProcessCost{Available: true, PID: 100, CPUMean: 0.6, CPUMax: 0.9, RSSMeanMB: 80, RSSMaxMB: 96},
-		SamplerOverhead: 0.0032,
-		Notes: []string{
-			"htmx answers server-rendered HTML, so its responses are larger than the JSON of rest and graphql for the same fields.",
-			"graphql's read-one query selects exactly the fields rest returns (field parity).",
-		},
-	}
+	run := runFrame()
 	for _, s := range scenarios {
 		for _, a := range appNames {
 			v := results.Validation{Scenario: s, App: a, OK: true}
@@ -98,6 +74,36 @@ func newRun(t *testing.T) *results.Run {
 	*skip = results.Result{Profile: "high", Scenario: "read-small", App: "rest", Verdict: results.VerdictSkipped,
 		Reason: "interrupted", TargetRate: 1200}
 	return run
+}
+
+// runFrame is newRun's environment, settings and notes, before any
+// validation or result.
+func runFrame() *results.Run {
+	start := time.Date(2026, 3, 14, 9, 30, 0, 0, time.UTC)
+	return &results.Run{
+		SchemaVersion: results.SchemaVersion,
+		StartedAt:     start,
+		FinishedAt:    start.Add(14*time.Minute + 12*time.Second),
+		Environment: results.Environment{
+			CPUModel: "AMD EPYC 7B13 64-Core Processor", CPUCount: 2, Kernel: "6.1.0-18-amd64",
+			GoVersion: "go1.26.8", PostgresVersion: "PostgreSQL 15.8", GitCommit: "9e0658b",
+			Dataset: map[string]int64{"person": 500, "appointment": 1512, "stipend": 4036, "funding": 3024, "payer": 40, "vacancy": 120},
+			Mode:    "embedded",
+		},
+		Settings: results.Settings{
+			Profiles: profiles, Scenarios: scenarios, Apps: appNames,
+			Warmup: results.Duration(3 * time.Second), Duration: results.Duration(15 * time.Second),
+			Cooldown: results.Duration(2 * time.Second), Timeout: results.Duration(30 * time.Second),
+			MaxConnections: 100, Repeat: 1, SampleInterval: results.Duration(100 * time.Millisecond),
+			DBMaxConns: 20, Rates: rates, SLOP99: results.Duration(results.DefaultSLOP99),
+		},
+		Runner:          results.ProcessCost{Available: true, PID: 100, CPUMean: 0.6, CPUMax: 0.9, RSSMeanMB: 80, RSSMaxMB: 96},
+		SamplerOverhead: 0.0032,
+		Notes: []string{
+			"htmx answers server-rendered HTML, so its responses are larger than the JSON of rest and graphql for the same fields.",
+			"graphql's read-one query selects exactly the fields rest returns (field parity).",
+		},
+	}
 }
 
 func measuredResult(profile, scenario, app string) results.Result {
