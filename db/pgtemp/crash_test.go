@@ -62,6 +62,31 @@ func TestCrashedParent(t *testing.T) {
 		t.Fatal(err)
 	}
 	root := privateRoot(t)
+	dir := crashParent(t, root)
+	orphan, exited, log := restartOrphan(t, bin, dir)
+	orphanChildren := childrenOf(orphan)
+
+	c := start(t, pgtemp.Options{Root: root})
+	// Start waits for the kill, so the orphan is gone (only left to reap).
+	select {
+	case <-exited:
+	case <-time.After(time.Second):
+		t.Errorf("Start left the orphaned server %d running; its log:\n%s", orphan, log)
+	}
+	waitFor(t, 5*time.Second, func() bool { return len(living(orphanChildren)) == 0 }, "orphan's children %v to exit", orphanChildren)
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Start left the stale folder %s (stat: %v)", dir, err)
+	}
+	if err := c.Stop(); err != nil {
+		t.Error(err)
+	}
+}
+
+// crashParent runs the crash helper, which starts a cluster under root,
+// kills it, waits for its server to die with it, and returns the folder
+// the cluster left behind.
+func crashParent(t *testing.T, root string) string {
+	t.Helper()
 	helper := exec.Command(os.Args[0], "-test.run=^$")
 	helper.Env = append(os.Environ(), helperEnv+"=1", helperRootEnv+"="+root)
 	helper.Stderr = os.Stderr
@@ -95,7 +120,14 @@ func TestCrashedParent(t *testing.T) {
 	_ = helper.Wait()
 	waitFor(t, 5*time.Second, func() bool { return !alive(pid) && len(living(children)) == 0 },
 		"postmaster %d and its children %v to die with their parent", pid, children)
+	return dir
+}
 
+// restartOrphan starts a server on the crashed cluster's folder, as one
+// that outlived its parent, and returns its PID, a channel closed when it
+// exits, and its log.
+func restartOrphan(t *testing.T, bin, dir string) (int, <-chan struct{}, *syncBuffer) {
+	t.Helper()
 	// The dead postmaster may linger as a zombie (when PID 1 does not reap),
 	// which its successor would take for a running server.
 	for _, lock := range []string{filepath.Join(dir, "data", "postmaster.pid"), filepath.Join(dir, ".s.PGSQL.5432.lock")} {
@@ -127,22 +159,7 @@ func TestCrashedParent(t *testing.T) {
 		}
 		return err == nil
 	}, "orphan server to accept connections; its log:\n%s", &log)
-	orphanChildren := childrenOf(orphan.Process.Pid)
-
-	c := start(t, pgtemp.Options{Root: root})
-	// Start waits for the kill, so the orphan is gone (only left to reap).
-	select {
-	case <-exited:
-	case <-time.After(time.Second):
-		t.Errorf("Start left the orphaned server %d running; its log:\n%s", orphan.Process.Pid, &log)
-	}
-	waitFor(t, 5*time.Second, func() bool { return len(living(orphanChildren)) == 0 }, "orphan's children %v to exit", orphanChildren)
-	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("Start left the stale folder %s (stat: %v)", dir, err)
-	}
-	if err := c.Stop(); err != nil {
-		t.Error(err)
-	}
+	return orphan.Process.Pid, exited, &log
 }
 
 // privateRoot makes a short folder under /tmp for clusters of this test

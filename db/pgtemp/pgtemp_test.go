@@ -61,24 +61,7 @@ func TestCluster(t *testing.T) {
 	if err != nil {
 		t.Fatalf("connect to %s: %v", c.URL("postgres"), err)
 	}
-	t.Run("settings", func(t *testing.T) {
-		for name, want := range map[string]string{
-			"shared_preload_libraries": "pg_stat_statements",
-			"pg_stat_statements.track": "all",
-			"max_connections":          "300",
-			"fsync":                    "off",
-			"listen_addresses":         "",
-			"work_mem":                 "7MB",
-		} {
-			var got string
-			if err := conn.QueryRow(ctx, "SHOW "+name).Scan(&got); err != nil {
-				t.Fatalf("SHOW %s: %v", name, err)
-			}
-			if got != want {
-				t.Errorf("SHOW %s = %q, want %q", name, got, want)
-			}
-		}
-	})
+	t.Run("settings", func(t *testing.T) { checkSettings(t, conn) })
 	t.Run("pg_stat_statements", func(t *testing.T) {
 		if _, err := conn.Exec(ctx, "CREATE EXTENSION pg_stat_statements"); err != nil {
 			t.Fatal(err)
@@ -112,29 +95,56 @@ func TestCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	t.Run("Stop", func(t *testing.T) {
-		children := childrenOf(pid)
-		if len(children) == 0 {
-			t.Fatalf("postmaster %d has no children; want its background processes", pid)
-		}
-		if err := c.Stop(); err != nil {
-			t.Fatalf("Stop: %v", err)
-		}
-		if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
-			t.Errorf("folder %s still there after Stop (stat: %v)", dir, err)
-		}
-		if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); !errors.Is(err, fs.ErrNotExist) {
-			t.Errorf("postmaster %d still in /proc after Stop (stat: %v)", pid, err)
-		}
-		if left := living(children); len(left) > 0 {
-			t.Errorf("server processes %v still run after Stop", left)
-		}
-		if err := c.Stop(); err != nil {
-			t.Errorf("second Stop: %v", err)
-		}
-	})
+	t.Run("Stop", func(t *testing.T) { checkStop(t, c, pid, dir) })
 	if !strings.Contains(log.String(), "ready to accept connections") {
 		t.Errorf("Options.Log got no readiness line; got:\n%s", log.String())
+	}
+}
+
+// checkSettings checks that the cluster runs with the package's settings
+// and the test's own work_mem.
+func checkSettings(t *testing.T, conn *pgx.Conn) {
+	ctx := context.Background()
+	for name, want := range map[string]string{
+		"shared_preload_libraries": "pg_stat_statements",
+		"pg_stat_statements.track": "all",
+		"max_connections":          "300",
+		"fsync":                    "off",
+		"listen_addresses":         "",
+		"work_mem":                 "7MB",
+	} {
+		var got string
+		if err := conn.QueryRow(ctx, "SHOW "+name).Scan(&got); err != nil {
+			t.Fatalf("SHOW %s: %v", name, err)
+		}
+		if got != want {
+			t.Errorf("SHOW %s = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// checkStop stops cluster c, whose postmaster is pid in folder dir, and
+// checks that the server, its children and the folder are gone, and that a
+// second Stop is harmless.
+func checkStop(t *testing.T, c *pgtemp.Cluster, pid int, dir string) {
+	children := childrenOf(pid)
+	if len(children) == 0 {
+		t.Fatalf("postmaster %d has no children; want its background processes", pid)
+	}
+	if err := c.Stop(); err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("folder %s still there after Stop (stat: %v)", dir, err)
+	}
+	if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("postmaster %d still in /proc after Stop (stat: %v)", pid, err)
+	}
+	if left := living(children); len(left) > 0 {
+		t.Errorf("server processes %v still run after Stop", left)
+	}
+	if err := c.Stop(); err != nil {
+		t.Errorf("second Stop: %v", err)
 	}
 }
 
