@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"crudbench/bench/report"
 	"crudbench/bench/results"
 	"crudbench/bench/sampler"
 )
@@ -165,20 +164,6 @@ func writeSamples(t *testing.T, dir string, run *results.Run) {
 			t.Fatal(err)
 		}
 	}
-}
-
-// written writes the reports of run to a fresh folder and returns it.
-func written(t *testing.T, run *results.Run) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "results")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeSamples(t, dir, run)
-	if err := report.Write(dir, run); err != nil {
-		t.Fatalf("Write: %v", err)
-	}
-	return dir
 }
 
 // fullRun is newRun with every section of schema version 2: an SLO with

@@ -68,6 +68,22 @@ type factsView struct {
 
 type legend struct{ Name, Color string }
 
+type profileView struct {
+	Name       string
+	Table      table
+	Spread     *table
+	Latency    []template.HTML
+	Throughput template.HTML
+	CPU        template.HTML
+	RSS        template.HTML
+	// Timelines holds each run's latency per second, small multiples.
+	Timelines []template.HTML
+	// OverTime holds the CPU and RSS line charts per scenario; OverTimeNotes
+	// say which samples were missing and why a chart is absent.
+	OverTime      []template.HTML
+	OverTimeNotes []string
+}
+
 // renderHTML renders report.html; dir is where the samples CSVs are.
 func renderHTML(dir string, run *results.Run) ([]byte, error) {
 	l := layoutOf(run)
@@ -140,6 +156,45 @@ func cpuSection(run *results.Run, l layout) *cpuView {
 		p := pr.r.CPUProfile
 		v.Runs = append(v.Runs, cpuRunView{pr.label, p.File, pprofHint(p.File), topTable(p)})
 	}
+	return v
+}
+
+func profileCharts(dir string, l layout, name string, rs []*results.Result, repeats bool) profileView {
+	v := profileView{Name: name, Table: resultTable(rs)}
+	if repeats {
+		st := spreadTable(rs)
+		v.Spread = &st
+	}
+	if len(rs) == 0 {
+		return v
+	}
+	groups := scenarioGroups(rs)
+	for _, g := range groups {
+		v.Latency = append(v.Latency, latencyChart(l, g))
+	}
+	v.Throughput = hbarChart("throughput as % of target (holding the rate needs ≥ 95%)", "% of target",
+		profileBars(l, rs, func(r *results.Result) (float64, string, bool) {
+			if !r.Measured() || r.TargetRate <= 0 {
+				return 0, "", false
+			}
+			return r.Throughput / r.TargetRate * 100, fixed(r.Throughput, 1) + " / " + rateText(r.TargetRate) + " req/s", true
+		}), []float64{95, 100}, 100)
+	v.CPU = hbarChart("app CPU mean (% of one core)", "% of a core",
+		profileBars(l, rs, func(r *results.Result) (float64, string, bool) {
+			if !r.Measured() || !r.AppCost.Available {
+				return 0, "", false
+			}
+			return r.AppCost.CPUMean * 100, percent(r.AppCost.CPUMean, 1), true
+		}), nil, 0)
+	v.RSS = hbarChart("app RSS max (MB)", "MB",
+		profileBars(l, rs, func(r *results.Result) (float64, string, bool) {
+			if !r.Measured() || !r.AppCost.Available {
+				return 0, "", false
+			}
+			return r.AppCost.RSSMaxMB, fixed(r.AppCost.RSSMaxMB, 1) + " MB", true
+		}), nil, 0)
+
+	v.OverTime, v.OverTimeNotes = overTimeCharts(dir, l, groups)
 	return v
 }
 

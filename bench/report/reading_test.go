@@ -1,22 +1,12 @@
 package report_test
 
 import (
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"golang.org/x/net/html"
 )
-
-func readFile(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
 
 // between returns s from the first start to the next end after it.
 func between(s, start, end string) string {

@@ -15,6 +15,29 @@ import (
 	"crudbench/bench/results"
 )
 
+// written writes the reports of run to a fresh folder and returns it.
+func written(t *testing.T, run *results.Run) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "results")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeSamples(t, dir, run)
+	if err := report.Write(dir, run); err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	return dir
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 func TestWriteReadRoundTrip(t *testing.T) {
 	run := newRun(t)
 	dir := written(t, run)

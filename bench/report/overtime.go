@@ -11,71 +11,6 @@ import (
 	"crudbench/bench/results"
 )
 
-// profileView is one load profile's section of report.html: its results
-// and spread tables, and the charts drawn from them and from the samples.
-type profileView struct {
-	Name       string
-	Table      table
-	Spread     *table
-	Latency    []template.HTML
-	Throughput template.HTML
-	CPU        template.HTML
-	RSS        template.HTML
-	// Timelines holds each run's latency per second, small multiples.
-	Timelines []template.HTML
-	// OverTime holds the CPU and RSS line charts per scenario; OverTimeNotes
-	// say which samples were missing and why a chart is absent.
-	OverTime      []template.HTML
-	OverTimeNotes []string
-}
-
-// profileCharts builds the section of profile name from its results rs;
-// dir is where the samples CSVs are.
-func profileCharts(dir string, l layout, name string, rs []*results.Result, repeats bool) profileView {
-	v := profileView{Name: name, Table: resultTable(rs)}
-	if repeats {
-		st := spreadTable(rs)
-		v.Spread = &st
-	}
-	if len(rs) == 0 {
-		return v
-	}
-	groups := scenarioGroups(rs)
-	for _, g := range groups {
-		v.Latency = append(v.Latency, latencyChart(l, g))
-	}
-	v.Throughput, v.CPU, v.RSS = profileBarCharts(l, rs)
-	v.OverTime, v.OverTimeNotes = overTimeCharts(dir, l, groups)
-	return v
-}
-
-// profileBarCharts draws every run of a profile as one bar: throughput
-// against its target, app CPU and app RSS.
-func profileBarCharts(l layout, rs []*results.Result) (throughput, cpu, rss template.HTML) {
-	throughput = hbarChart("throughput as % of target (holding the rate needs ≥ 95%)", "% of target",
-		profileBars(l, rs, func(r *results.Result) (float64, string, bool) {
-			if !r.Measured() || r.TargetRate <= 0 {
-				return 0, "", false
-			}
-			return r.Throughput / r.TargetRate * 100, fixed(r.Throughput, 1) + " / " + rateText(r.TargetRate) + " req/s", true
-		}), []float64{95, 100}, 100)
-	cpu = hbarChart("app CPU mean (% of one core)", "% of a core",
-		profileBars(l, rs, func(r *results.Result) (float64, string, bool) {
-			if !r.Measured() || !r.AppCost.Available {
-				return 0, "", false
-			}
-			return r.AppCost.CPUMean * 100, percent(r.AppCost.CPUMean, 1), true
-		}), nil, 0)
-	rss = hbarChart("app RSS max (MB)", "MB",
-		profileBars(l, rs, func(r *results.Result) (float64, string, bool) {
-			if !r.Measured() || !r.AppCost.Available {
-				return 0, "", false
-			}
-			return r.AppCost.RSSMaxMB, fixed(r.AppCost.RSSMaxMB, 1) + " MB", true
-		}), nil, 0)
-	return throughput, cpu, rss
-}
-
 // overTime gathers the CPU and RSS line charts of a profile, scenario by
 // scenario, and what kept a run's lines out of them.
 type overTime struct {
@@ -89,7 +24,8 @@ type overTime struct {
 }
 
 // overTimeCharts returns the over-time charts of groups, one group per
-// scenario, and the notes on the runs they lack.
+// scenario, and the notes on the runs they lack; dir is where the samples
+// CSVs are.
 func overTimeCharts(dir string, l layout, groups [][]*results.Result) ([]template.HTML, []string) {
 	o := overTime{dir: dir, l: l}
 	for _, g := range groups {
