@@ -170,78 +170,28 @@ func Attack(ctx context.Context, tr vegeta.Targeter, opts Options) (*Outcome, er
 	if opts.Rate <= 0 || opts.Duration <= 0 || opts.Warmup < 0 {
 		return nil, fmt.Errorf("attack %s: rate and duration must be above zero", opts.Name)
 	}
-	attacker := vegeta.NewAttacker(
-		vegeta.Timeout(opts.Timeout),
-		vegeta.MaxConnections(opts.MaxConnections),
-		vegeta.Connections(max(opts.MaxConnections, 1)),
-		vegeta.MaxWorkers(math.MaxUint64),
-		vegeta.Redirects(vegeta.NoFollow), // a site's 303 is the answer measured
-		vegeta.KeepAlive(true),
-	)
-	total := opts.Warmup + opts.Duration
+	attacker := newAttacker(opts)
 	sched, err := newSchedule(opts)
 	if err != nil {
 		return nil, err
 	}
 	out := &Outcome{Began: sched.began, Window: sched.window(opts.Rate, opts.Warmup)}
-
-	var raw *bufio.Writer
-	var encode vegeta.Encoder
-	if opts.Raw != nil {
-		raw = bufio.NewWriterSize(opts.Raw, 64<<10)
-		encode = vegeta.NewEncoder(raw)
-	}
-
-	var sent, failed atomic.Uint64
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	if opts.Progress != nil {
-		wg.Go(func() { report(opts.Progress, sched.began, opts.Warmup, total, &sent, &failed, stop) })
-	}
-	wg.Go(func() {
-		select {
-		case <-ctx.Done():
-			attacker.Stop()
-		case <-stop:
-		}
-	})
-
+	rec := newRecorder(opts, sched, out)
+	stopWatching := watch(ctx, attacker, opts, sched.began, rec)
 	waitHook := atWindowStart(out.Window.Start, opts.WindowStart)
-	var encErr error
 	// No duration for vegeta: it would stop when its clock passes one, and
 	// a load generator running even a little late (the last hit is due at
 	// exactly the duration) would leave the hits still due unsent. The
 	// pacer stops after exactly its hits, however late they go out.
 	for r := range attacker.Attack(tr, sched.pacer, 0, opts.Name) {
-		r.Seq = sched.number(r.Seq)
-		if opts.Observe != nil {
-			opts.Observe(r)
-		}
-		sent.Add(1)
-		if !Succeeded(r) {
-			failed.Add(1)
-		}
-		if end := r.End(); end.After(out.End) {
-			out.End = end
-		}
-		if !out.Window.Add(r) || encode == nil || encErr != nil {
-			continue
-		}
-		r.Body, r.Headers = nil, nil // the raw file keeps timings, not payloads
-		// Numbered from 0 within the window: vegeta plot orders results by
-		// sequence number and draws nothing until it has seen number 0.
-		r.Seq -= out.Window.First
-		encErr = encode(r)
+		rec.add(r)
 	}
-	close(stop)
-	wg.Wait()
+	stopWatching()
 	waitHook()
 
-	if raw != nil && encErr == nil {
-		encErr = raw.Flush()
-	}
-	out.Sent = sent.Load()
-	out.Succeeded = out.Sent - failed.Load()
+	encErr := rec.flush()
+	out.Sent = rec.sent.Load()
+	out.Succeeded = out.Sent - rec.failed.Load()
 	out.Interrupted = ctx.Err() != nil
 	out.Summary = out.Window.Summary()
 	if encErr != nil {
@@ -251,6 +201,98 @@ func Attack(ctx context.Context, tr vegeta.Targeter, opts Options) (*Outcome, er
 		return out, errors.Join(fmt.Errorf("attack %s interrupted", opts.Name), ctx.Err())
 	}
 	return out, nil
+}
+
+// newAttacker returns the vegeta Attacker of opts.
+func newAttacker(opts Options) *vegeta.Attacker {
+	return vegeta.NewAttacker(
+		vegeta.Timeout(opts.Timeout),
+		vegeta.MaxConnections(opts.MaxConnections),
+		vegeta.Connections(max(opts.MaxConnections, 1)),
+		vegeta.MaxWorkers(math.MaxUint64),
+		vegeta.Redirects(vegeta.NoFollow), // a site's 303 is the answer measured
+		vegeta.KeepAlive(true),
+	)
+}
+
+// recorder takes every result of an attack as it arrives: it numbers it in
+// the schedule, lets Observe see it, counts it, adds it to the window and
+// writes the window's results to Raw.
+type recorder struct {
+	number       func(seq uint64) uint64
+	observe      func(*vegeta.Result)
+	out          *Outcome
+	sent, failed atomic.Uint64
+	raw          *bufio.Writer
+	encode       vegeta.Encoder
+	// encErr is the first error writing Raw; results after it are not
+	// written.
+	encErr error
+}
+
+// newRecorder returns the recorder of an attack that fills out.
+func newRecorder(opts Options, sched schedule, out *Outcome) *recorder {
+	rec := &recorder{number: sched.number, observe: opts.Observe, out: out}
+	if opts.Raw != nil {
+		rec.raw = bufio.NewWriterSize(opts.Raw, 64<<10)
+		rec.encode = vegeta.NewEncoder(rec.raw)
+	}
+	return rec
+}
+
+// add records one result.
+func (rec *recorder) add(r *vegeta.Result) {
+	r.Seq = rec.number(r.Seq)
+	if rec.observe != nil {
+		rec.observe(r)
+	}
+	rec.sent.Add(1)
+	if !Succeeded(r) {
+		rec.failed.Add(1)
+	}
+	if end := r.End(); end.After(rec.out.End) {
+		rec.out.End = end
+	}
+	if !rec.out.Window.Add(r) || rec.encode == nil || rec.encErr != nil {
+		return
+	}
+	r.Body, r.Headers = nil, nil // the raw file keeps timings, not payloads
+	// Numbered from 0 within the window: vegeta plot orders results by
+	// sequence number and draws nothing until it has seen number 0.
+	r.Seq -= rec.out.Window.First
+	rec.encErr = rec.encode(r)
+}
+
+// flush writes what Raw still holds in its buffer and returns the first
+// error writing it.
+func (rec *recorder) flush() error {
+	if rec.raw != nil && rec.encErr == nil {
+		rec.encErr = rec.raw.Flush()
+	}
+	return rec.encErr
+}
+
+// watch reports progress, when opts asks for it, and stops attacker when
+// ctx ends, until the function it returns is called; that function waits
+// for both to finish.
+func watch(ctx context.Context, attacker *vegeta.Attacker, opts Options, began time.Time, rec *recorder) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	if opts.Progress != nil {
+		total := opts.Warmup + opts.Duration
+		wg.Go(func() { report(opts.Progress, began, opts.Warmup, total, &rec.sent, &rec.failed, done) })
+	}
+	wg.Go(func() {
+		select {
+		case <-ctx.Done():
+			attacker.Stop()
+		case <-done:
+		}
+	})
+	return func() {
+		close(done)
+		wg.Wait()
+	}
 }
 
 // atWindowStart calls hook at start, unless it is nil, and returns the

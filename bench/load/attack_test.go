@@ -34,15 +34,7 @@ func server(t *testing.T) (*httptest.Server, *atomic.Int64) {
 
 func TestAttack(t *testing.T) {
 	srv, served := server(t)
-	var i atomic.Int64
-	targeter := func(tgt *vegeta.Target) error {
-		path := "/ok"
-		if i.Add(1)%2 == 0 {
-			path = "/wrong"
-		}
-		*tgt = vegeta.Target{Method: http.MethodGet, URL: srv.URL + path}
-		return nil
-	}
+	targeter := alternate(srv.URL)
 	var raw bytes.Buffer
 	var progress atomic.Int64
 	out, err := load.Attack(context.Background(), targeter, load.Options{
@@ -90,8 +82,27 @@ func TestAttack(t *testing.T) {
 		t.Errorf("timeline %+v, want one second of 50 requests, 25 successes", tl)
 	}
 
-	// The raw file is vegeta's own encoding of the measured window.
-	dec := vegeta.DecoderFor(&raw)
+	checkRaw(t, &raw, out.Window.Count)
+}
+
+// alternate returns a targeter that asks for /ok and /wrong in turn.
+func alternate(base string) vegeta.Targeter {
+	var i atomic.Int64
+	return func(tgt *vegeta.Target) error {
+		path := "/ok"
+		if i.Add(1)%2 == 0 {
+			path = "/wrong"
+		}
+		*tgt = vegeta.Target{Method: http.MethodGet, URL: base + path}
+		return nil
+	}
+}
+
+// checkRaw checks that raw is vegeta's own encoding of a measured window
+// of count results, one of them an error, without bodies.
+func checkRaw(t *testing.T, raw io.Reader, count uint64) {
+	t.Helper()
+	dec := vegeta.DecoderFor(raw)
 	if dec == nil {
 		t.Fatal("vegeta cannot read the raw results")
 	}
@@ -107,15 +118,15 @@ func TestAttack(t *testing.T) {
 			}
 			break
 		}
-		if r.Body != nil || r.Seq >= out.Window.Count || seen[r.Seq] || r.Attack != "test" {
-			t.Errorf("raw result %+v: want no body, a sequence number of its own under %d, attack name", r, out.Window.Count)
+		if r.Body != nil || r.Seq >= count || seen[r.Seq] || r.Attack != "test" {
+			t.Errorf("raw result %+v: want no body, a sequence number of its own under %d, attack name", r, count)
 		}
 		seen[r.Seq] = true
 		m.Add(&r)
 	}
 	m.Close()
-	if m.Requests != 50 || len(m.Errors) != 1 {
-		t.Errorf("raw file holds %d results with errors %q, want 50 and [wrong answer]", m.Requests, m.Errors)
+	if m.Requests != count || len(m.Errors) != 1 {
+		t.Errorf("raw file holds %d results with errors %q, want %d and [wrong answer]", m.Requests, m.Errors, count)
 	}
 }
 

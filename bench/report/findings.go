@@ -287,6 +287,16 @@ func validationFailed(run *results.Run, scenario, app string) bool {
 // caveats say where the numbers are incomplete or less trustworthy.
 func caveats(run *results.Run, l layout) []string {
 	out := sources(run, l)
+	out = append(out, appCostCaveats(run, l)...)
+	out = append(out, dbCaveats(run)...)
+	out = append(out, loadGeneratorCaveats(run, l)...)
+	return append(out, spreadCaveats(run, l)...)
+}
+
+// appCostCaveats names the apps whose CPU and memory could not be read in
+// some of their runs.
+func appCostCaveats(run *results.Run, l layout) []string {
+	var out []string
 	for _, a := range l.apps {
 		var total, blind int
 		for i := range run.Results {
@@ -302,6 +312,12 @@ func caveats(run *results.Run, l layout) []string {
 			out = append(out, fmt.Sprintf("App CPU and memory of %s could not be read in %d of its %d measured runs (no visible process, e.g. attached by URL without a pid): those cells show n/a and %s is left out of CPU comparisons there.", a, blind, total, a))
 		}
 	}
+	return out
+}
+
+// dbCaveats counts the runs without PostgreSQL's statement counts or CPU.
+func dbCaveats(run *results.Run) []string {
+	var out []string
 	var noStmts, noDBCPU, total int
 	for i := range run.Results {
 		r := &run.Results[i]
@@ -322,6 +338,14 @@ func caveats(run *results.Run, l layout) []string {
 	if noDBCPU > 0 {
 		out = append(out, fmt.Sprintf("PostgreSQL CPU was not visible in %d of %d measured runs (e.g. a server on another host or in a container): DB CPU shows n/a there.", noDBCPU, total))
 	}
+	return out
+}
+
+// loadGeneratorCaveats names the runs where the load generator fell behind
+// its schedule, and says when it or the sampler took a large share of the
+// machine.
+func loadGeneratorCaveats(run *results.Run, l layout) []string {
+	var out []string
 	for _, p := range l.profiles {
 		for _, r := range l.resultsOf(run, p) {
 			if r.Measured() && r.TargetRate > 0 && r.AchievedRate < results.MinThroughputShare*r.TargetRate {
@@ -339,6 +363,13 @@ func caveats(run *results.Run, l layout) []string {
 	if run.SamplerOverhead >= 0.01 {
 		out = append(out, fmt.Sprintf("The sampler used %s of one core, above its goal of 1%%.", percent(run.SamplerOverhead, 2)))
 	}
+	return out
+}
+
+// spreadCaveats names the runs whose p99 varied across repeats by more
+// than half its median.
+func spreadCaveats(run *results.Run, l layout) []string {
+	var out []string
 	for _, p := range l.profiles {
 		for _, r := range l.resultsOf(run, p) {
 			if r.Measured() && r.Spread != nil && r.Latency.P99 > 0 && r.Spread.P99 > r.Latency.P99/2 {

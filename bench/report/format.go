@@ -1,9 +1,11 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"crudbench/bench/results"
 )
@@ -161,4 +163,32 @@ func poolWaitText(p *results.PoolCost) string {
 		return na
 	}
 	return small(p.WaitMsPerRequest)
+}
+
+func orNA(s string) string {
+	if s == "" {
+		return na
+	}
+	return s
+}
+
+func timeText(t time.Time) string {
+	if t.IsZero() {
+		return na
+	}
+	return t.UTC().Format("2006-01-02 15:04:05 UTC")
+}
+
+func durationText(d results.Duration) string {
+	if d == 0 {
+		return na
+	}
+	return time.Duration(d).String()
+}
+
+func countText(n int) string {
+	if n == 0 {
+		return na
+	}
+	return fmt.Sprint(n)
 }

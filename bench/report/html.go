@@ -2,12 +2,7 @@ package report
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
 	"html/template"
-	"io/fs"
-	"path/filepath"
-	"strings"
 
 	"crudbench/bench/results"
 )
@@ -199,56 +194,7 @@ func profileCharts(dir string, l layout, name string, rs []*results.Result, repe
 			return r.AppCost.RSSMaxMB, fixed(r.AppCost.RSSMaxMB, 1) + " MB", true
 		}), nil, 0)
 
-	var missing, unrecorded []string
-	for _, g := range groups {
-		var cpu, rss []series
-		for _, r := range g {
-			if !r.Measured() {
-				continue
-			}
-			name := r.Scenario + " · " + r.App
-			if r.SamplesFile == "" {
-				unrecorded = append(unrecorded, name)
-				continue
-			}
-			path := r.SamplesFile
-			if !filepath.IsAbs(path) {
-				path = filepath.Join(dir, filepath.FromSlash(path))
-			}
-			s, err := readSamples(path)
-			switch {
-			case errors.Is(err, fs.ErrNotExist):
-				missing = append(missing, name+" ("+r.SamplesFile+")")
-				continue
-			case err != nil:
-				v.OverTimeNotes = append(v.OverTimeNotes, fmt.Sprintf("%s: samples could not be read (%v); its over-time lines are omitted.", name, err))
-				continue
-			}
-			cpuPct := make([]point, len(s.cpu))
-			for i, p := range s.cpu {
-				cpuPct[i] = point{p.x, p.y * 100}
-			}
-			if len(cpuPct) > 0 {
-				cpu = append(cpu, series{r.App, l.color(r.App), cpuPct})
-			}
-			if len(s.rss) > 0 {
-				rss = append(rss, series{r.App, l.color(r.App), s.rss})
-			}
-		}
-		scen := g[0].Scenario
-		if len(cpu) > 0 {
-			v.OverTime = append(v.OverTime, lineChart(scen+": app CPU over time", "% of one core", cpu))
-		}
-		if len(rss) > 0 {
-			v.OverTime = append(v.OverTime, lineChart(scen+": app RSS over time", "MB", rss))
-		}
-	}
-	if len(missing) > 0 {
-		v.OverTimeNotes = append(v.OverTimeNotes, "Samples files not found beside the report, so their over-time lines are omitted: "+strings.Join(missing, ", ")+".")
-	}
-	if len(unrecorded) > 0 {
-		v.OverTimeNotes = append(v.OverTimeNotes, "No samples file was recorded for: "+strings.Join(unrecorded, ", ")+".")
-	}
+	v.OverTime, v.OverTimeNotes = overTimeCharts(dir, l, groups)
 	return v
 }
 

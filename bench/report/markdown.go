@@ -28,72 +28,103 @@ func markdown(run *results.Run) []byte {
 	writeMDFindings(&b, Findings(run))
 
 	writeMDCapacity(&b, run, l)
-
-	for _, prof := range l.profiles {
-		rs := l.resultsOf(run, prof)
-		p("## Results: %s\n\n", mdText(prof))
-		writeMDTable(&b, resultTable(rs))
-		if hasRepeats(run) {
-			p("### Spread across repeats: %s (max − min)\n\n", mdText(prof))
-			writeMDTable(&b, spreadTable(rs))
-		}
-	}
-
+	writeMDResults(&b, run, l)
 	writeMDProfiles(&b, profiledRuns(run, l))
 	writeMDFacts(&b, run)
+	writeMDErrors(&b, run, l)
+	writeMDValidation(&b, run, l)
+	writeMDEnvironment(&b, run, l)
+	writeMDCost(&b, run)
+	writeMDNotes(&b, run)
+	writeMDFiles(&b, run, l)
+	return b.Bytes()
+}
 
-	p("## Request errors\n\n")
-	if et := errorTable(run, l); len(et.Rows) > 0 {
-		writeMDTable(&b, et)
-	} else {
-		p("No failed requests in any measured run.\n\n")
-	}
-
-	p("## Validation\n\n")
-	if len(run.Validations) == 0 {
-		p("No validation was recorded.\n\n")
-	} else {
-		writeMDTable(&b, validationMatrix(run, l))
-		if vf := validationFailures(run); len(vf.Rows) > 0 {
-			p("Failed checks (these runs were not measured):\n\n")
-			writeMDTable(&b, vf)
+// writeMDResults writes each profile's results table, and its spread
+// across repeats when the runs were repeated.
+func writeMDResults(b *bytes.Buffer, run *results.Run, l layout) {
+	for _, prof := range l.profiles {
+		rs := l.resultsOf(run, prof)
+		fmt.Fprintf(b, "## Results: %s\n\n", mdText(prof))
+		writeMDTable(b, resultTable(rs))
+		if hasRepeats(run) {
+			fmt.Fprintf(b, "### Spread across repeats: %s (max − min)\n\n", mdText(prof))
+			writeMDTable(b, spreadTable(rs))
 		}
 	}
+}
 
-	p("## Environment\n\n")
-	writeMDTable(&b, environmentTable(run))
-	p("### Settings\n\n")
-	writeMDTable(&b, settingsTable(run))
+// writeMDErrors writes the failed requests of the measured runs.
+func writeMDErrors(b *bytes.Buffer, run *results.Run, l layout) {
+	b.WriteString("## Request errors\n\n")
+	if et := errorTable(run, l); len(et.Rows) > 0 {
+		writeMDTable(b, et)
+	} else {
+		b.WriteString("No failed requests in any measured run.\n\n")
+	}
+}
+
+// writeMDValidation writes which app passed which scenario's checks, and
+// the failed checks.
+func writeMDValidation(b *bytes.Buffer, run *results.Run, l layout) {
+	b.WriteString("## Validation\n\n")
+	if len(run.Validations) == 0 {
+		b.WriteString("No validation was recorded.\n\n")
+		return
+	}
+	writeMDTable(b, validationMatrix(run, l))
+	if vf := validationFailures(run); len(vf.Rows) > 0 {
+		b.WriteString("Failed checks (these runs were not measured):\n\n")
+		writeMDTable(b, vf)
+	}
+}
+
+// writeMDEnvironment writes the machine, the settings and the target
+// rates.
+func writeMDEnvironment(b *bytes.Buffer, run *results.Run, l layout) {
+	b.WriteString("## Environment\n\n")
+	writeMDTable(b, environmentTable(run))
+	b.WriteString("### Settings\n\n")
+	writeMDTable(b, settingsTable(run))
 	if rt := ratesTable(run, l); len(rt.Rows) > 0 {
-		p("### Target rates (req/s)\n\n")
-		writeMDTable(&b, rt)
+		b.WriteString("### Target rates (req/s)\n\n")
+		writeMDTable(b, rt)
 	}
+}
 
-	p("## Load generator and sampler\n\n")
+// writeMDCost writes what the load generator and the sampler cost.
+func writeMDCost(b *bytes.Buffer, run *results.Run) {
+	b.WriteString("## Load generator and sampler\n\n")
 	for _, line := range costLines(run) {
-		p("- %s\n", mdText(line))
+		fmt.Fprintf(b, "- %s\n", mdText(line))
 	}
-	p("\n")
+	b.WriteString("\n")
+}
 
-	p("## Notes\n\n")
+// writeMDNotes writes the run's notes.
+func writeMDNotes(b *bytes.Buffer, run *results.Run) {
+	b.WriteString("## Notes\n\n")
 	if len(run.Notes) == 0 {
-		p("None.\n\n")
+		b.WriteString("None.\n\n")
 	}
 	for _, n := range run.Notes {
-		p("- %s\n", mdText(n))
+		fmt.Fprintf(b, "- %s\n", mdText(n))
 	}
 	if len(run.Notes) > 0 {
-		p("\n")
+		b.WriteString("\n")
 	}
+}
 
-	p("## Files\n\n")
-	p("Raw results are in vegeta's own encoding: `vegeta report FILE` prints its summary and `vegeta plot FILE > plot.html` charts every request. Samples are the CPU and memory readings of each app over the run.\n\n")
+// writeMDFiles writes where the raw results and samples are and how to
+// read them.
+func writeMDFiles(b *bytes.Buffer, run *results.Run, l layout) {
+	b.WriteString("## Files\n\n")
+	b.WriteString("Raw results are in vegeta's own encoding: `vegeta report FILE` prints its summary and `vegeta plot FILE > plot.html` charts every request. Samples are the CPU and memory readings of each app over the run.\n\n")
 	if ft := filesTable(run, l); len(ft.Rows) > 0 {
-		writeMDTable(&b, ft)
+		writeMDTable(b, ft)
 	} else {
-		p("No files were recorded.\n\n")
+		b.WriteString("No files were recorded.\n\n")
 	}
-	return b.Bytes()
 }
 
 // writeMDBottomLine writes the bottom line, when there is one: its

@@ -2,7 +2,10 @@ package scenario
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
 // Kind is a contract an app meets: the requests it answers and how its
@@ -32,6 +35,27 @@ func ParseKind(s string) (Kind, error) {
 		names[i] = string(k)
 	}
 	return "", fmt.Errorf("unknown kind %q (known: %s)", s, strings.Join(names, ", "))
+}
+
+// dialect is one app's way of saying the bench's operations: its addresses,
+// bodies and answers.
+type dialect interface {
+	// login is the request that logs user in, and session reads from its
+	// answer the header that authenticates later requests.
+	login(base, user, password string) vegeta.Target
+	session(r *vegeta.Result) (http.Header, error)
+	read(base string, op Op) vegeta.Target
+	create(base string, v VacancyData) vegeta.Target
+	update(base string, id int64, version int32, v VacancyData) vegeta.Target
+	delete(base string, id int64) vegeta.Target
+	// check says whether a response is the right kind of answer to op:
+	// status and media type, and for GraphQL no errors. It is cheap enough
+	// to run on every response of a load.
+	check(op Op, r *vegeta.Result) error
+	// created reads the new row's id and version from a create's answer.
+	created(r *vegeta.Result) (id int64, version int32, err error)
+	// readVacancy reads one vacancy back (validation only).
+	readVacancy(base string, id int64) vegeta.Target
 }
 
 // dialectOf returns how apps of kind k are spoken to.

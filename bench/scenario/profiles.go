@@ -1,7 +1,3 @@
-// Package scenario says what the bench asks of each app: the scenarios and
-// their rates per profile, the requests every app receives for them (each in
-// its own idiom: JSON, GraphQL, HTML forms), the workload of one run, and the
-// checks that prove an app answers correctly before it is measured.
 package scenario
 
 import (
@@ -9,9 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"crudbench/db"
-	"crudbench/db/seed"
 )
 
 // Scenario names.
@@ -64,34 +57,6 @@ var MixWeights = []Weight{
 	{ReadSmall, 30},
 	{ReadMany, 5},
 	{Write, 15},
-}
-
-// ReadSmallLimit is the page size the read-small scenario asks every app
-// for. The apps' default page (50) would cut the ~60 open vacancies of the
-// default dataset in two; asking for 100 returns the whole open list, so
-// every app renders the same complete answer and validation can compare it
-// with the database.
-const ReadSmallLimit = 100
-
-// ReadManyLimit is the page size of read-many: the largest the apps allow,
-// i.e. every person of the default dataset.
-const ReadManyLimit = db.MaxLimit
-
-// controlPath is the control scenario's address, the same in every app.
-const controlPath = "/healthz"
-
-// readPath is the address of a read in the resource paths the REST API
-// (under /api) and the site share; control has its own, controlPath.
-func readPath(op Op) string {
-	switch op {
-	case OpReadOne:
-		return "/persons/" + strconv.Itoa(seed.ShowcaseID)
-	case OpReadSmall:
-		return "/vacancies?status=open&limit=" + strconv.Itoa(ReadSmallLimit)
-	case OpReadMany:
-		return "/persons?limit=" + strconv.Itoa(ReadManyLimit)
-	}
-	return ""
 }
 
 // ParseList splits a comma-separated flag value and checks every item

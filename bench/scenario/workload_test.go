@@ -54,96 +54,104 @@ func next(t *testing.T, tr vegeta.Targeter) vegeta.Target {
 }
 
 func TestWriteRotation(t *testing.T) {
-	t.Run("fast answers", func(t *testing.T) {
-		w, err := scenario.NewWorkload(session(t, scenario.KindREST), scenario.Write, "bench test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr := w.Targeter()
-		var ids int64
-		var ops []scenario.Op
-		var titles []string
-		for range 9 {
-			tgt := next(t, tr)
-			if tgt.Header.Get("Authorization") != "Bearer test" {
-				t.Errorf("%s %s lacks the session header", tgt.Method, tgt.URL)
-			}
-			r := restAnswer(t, tgt, &ids)
-			w.Observe(r)
-			if r.Error != "" {
-				t.Errorf("%s: %s", r.URL, r.Error)
-			}
-			op, _ := scenario.OpOf(r)
-			ops = append(ops, op)
-			if op == scenario.OpCreate {
-				var body struct{ Title string }
-				json.Unmarshal(tgt.Body, &body)
-				titles = append(titles, body.Title)
-			}
-		}
-		want := slices.Repeat([]scenario.Op{scenario.OpCreate, scenario.OpUpdate, scenario.OpDelete}, 3)
-		if !slices.Equal(ops, want) {
-			t.Errorf("steps %v, want %v", ops, want)
-		}
-		if alive := w.Alive(); len(alive) != 0 {
-			t.Errorf("rows %v still alive after complete cycles", alive)
-		}
-		for i, title := range titles {
-			if !strings.HasPrefix(title, "bench test #") || slices.Index(titles, title) != i {
-				t.Errorf("create titles %q are not unique and tagged", titles)
-				break
-			}
-		}
-	})
+	t.Run("fast answers", writeFastAnswers)
+	t.Run("slow answers", writeSlowAnswers)
+	t.Run("wrong answers", writeWrongAnswers)
+}
 
-	t.Run("slow answers", func(t *testing.T) {
-		// Nothing has answered yet: every step falls back to a create, and
-		// each row moves on once only, so no row gets two writes at once.
-		w, _ := scenario.NewWorkload(session(t, scenario.KindREST), scenario.Write, "bench test")
-		tr := w.Targeter()
-		var ids int64
-		var pending []vegeta.Target
-		for range 3 {
-			pending = append(pending, next(t, tr))
+// writeFastAnswers answers every step at once: cycles complete in turn
+// and each create has its own tagged title.
+func writeFastAnswers(t *testing.T) {
+	w, err := scenario.NewWorkload(session(t, scenario.KindREST), scenario.Write, "bench test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := w.Targeter()
+	var ids int64
+	var ops []scenario.Op
+	var titles []string
+	for range 9 {
+		tgt := next(t, tr)
+		if tgt.Header.Get("Authorization") != "Bearer test" {
+			t.Errorf("%s %s lacks the session header", tgt.Method, tgt.URL)
 		}
-		for _, tgt := range pending {
-			if op, _ := scenario.OpOf(&vegeta.Result{URL: tgt.URL}); op != scenario.OpCreate {
-				t.Fatalf("step %s before any answer, want create", op)
-			}
-			w.Observe(restAnswer(t, tgt, &ids))
-		}
-		touched := map[int64]int{}
-		for range 12 {
-			tgt := next(t, tr)
-			r := restAnswer(t, tgt, &ids)
-			w.Observe(r)
-			if op, id := scenario.OpOf(r); op == scenario.OpUpdate {
-				touched[id]++
-			}
-		}
-		for id, n := range touched {
-			if n != 1 {
-				t.Errorf("row %d updated %d times", id, n)
-			}
-		}
-		if len(w.Alive()) == 0 {
-			t.Error("no row alive in the middle of a pipeline")
-		}
-	})
-
-	t.Run("wrong answers", func(t *testing.T) {
-		w, _ := scenario.NewWorkload(session(t, scenario.KindREST), scenario.Write, "bench test")
-		tgt := next(t, w.Targeter())
-		r := &vegeta.Result{Method: tgt.Method, URL: tgt.URL, Code: http.StatusUnprocessableEntity,
-			Headers: http.Header{"Content-Type": {"application/problem+json"}}, Body: []byte(`{"title":"Unprocessable"}`)}
+		r := restAnswer(t, tgt, &ids)
 		w.Observe(r)
-		if !strings.Contains(r.Error, "status 422, want 201") {
-			t.Errorf("Error = %q, want the unexpected status", r.Error)
+		if r.Error != "" {
+			t.Errorf("%s: %s", r.URL, r.Error)
 		}
-		if len(w.Alive()) != 0 {
-			t.Error("a failed create left a row to clean up")
+		op, _ := scenario.OpOf(r)
+		ops = append(ops, op)
+		if op == scenario.OpCreate {
+			var body struct{ Title string }
+			json.Unmarshal(tgt.Body, &body)
+			titles = append(titles, body.Title)
 		}
-	})
+	}
+	want := slices.Repeat([]scenario.Op{scenario.OpCreate, scenario.OpUpdate, scenario.OpDelete}, 3)
+	if !slices.Equal(ops, want) {
+		t.Errorf("steps %v, want %v", ops, want)
+	}
+	if alive := w.Alive(); len(alive) != 0 {
+		t.Errorf("rows %v still alive after complete cycles", alive)
+	}
+	for i, title := range titles {
+		if !strings.HasPrefix(title, "bench test #") || slices.Index(titles, title) != i {
+			t.Errorf("create titles %q are not unique and tagged", titles)
+			break
+		}
+	}
+}
+
+// writeSlowAnswers answers late, as a loaded app does.
+func writeSlowAnswers(t *testing.T) {
+	// Nothing has answered yet: every step falls back to a create, and
+	// each row moves on once only, so no row gets two writes at once.
+	w, _ := scenario.NewWorkload(session(t, scenario.KindREST), scenario.Write, "bench test")
+	tr := w.Targeter()
+	var ids int64
+	var pending []vegeta.Target
+	for range 3 {
+		pending = append(pending, next(t, tr))
+	}
+	for _, tgt := range pending {
+		if op, _ := scenario.OpOf(&vegeta.Result{URL: tgt.URL}); op != scenario.OpCreate {
+			t.Fatalf("step %s before any answer, want create", op)
+		}
+		w.Observe(restAnswer(t, tgt, &ids))
+	}
+	touched := map[int64]int{}
+	for range 12 {
+		tgt := next(t, tr)
+		r := restAnswer(t, tgt, &ids)
+		w.Observe(r)
+		if op, id := scenario.OpOf(r); op == scenario.OpUpdate {
+			touched[id]++
+		}
+	}
+	for id, n := range touched {
+		if n != 1 {
+			t.Errorf("row %d updated %d times", id, n)
+		}
+	}
+	if len(w.Alive()) == 0 {
+		t.Error("no row alive in the middle of a pipeline")
+	}
+}
+
+// writeWrongAnswers answers a create with an error.
+func writeWrongAnswers(t *testing.T) {
+	w, _ := scenario.NewWorkload(session(t, scenario.KindREST), scenario.Write, "bench test")
+	tgt := next(t, w.Targeter())
+	r := &vegeta.Result{Method: tgt.Method, URL: tgt.URL, Code: http.StatusUnprocessableEntity,
+		Headers: http.Header{"Content-Type": {"application/problem+json"}}, Body: []byte(`{"title":"Unprocessable"}`)}
+	w.Observe(r)
+	if !strings.Contains(r.Error, "status 422, want 201") {
+		t.Errorf("Error = %q, want the unexpected status", r.Error)
+	}
+	if len(w.Alive()) != 0 {
+		t.Error("a failed create left a row to clean up")
+	}
 }
 
 func TestMixedOrder(t *testing.T) {

@@ -13,7 +13,6 @@
 package pgtemp
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -287,76 +286,6 @@ func (c *Cluster) stop() error {
 func (c *Cluster) dataDir() string    { return filepath.Join(c.dir, "data") }
 func (c *Cluster) socketPath() string { return filepath.Join(c.dir, ".s.PGSQL."+strconv.Itoa(port)) }
 
-// FindBinDir locates the folder holding the server binaries initdb and
-// postgres: $PG_BIN_DIR if set, else the folder of initdb on PATH, else the
-// newest /usr/lib/postgresql/<version>/bin (Debian, Ubuntu) or
-// /usr/pgsql-<version>/bin (RHEL), else /usr/local/pgsql/bin (source builds).
-func FindBinDir() (string, error) {
-	if dir := os.Getenv("PG_BIN_DIR"); dir != "" {
-		if !hasServerBinaries(dir) {
-			return "", fmt.Errorf("pgtemp: PG_BIN_DIR=%s does not hold the PostgreSQL server binaries initdb and postgres", dir)
-		}
-		return dir, nil
-	}
-	if path, err := exec.LookPath("initdb"); err == nil {
-		if dir := filepath.Dir(path); hasServerBinaries(dir) {
-			return dir, nil
-		}
-		// initdb may be a lone symlink into the real installation.
-		if real, err := filepath.EvalSymlinks(path); err == nil && hasServerBinaries(filepath.Dir(real)) {
-			return filepath.Dir(real), nil
-		}
-	}
-	for _, pattern := range []string{"/usr/lib/postgresql/*/bin", "/usr/pgsql-*/bin"} {
-		dirs, _ := filepath.Glob(pattern)
-		slices.SortFunc(dirs, func(a, b string) int { return compareVersions(versionOf(b), versionOf(a)) })
-		for _, dir := range dirs {
-			if hasServerBinaries(dir) {
-				return dir, nil
-			}
-		}
-	}
-	if dir := "/usr/local/pgsql/bin"; hasServerBinaries(dir) {
-		return dir, nil
-	}
-	return "", errors.New("PostgreSQL server binaries (initdb, postgres) not found: install them (Debian/Ubuntu: apt-get install postgresql) or set TEST_DATABASE_URL / DATABASE_URL")
-}
-
-func hasServerBinaries(dir string) bool {
-	for _, name := range []string{"initdb", "postgres"} {
-		fi, err := os.Stat(filepath.Join(dir, name))
-		if err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// versionOf extracts "15" from /usr/lib/postgresql/15/bin and "9.6" from
-// /usr/pgsql-9.6/bin.
-func versionOf(binDir string) string {
-	v := filepath.Base(filepath.Dir(binDir))
-	return strings.TrimPrefix(v, "pgsql-")
-}
-
-// compareVersions orders dotted numeric versions ("9.6" < "15").
-func compareVersions(a, b string) int {
-	as, bs := strings.Split(a, "."), strings.Split(b, ".")
-	for i := 0; i < max(len(as), len(bs)); i++ {
-		var x, y int
-		if i < len(as) {
-			x, _ = strconv.Atoi(as[i])
-		}
-		if i < len(bs) {
-			y, _ = strconv.Atoi(bs[i])
-		}
-		if x != y {
-			return x - y
-		}
-	}
-	return 0
-}
-
 // serverCredential returns whom to run initdb and postgres as: nil (ourselves)
 // normally, the "postgres" user when we are root, because the server refuses
 // to run as root.
@@ -390,45 +319,4 @@ func tempRoot() string {
 		}
 	}
 	return "/tmp"
-}
-
-// logTail passes server output on and keeps its last lines for error messages.
-type logTail struct {
-	mu      sync.Mutex
-	out     io.Writer
-	lines   []string
-	partial []byte
-}
-
-func (t *logTail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.out != nil {
-		// A failing log sink must not block or stop the server.
-		_, _ = t.out.Write(p)
-	}
-	t.partial = append(t.partial, p...)
-	for {
-		i := bytes.IndexByte(t.partial, '\n')
-		if i < 0 {
-			break
-		}
-		t.lines = append(t.lines, string(t.partial[:i]))
-		t.partial = t.partial[i+1:]
-	}
-	if n := len(t.lines); n > logTailLines {
-		t.lines = slices.Clone(t.lines[n-logTailLines:])
-	}
-	t.partial = slices.Clone(t.partial)
-	return len(p), nil
-}
-
-func (t *logTail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s := strings.Join(t.lines, "\n")
-	if len(t.partial) > 0 {
-		s += "\n" + string(t.partial)
-	}
-	return s
 }

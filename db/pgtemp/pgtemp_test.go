@@ -1,19 +1,16 @@
 package pgtemp_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -21,39 +18,6 @@ import (
 
 	"crudbench/db/pgtemp"
 )
-
-// helperEnv switches a re-executed test binary into the crash helper: it
-// starts a cluster, prints "<postmaster PID> <folder>" and waits to be killed.
-const helperEnv = "PGTEMP_TEST_CRASH_HELPER"
-
-// helperRootEnv names the folder the crash helper makes its cluster in: one
-// of the test's own, so that the orphan it leaves is cleaned up by the test's
-// Start and not first by a Start in another test binary running beside it
-// (go test runs packages in parallel, and any Start removes stale folders
-// from its root).
-const helperRootEnv = "PGTEMP_TEST_CRASH_ROOT"
-
-func TestMain(m *testing.M) {
-	if os.Getenv(helperEnv) == "1" {
-		crashHelper()
-		return
-	}
-	os.Exit(m.Run())
-}
-
-func crashHelper() {
-	c, err := pgtemp.Start(context.Background(), pgtemp.Options{Root: os.Getenv(helperRootEnv)})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	fmt.Printf("%d %s\n", c.PID(), c.Dir())
-	// The parent kills us long before this; the limit only bounds a helper
-	// whose parent went away.
-	time.Sleep(time.Minute)
-	_ = c.Stop()
-	os.Exit(0)
-}
 
 func TestFindBinDir(t *testing.T) {
 	t.Run("found here", func(t *testing.T) {
@@ -97,24 +61,7 @@ func TestCluster(t *testing.T) {
 	if err != nil {
 		t.Fatalf("connect to %s: %v", c.URL("postgres"), err)
 	}
-	t.Run("settings", func(t *testing.T) {
-		for name, want := range map[string]string{
-			"shared_preload_libraries": "pg_stat_statements",
-			"pg_stat_statements.track": "all",
-			"max_connections":          "300",
-			"fsync":                    "off",
-			"listen_addresses":         "",
-			"work_mem":                 "7MB",
-		} {
-			var got string
-			if err := conn.QueryRow(ctx, "SHOW "+name).Scan(&got); err != nil {
-				t.Fatalf("SHOW %s: %v", name, err)
-			}
-			if got != want {
-				t.Errorf("SHOW %s = %q, want %q", name, got, want)
-			}
-		}
-	})
+	t.Run("settings", func(t *testing.T) { checkSettings(t, conn) })
 	t.Run("pg_stat_statements", func(t *testing.T) {
 		if _, err := conn.Exec(ctx, "CREATE EXTENSION pg_stat_statements"); err != nil {
 			t.Fatal(err)
@@ -148,29 +95,56 @@ func TestCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	t.Run("Stop", func(t *testing.T) {
-		children := childrenOf(pid)
-		if len(children) == 0 {
-			t.Fatalf("postmaster %d has no children; want its background processes", pid)
-		}
-		if err := c.Stop(); err != nil {
-			t.Fatalf("Stop: %v", err)
-		}
-		if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
-			t.Errorf("folder %s still there after Stop (stat: %v)", dir, err)
-		}
-		if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); !errors.Is(err, fs.ErrNotExist) {
-			t.Errorf("postmaster %d still in /proc after Stop (stat: %v)", pid, err)
-		}
-		if left := living(children); len(left) > 0 {
-			t.Errorf("server processes %v still run after Stop", left)
-		}
-		if err := c.Stop(); err != nil {
-			t.Errorf("second Stop: %v", err)
-		}
-	})
+	t.Run("Stop", func(t *testing.T) { checkStop(t, c, pid, dir) })
 	if !strings.Contains(log.String(), "ready to accept connections") {
 		t.Errorf("Options.Log got no readiness line; got:\n%s", log.String())
+	}
+}
+
+// checkSettings checks that the cluster runs with the package's settings
+// and the test's own work_mem.
+func checkSettings(t *testing.T, conn *pgx.Conn) {
+	ctx := context.Background()
+	for name, want := range map[string]string{
+		"shared_preload_libraries": "pg_stat_statements",
+		"pg_stat_statements.track": "all",
+		"max_connections":          "300",
+		"fsync":                    "off",
+		"listen_addresses":         "",
+		"work_mem":                 "7MB",
+	} {
+		var got string
+		if err := conn.QueryRow(ctx, "SHOW "+name).Scan(&got); err != nil {
+			t.Fatalf("SHOW %s: %v", name, err)
+		}
+		if got != want {
+			t.Errorf("SHOW %s = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// checkStop stops cluster c, whose postmaster is pid in folder dir, and
+// checks that the server, its children and the folder are gone, and that a
+// second Stop is harmless.
+func checkStop(t *testing.T, c *pgtemp.Cluster, pid int, dir string) {
+	children := childrenOf(pid)
+	if len(children) == 0 {
+		t.Fatalf("postmaster %d has no children; want its background processes", pid)
+	}
+	if err := c.Stop(); err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("folder %s still there after Stop (stat: %v)", dir, err)
+	}
+	if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("postmaster %d still in /proc after Stop (stat: %v)", pid, err)
+	}
+	if left := living(children); len(left) > 0 {
+		t.Errorf("server processes %v still run after Stop", left)
+	}
+	if err := c.Stop(); err != nil {
+		t.Errorf("second Stop: %v", err)
 	}
 }
 
@@ -187,115 +161,6 @@ func TestStartReportsServerErrors(t *testing.T) {
 	if after := ownFolders(t); len(after) != len(before) {
 		t.Errorf("failed Start left folders behind: before %v, after %v", before, after)
 	}
-}
-
-// TestCrashedParent kills a process that runs a cluster, as a crash or
-// `kill -9` of a test binary would, and checks that the server dies with it.
-// It then restarts a server in the folder left behind, as an orphan of a
-// parent without the parent-death signal, and checks that the next Start
-// kills that server and removes the folder.
-func TestCrashedParent(t *testing.T) {
-	bin, err := pgtemp.FindBinDir()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := privateRoot(t)
-	helper := exec.Command(os.Args[0], "-test.run=^$")
-	helper.Env = append(os.Environ(), helperEnv+"=1", helperRootEnv+"="+root)
-	helper.Stderr = os.Stderr
-	out, err := helper.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := helper.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = helper.Process.Kill(); _ = helper.Wait() })
-
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("read the helper's cluster (PID and folder): %v", err)
-	}
-	var pid int
-	var dir string
-	if _, err := fmt.Sscanf(line, "%d %s", &pid, &dir); err != nil {
-		t.Fatalf("helper printed %q: %v", line, err)
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	if !alive(pid) {
-		t.Fatalf("postmaster %d is not running before the crash", pid)
-	}
-	children := childrenOf(pid)
-
-	if err := helper.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	_ = helper.Wait()
-	waitFor(t, 5*time.Second, func() bool { return !alive(pid) && len(living(children)) == 0 },
-		"postmaster %d and its children %v to die with their parent", pid, children)
-
-	// The dead postmaster may linger as a zombie (when PID 1 does not reap),
-	// which its successor would take for a running server.
-	for _, lock := range []string{filepath.Join(dir, "data", "postmaster.pid"), filepath.Join(dir, ".s.PGSQL.5432.lock")} {
-		if err := os.Remove(lock); err != nil {
-			t.Fatal(err)
-		}
-	}
-	orphan := exec.Command(filepath.Join(bin, "postgres"), "-D", filepath.Join(dir, "data"), "-k", dir, "-c", "listen_addresses=")
-	orphan.Dir = dir
-	orphan.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Credential: ownerOf(t, dir)}
-	var log syncBuffer
-	orphan.Stdout, orphan.Stderr = &log, &log
-	if err := orphan.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() { _ = orphan.Wait(); close(exited) }()
-	t.Cleanup(func() { _ = syscall.Kill(orphan.Process.Pid, syscall.SIGKILL); <-exited })
-	orphanURL := "postgres://postgres@/postgres?host=" + dir + "&sslmode=disable"
-	waitFor(t, 10*time.Second, func() bool {
-		select {
-		case <-exited:
-			t.Fatalf("orphan server exited; its log:\n%s", &log)
-		default:
-		}
-		conn, err := pgx.Connect(context.Background(), orphanURL)
-		if err == nil {
-			_ = conn.Close(context.Background())
-		}
-		return err == nil
-	}, "orphan server to accept connections; its log:\n%s", &log)
-	orphanChildren := childrenOf(orphan.Process.Pid)
-
-	c := start(t, pgtemp.Options{Root: root})
-	// Start waits for the kill, so the orphan is gone (only left to reap).
-	select {
-	case <-exited:
-	case <-time.After(time.Second):
-		t.Errorf("Start left the orphaned server %d running; its log:\n%s", orphan.Process.Pid, &log)
-	}
-	waitFor(t, 5*time.Second, func() bool { return len(living(orphanChildren)) == 0 }, "orphan's children %v to exit", orphanChildren)
-	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("Start left the stale folder %s (stat: %v)", dir, err)
-	}
-	if err := c.Stop(); err != nil {
-		t.Error(err)
-	}
-}
-
-// privateRoot makes a short folder under /tmp for clusters of this test
-// alone, reachable by the postgres user the server runs as under root.
-func privateRoot(t *testing.T) string {
-	t.Helper()
-	root, err := os.MkdirTemp("/tmp", "pgtemp-test-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(root, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(root) })
-	return root
 }
 
 // start starts a cluster and stops it when the test ends.
@@ -388,21 +253,6 @@ func ownFolders(t *testing.T) []string {
 		all = append(all, dirs...)
 	}
 	return all
-}
-
-// ownerOf returns the credential of folder's owner when we are root (the
-// server refuses root), else nil.
-func ownerOf(t *testing.T, folder string) *syscall.Credential {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		return nil
-	}
-	fi, err := os.Stat(folder)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := fi.Sys().(*syscall.Stat_t)
-	return &syscall.Credential{Uid: st.Uid, Gid: st.Gid}
 }
 
 // syncBuffer is a bytes.Buffer safe for a writer and a reader at once.

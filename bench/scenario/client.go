@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -13,54 +12,6 @@ import (
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
-
-// Op is one kind of request the bench sends. Reads are named after their
-// scenario; a write scenario is made of the three vacancy operations.
-type Op string
-
-// The operations. OpReadOne, OpReadSmall, OpReadMany and OpControl carry the
-// names of their scenarios.
-const (
-	OpReadOne   Op = ReadOne
-	OpReadSmall Op = ReadSmall
-	OpReadMany  Op = ReadMany
-	OpControl   Op = Control
-	OpCreate    Op = "create"
-	OpUpdate    Op = "update"
-	OpDelete    Op = "delete"
-)
-
-// VacancyData is what a write request sets on a vacancy. Every request of a
-// run gets its own title, so no two requests write the same data.
-type VacancyData struct {
-	Title          string
-	Department     string
-	Location       string
-	SalaryMinCents int64
-	SalaryMaxCents int64
-	Description    string
-}
-
-// dialect is one app's way of saying the bench's operations: its addresses,
-// bodies and answers.
-type dialect interface {
-	// login is the request that logs user in, and session reads from its
-	// answer the header that authenticates later requests.
-	login(base, user, password string) vegeta.Target
-	session(r *vegeta.Result) (http.Header, error)
-	read(base string, op Op) vegeta.Target
-	create(base string, v VacancyData) vegeta.Target
-	update(base string, id int64, version int32, v VacancyData) vegeta.Target
-	delete(base string, id int64) vegeta.Target
-	// check says whether a response is the right kind of answer to op:
-	// status and media type, and for GraphQL no errors. It is cheap enough
-	// to run on every response of a load.
-	check(op Op, r *vegeta.Result) error
-	// created reads the new row's id and version from a create's answer.
-	created(r *vegeta.Result) (id int64, version int32, err error)
-	// readVacancy reads one vacancy back (validation only).
-	readVacancy(base string, id int64) vegeta.Target
-}
 
 // App is one app under test, reached at BaseURL: a named implementation
 // of a kind. The kind decides every request and check; the name only
@@ -217,45 +168,4 @@ func NewClient(timeout time.Duration) *http.Client {
 			return http.ErrUseLastResponse
 		},
 	}
-}
-
-// expect checks the status and media type of a response.
-func expect(r *vegeta.Result, status int, mediaType string) error {
-	if int(r.Code) != status {
-		return fmt.Errorf("status %d, want %d%s", r.Code, status, snippet(r.Body))
-	}
-	if mediaType == "" {
-		return nil
-	}
-	if got := contentType(r); got != mediaType {
-		return fmt.Errorf("content type %q, want %s", got, mediaType)
-	}
-	return nil
-}
-
-// contentType is the media type of r's Content-Type, lower-case and
-// without parameters. It runs on every response of a load, so it only cuts
-// and trims (no allocation for a lower-case header) where
-// mime.ParseMediaType would also parse the parameters into a map.
-func contentType(r *vegeta.Result) string {
-	mt, _, _ := strings.Cut(r.Headers.Get("Content-Type"), ";")
-	return strings.ToLower(strings.TrimSpace(mt))
-}
-
-// snippet quotes the start of a body for an error message.
-func snippet(body []byte) string {
-	body = bytes.TrimSpace(body)
-	if len(body) == 0 {
-		return ""
-	}
-	const max = 120
-	if len(body) > max {
-		body = append(body[:max:max], "…"...)
-	}
-	return fmt.Sprintf(": %q", body)
-}
-
-// jsonHeader is the header of a request with a JSON body.
-func jsonHeader() http.Header {
-	return http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json"}}
 }

@@ -1,0 +1,160 @@
+package report_test
+
+import (
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"crudbench/bench/report"
+	"crudbench/bench/results"
+)
+
+func TestBottomLine(t *testing.T) {
+	run := bottomLineRun(t)
+	md := readFile(t, filepath.Join(written(t, run), report.MarkdownFile))
+	section := between(md, "## Bottom line\n", "\n## ")
+	want := []string{
+		"On read-one, rest met the SLO up to 1450 req/s on this machine, graphql up to 610 req/s and htmx up to 700 req/s.",
+		"On read-small, rest met the SLO up to the search's cap of 5000 req/s on this machine, graphql up to 900 req/s; htmx did not meet it even at 50 req/s.",
+		"On read-one (capacity confirmation runs, each app at its own capacity), htmx spent 2.10× rest's CPU per request (1.05 vs 0.50 ms); graphql spent 2.40× rest's CPU per request (1.20 vs 0.50 ms), 41% of it in encoding.",
+		"rest used the least memory, 30.0 MB RSS at most; htmx 1.10× that (33.0 MB) and graphql 1.47× that (44.0 MB).",
+		"htmx's binary is 1.07× rest's (15.0 vs 14.0 MB), with 1.25× its hand-written Go lines (1,000 vs 800); graphql's binary is 1.57× rest's (22.0 vs 14.0 MB), with 3.00× its hand-written Go lines (2,400 vs 800).",
+	}
+	var got []string
+	for _, l := range strings.Split(section, "\n") {
+		if s, ok := strings.CutPrefix(l, "- "); ok {
+			got = append(got, s)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("bottom line sentences:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+	rows := map[string]string{
+		"rest":    "| rest | 1450 | ≥ 5000 (cap reached) | 0.50 | 4,210 | n/a | n/a | 4.00 | 84,200 | 0.60 | 12,630 | 30.0 | 14.0 | 800 |",
+		"graphql": "| graphql | 610 | 900 | 1.20 | 4,210 | 0.40 | 3,368 | 10.0 | 84,200 | 1.50 | 12,630 | 44.0 | 22.0 | 2,400 |",
+		"htmx":    "| htmx | 700 | none below 50 | 1.05 | 4,210 | 0.24 | 3,368 | 6.00 | 84,200 | n/a | n/a | 33.0 | 15.0 | 1,000 |",
+	}
+	for app, row := range rows {
+		if !strings.Contains(section, row) {
+			t.Errorf("bottom line lacks the row of %s:\n%s\nsection:\n%s", app, row, section)
+		}
+	}
+	// Every figure of a sentence is a figure of the table (ratios and the
+	// layer share aside, which are computed from them or shown under Where
+	// the CPU goes).
+	table := between(section, "| app |", "\n\n")
+	for _, s := range want {
+		for _, n := range regexp.MustCompile(`\d[\d,.]*\d|\d`).FindAllString(s, -1) {
+			if i := strings.Index(s, n) + len(n); i < len(s) && (s[i:i+1] == "%" || strings.HasPrefix(s[i:], "×")) {
+				continue
+			}
+			if !strings.Contains(table, " "+n+" ") {
+				t.Errorf("sentence figure %s is not in the table: %s", n, s)
+			}
+		}
+	}
+	for _, src := range []string{"read-one: capacity confirmation runs, each app at its own capacity", "read-small: profile high at 1200 req/s", "read-many: profile light at 20 req/s", "write: profile high at 100 req/s"} {
+		if !strings.Contains(section, src) {
+			t.Errorf("bottom line does not say %q", src)
+		}
+	}
+}
+
+// bottomLineCase changes fullRun and says what its bottom line must then
+// leave out, and what it must say instead.
+type bottomLineCase struct {
+	name   string
+	change func(t *testing.T, run *results.Run)
+	absent []string
+	want   []string
+}
+
+// testBottomLineCases runs each case as a subtest on the bottom line of
+// report.md.
+func testBottomLineCases(t *testing.T, tests []bottomLineCase) {
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			run := fullRun(t)
+			tt.change(t, run)
+			md := readFile(t, filepath.Join(written(t, run), report.MarkdownFile))
+			section := between(md, "## Bottom line\n", "\n## ")
+			for _, a := range tt.absent {
+				if strings.Contains(section, a) {
+					t.Errorf("bottom line has %q without the numbers for it:\n%s", a, section)
+				}
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(section, w) {
+					t.Errorf("bottom line lacks %q:\n%s", w, section)
+				}
+			}
+		})
+	}
+}
+
+// TestBottomLineWithoutCapacity takes capacity figures away from the
+// bottom line.
+func TestBottomLineWithoutCapacity(t *testing.T) {
+	testBottomLineCases(t, []bottomLineCase{
+		{
+			name:   "no capacity search",
+			change: func(t *testing.T, run *results.Run) { run.Capacities = nil },
+			absent: []string{"met the SLO", "capacity req/s", "read-one: capacity confirmation runs"},
+		},
+		{
+			name: "no app met the SLO on read-one",
+			change: func(t *testing.T, run *results.Run) {
+				for i := range run.Capacities[:3] {
+					c := &run.Capacities[i]
+					c.Status, c.Rate, c.Upper, c.Confirmation, c.Held = results.CapacityNone, 0, 50, nil, false
+				}
+			},
+			absent: []string{"On read-one, rest met", "read-one: capacity confirmation runs"},
+			want:   []string{"- On read-one, rest, graphql and htmx did not meet the SLO even at 50 req/s.\n", "| rest | none below 50 | ≥ 5000 (cap reached) |"},
+		},
+		{
+			name: "apps missed the SLO at different first rates",
+			change: func(t *testing.T, run *results.Run) {
+				for i, upper := range []float64{50, 100} {
+					c := &run.Capacities[1+i]
+					c.Status, c.Rate, c.Upper, c.Confirmation, c.Held = results.CapacityNone, 0, upper, nil, false
+				}
+			},
+			want: []string{"- On read-one, rest met the SLO up to 1450 req/s on this machine; graphql did not meet it even at 50 req/s and htmx did not meet it even at 100 req/s.\n"},
+		},
+	})
+}
+
+// TestBottomLineWithoutNumbers takes away the stack facts, the app CPU or
+// every held read-one run.
+func TestBottomLineWithoutNumbers(t *testing.T) {
+	testBottomLineCases(t, []bottomLineCase{
+		{
+			name:   "no stack facts",
+			change: func(t *testing.T, run *results.Run) { run.Stacks = nil },
+			absent: []string{"binary", "own Go lines"},
+		},
+		{
+			name: "app CPU of one app only",
+			change: func(t *testing.T, run *results.Run) {
+				run.Capacities = nil
+				for i := range run.Results {
+					if r := &run.Results[i]; r.App != "rest" {
+						r.AppCost = results.ProcessCost{}
+					}
+				}
+			},
+			absent: []string{"CPU per request", "used the least memory"},
+		},
+		{
+			name: "every profile queued on read-one",
+			change: func(t *testing.T, run *results.Run) {
+				run.Capacities = nil
+				find(t, run, "light", "read-one", "rest").Verdict = results.VerdictSaturated
+			},
+			absent: []string{"read-one CPU-ms/req", "On read-one"},
+		},
+	})
+}

@@ -1,0 +1,101 @@
+package report
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"crudbench/bench/results"
+)
+
+// environmentTable describes the machine, the software and the run.
+func environmentTable(run *results.Run) table {
+	e := run.Environment
+	cpus := na
+	if e.CPUCount > 0 {
+		cpus = fmt.Sprint(e.CPUCount)
+	}
+	var sizes []string
+	for _, k := range slices.Sorted(maps.Keys(e.Dataset)) {
+		sizes = append(sizes, fmt.Sprintf("%s %s", k, thousands(float64(e.Dataset[k]))))
+	}
+	t := table{Header: []string{"item", "value"}, Right: []bool{false, false}}
+	for _, kv := range [][2]string{
+		{"CPU model", orNA(e.CPUModel)},
+		{"CPU count", cpus},
+		{"kernel", orNA(e.Kernel)},
+		{"Go", orNA(e.GoVersion)},
+		{"PostgreSQL", orNA(e.PostgresVersion)},
+		{"dataset (rows)", orNA(strings.Join(sizes, ", "))},
+		{"mode", orNA(e.Mode)},
+		{"git commit", orNA(e.GitCommit)},
+		{"started", timeText(run.StartedAt)},
+		{"finished", timeText(run.FinishedAt)},
+	} {
+		t.Rows = append(t.Rows, row{Cells: texts(kv[0], kv[1])})
+	}
+	return t
+}
+
+// settingsTable lists the knobs of the run.
+func settingsTable(run *results.Run) table {
+	s := run.Settings
+	t := table{Header: []string{"item", "value"}, Right: []bool{false, false}}
+	for _, kv := range [][2]string{
+		{"profiles", orNA(strings.Join(s.Profiles, ", "))},
+		{"scenarios", orNA(strings.Join(s.Scenarios, ", "))},
+		{"apps", orNA(strings.Join(s.Apps, ", "))},
+		{"warm-up (discarded)", durationText(s.Warmup)},
+		{"measured window", durationText(s.Duration)},
+		{"cool-down", durationText(s.Cooldown)},
+		{"request timeout", durationText(s.Timeout)},
+		{"max connections per app", countText(s.MaxConnections)},
+		{"repeats", countText(s.Repeat)},
+		{"sample interval", durationText(s.SampleInterval)},
+		{"DB max connections per app", countText(s.DBMaxConns)},
+	} {
+		t.Rows = append(t.Rows, row{Cells: texts(kv[0], kv[1])})
+	}
+	if v := shardText(s); v != "" {
+		t.Rows = append(t.Rows, row{Cells: texts("load generators", v)})
+	}
+	return t
+}
+
+// shardText says how many runners shared the load, empty for one.
+func shardText(s results.Settings) string {
+	switch {
+	case s.Shards > 0:
+		return fmt.Sprintf("%d shards of one schedule, merged (bench merge)", s.Shards)
+	case s.Shard != nil:
+		return fmt.Sprintf("shard %d of %d, schedule from %s", s.Shard.Index, s.Shard.Count, s.Shard.StartAt.Format(time.RFC3339))
+	}
+	return ""
+}
+
+// ratesTable shows the target rates per profile and scenario.
+func ratesTable(run *results.Run, l layout) table {
+	t := table{Header: append([]string{"profile"}, l.scenarios...)}
+	t.Right = make([]bool, len(t.Header))
+	for i := 1; i < len(t.Right); i++ {
+		t.Right[i] = true
+	}
+	for _, p := range l.profiles {
+		rates, ok := run.Settings.Rates[p]
+		if !ok {
+			continue
+		}
+		c := []string{p}
+		for _, s := range l.scenarios {
+			if v, ok := rates[s]; ok {
+				c = append(c, rateText(v))
+			} else {
+				c = append(c, "–")
+			}
+		}
+		t.Rows = append(t.Rows, row{Cells: texts(c...)})
+	}
+	return t
+}
