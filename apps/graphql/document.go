@@ -37,10 +37,11 @@ type deadline struct {
 	steps int
 }
 
-// tick counts one step and reports whether the analysis must stop.
+// tick counts one step and reports whether the analysis must stop; the
+// first step looks, so that a request already past its deadline does no work.
 func (d *deadline) tick() bool {
 	d.steps++
-	return d.steps%checkEvery == 0 && d.ctx.Err() != nil
+	return d.steps%checkEvery == 1 && d.ctx.Err() != nil
 }
 
 // errStop unwinds an analysis stopped by its deadline.

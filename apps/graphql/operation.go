@@ -30,7 +30,22 @@ func (l *operationLimits) Validate(es graphql.ExecutableSchema) error {
 }
 
 // MutateOperationContext implements graphql.OperationContextMutator.
-func (l *operationLimits) MutateOperationContext(ctx context.Context, opCtx *graphql.OperationContext) (refusal *gqlerror.Error) {
+func (l *operationLimits) MutateOperationContext(ctx context.Context, opCtx *graphql.OperationContext) *gqlerror.Error {
+	depth, cost, err := measure(ctx, l.es, opCtx.Operation, opCtx.Variables)
+	switch {
+	case err != nil:
+		return err
+	case depth > maxDepth:
+		return gqlError(codeDepthLimit, fmt.Sprintf("the query nests too deeply: %d levels, the limit is %d", depth, maxDepth))
+	case cost > maxComplexity:
+		return gqlError(codeComplexityLimit, fmt.Sprintf("the query is too complex: it costs %d, the limit is %d", cost, maxComplexity))
+	}
+	return nil
+}
+
+// measure returns the depth and the cost of a validated operation, or the
+// refusal of a request whose deadline passed while they were computed.
+func measure(ctx context.Context, es graphql.ExecutableSchema, op *ast.OperationDefinition, vars map[string]any) (depth, cost int, refusal *gqlerror.Error) {
 	defer func() {
 		if v := recover(); v != nil {
 			if _, ok := v.(errStop); !ok {
@@ -41,19 +56,13 @@ func (l *operationLimits) MutateOperationContext(ctx context.Context, opCtx *gra
 	}()
 	w := operationWalker{
 		deadline:   deadline{ctx: ctx},
-		es:         l.es,
-		schema:     l.es.Schema(),
-		vars:       opCtx.Variables,
+		es:         es,
+		schema:     es.Schema(),
+		vars:       vars,
 		depths:     map[string]int{},
 		complexity: map[string]int{},
 	}
-	if d := w.depth(opCtx.Operation.SelectionSet); d > maxDepth {
-		return gqlError(codeDepthLimit, fmt.Sprintf("the query nests too deeply: %d levels, the limit is %d", d, maxDepth))
-	}
-	if c := w.cost(opCtx.Operation.SelectionSet); c > maxComplexity {
-		return gqlError(codeComplexityLimit, fmt.Sprintf("the query is too complex: it costs %d, the limit is %d", c, maxComplexity))
-	}
-	return nil
+	return w.depth(op.SelectionSet), w.cost(op.SelectionSet), nil
 }
 
 // operationWalker computes an operation's depth and cost, a fragment's
