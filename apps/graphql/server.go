@@ -68,6 +68,8 @@ func handleGraphQL(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, op
 		srv.Use(noIntrospection{})
 	}
 	srv.Use(querySizeLimit{max: maxQueryBytes})
+	// The document limits count a document gqlgen has not cached before
+	// it is validated; depth and cost are measured once it is.
 	srv.Use(documentLimits{cache: cache})
 	srv.Use(&operationLimits{})
 	return srv
