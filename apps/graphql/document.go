@@ -44,7 +44,9 @@ func (d *deadline) tick() bool {
 	return d.steps%checkEvery == 1 && d.ctx.Err() != nil
 }
 
-// errStop unwinds an analysis stopped by its deadline.
+// errStop unwinds an analysis stopped by its deadline: a panic, recovered
+// by checkDocument and measure, so that the recursive walks need no error
+// path for it.
 type errStop struct{}
 
 // documentLimits refuses, before gqlparser validates it, a document that

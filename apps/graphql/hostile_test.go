@@ -25,8 +25,9 @@ type hostileShape struct {
 const unknownField = " noSuchField"
 
 // hostileShapes are the worst cases found for each way of multiplying work:
-// spreads that double, many aliases, one field many times, many directives,
-// many fragments spread side by side or in a chain, and a document close to
+// spreads that double, many aliases, one field many times, fields the schema
+// lacks (an error each, with suggestions), many directives, many fragments
+// spread side by side or in a chain, deep nesting, and a document close to
 // every limit at once.
 var hostileShapes = []hostileShape{
 	{"doubling-spreads", doublingSpreads},
@@ -44,6 +45,9 @@ var hostileShapes = []hostileShape{
 			}
 			return " x: __schema { description }"
 		})
+	}},
+	{"unknown-fields", func(size int) string {
+		return fill(size, "{", "}", func(i int) string { return fmt.Sprintf(" personz%d", i) })
 	}},
 	{"directives", func(size int) string {
 		return fill(size, "{ __typename", "}", func(int) string { return " @skip(if: false)" })

@@ -191,7 +191,7 @@ func TestHostileDocumentsRefused(t *testing.T) {
 			for _, size := range []int{1 << 10, 4 << 10, maxQueryBytes} {
 				var resp *gqlResponse
 				ran := app.recordStatements(func() { resp = app.post(t, token, shape.write(size), nil) })
-				if resp.Status != http.StatusOK || len(resp.Errors) != 1 || len(resp.Data) > 0 && string(resp.Data) != "null" || len(ran) > 0 {
+				if resp.Status != http.StatusOK || len(resp.Errors) == 0 || len(resp.Data) > 0 && string(resp.Data) != "null" || len(ran) > 0 {
 					t.Errorf("%d bytes: HTTP %d, data %.100s, %d statements, errors %.300v", size, resp.Status, resp.Data, len(ran), resp.Errors)
 				}
 			}
