@@ -31,7 +31,14 @@ const (
 	codeRequestTooLarge       = "REQUEST_TOO_LARGE"         // body over serve.MaxBodyBytes (HTTP 413)
 	codeQueryTooLarge         = "QUERY_TOO_LARGE"           // query text over maxQueryBytes
 	codeDepthLimit            = "DEPTH_LIMIT_EXCEEDED"      // selections nested deeper than maxDepth
-	codeComplexityLimit       = "COMPLEXITY_LIMIT_EXCEEDED" // over maxComplexity; set by gqlgen's extension.ComplexityLimit
+	codeComplexityLimit       = "COMPLEXITY_LIMIT_EXCEEDED" // estimated cost over maxComplexity
+	codeOperationLimit        = "OPERATION_LIMIT_EXCEEDED"  // more than maxOperations operations in the document
+	codeFragmentLimit         = "FRAGMENT_LIMIT_EXCEEDED"   // more than maxFragments fragment definitions
+	codeSpreadLimit           = "SPREAD_LIMIT_EXCEEDED"     // more than maxSpreads fragment spreads
+	codeAliasLimit            = "ALIAS_LIMIT_EXCEEDED"      // more than maxAliases aliases
+	codeDirectiveLimit        = "DIRECTIVE_LIMIT_EXCEEDED"  // more than maxDirectives directives at one place
+	codeSelectionLimit        = "SELECTION_LIMIT_EXCEEDED"  // more than maxSelections selections after expanding fragments
+	codeRepeatLimit           = "REPEAT_LIMIT_EXCEEDED"     // one response name selected more than maxRepeats times into one object
 	codeIntrospectionDisabled = "INTROSPECTION_DISABLED"    // __schema or __type with GRAPHQL_INTROSPECTION=false
 	codeMethodNotAllowed      = "METHOD_NOT_ALLOWED"        // a method /graphql does not take, or a mutation over GET (HTTP 405)
 	codeUnsupportedMediaType  = "UNSUPPORTED_MEDIA_TYPE"    // a POST body not sent as application/json (HTTP 415)
@@ -41,7 +48,8 @@ const (
 // request errors, like a parse error: with application/graphql-response+json
 // they are answered with 400, as the GraphQL-over-HTTP spec asks.
 func init() {
-	for _, code := range []string{codeQueryTooLarge, codeDepthLimit, codeComplexityLimit, codeIntrospectionDisabled} {
+	for _, code := range []string{codeQueryTooLarge, codeDepthLimit, codeComplexityLimit, codeIntrospectionDisabled,
+		codeOperationLimit, codeFragmentLimit, codeSpreadLimit, codeAliasLimit, codeDirectiveLimit, codeSelectionLimit, codeRepeatLimit} {
 		errcode.RegisterErrorType(code, errcode.KindProtocol)
 	}
 }

@@ -35,6 +35,40 @@ const (
 	maxComplexity = 25_000
 )
 
+// Limits on the document itself, checked in one linear pass before it is
+// validated, so that validating and analysing any document that passes them
+// is cheap whatever its shape (see document.go). The bench's queries have
+// one operation, no fragments, aliases or directives and at most 41
+// selections; GraphiQL's introspection query has 3 fragments, 8 spreads
+// and 236 selections after expansion.
+const (
+	// maxOperations caps the operations of a document: the validator
+	// walks the fragments each of them reaches again. GraphiQL sends all
+	// of its editor's operations and names the one to run.
+	maxOperations = 20
+	// maxFragments caps fragment definitions: some of the validator's
+	// rules cost the square of their number.
+	maxFragments = 50
+	// maxSpreads caps the fragment spreads written in the document: the
+	// validator compares every two spreads of one selection set.
+	maxSpreads = 200
+	// maxAliases caps aliases; fetching the same field under many names
+	// is the usual way of multiplying a query's work.
+	maxAliases = 200
+	// maxDirectives caps the directives at one place (a field, a
+	// fragment, an operation): @include and @skip are all a client needs.
+	maxDirectives = 4
+	// maxSelections caps the selections of a document after expanding its
+	// fragments, counted without expanding them: 20 fragments that each
+	// spread the previous one twice stand for a million fields. Once it
+	// holds, expanding the document (to count repeats) is cheap.
+	maxSelections = 2000
+	// maxRepeats caps how often one response name (a field or an alias) is
+	// selected into one object, fragments included: the validator compares
+	// every two of them.
+	maxRepeats = 10
+)
+
 // Expected list sizes for the complexity estimate: the seed gives a person
 // about 3 appointments (the showcase 12) and an appointment about 3 stipends
 // and 2 fundings; the weights err on the high side.
@@ -122,8 +156,13 @@ func (noIntrospection) MutateOperationContext(_ context.Context, opCtx *graphql.
 }
 
 // introspects reports whether a root selection set asks for __schema or
-// __type, directly or through fragments.
+// __type, directly or through fragments; each fragment is looked at once.
 func introspects(set ast.SelectionSet) bool {
+	return introspectsOnce(set, map[string]bool{})
+}
+
+// introspectsOnce is introspects that skips the fragments in seen.
+func introspectsOnce(set ast.SelectionSet, seen map[string]bool) bool {
 	for _, sel := range set {
 		switch s := sel.(type) {
 		case *ast.Field:
@@ -131,64 +170,17 @@ func introspects(set ast.SelectionSet) bool {
 				return true
 			}
 		case *ast.InlineFragment:
-			if introspects(s.SelectionSet) {
+			if introspectsOnce(s.SelectionSet, seen) {
 				return true
 			}
 		case *ast.FragmentSpread:
-			if s.Definition != nil && introspects(s.Definition.SelectionSet) {
-				return true
+			if s.Definition != nil && !seen[s.Name] {
+				seen[s.Name] = true
+				if introspectsOnce(s.Definition.SelectionSet, seen) {
+					return true
+				}
 			}
 		}
 	}
 	return false
-}
-
-// depthLimit refuses operations whose selections nest deeper than max.
-// Introspection (__schema, __type) is left out: the GraphQL validator bounds
-// it already, and GraphiQL's introspection query nests deeply by design.
-type depthLimit struct{ max int }
-
-// ExtensionName implements graphql.HandlerExtension.
-func (depthLimit) ExtensionName() string { return "DepthLimit" }
-
-// Validate implements graphql.HandlerExtension.
-func (depthLimit) Validate(graphql.ExecutableSchema) error { return nil }
-
-// MutateOperationContext implements graphql.OperationContextMutator.
-func (l depthLimit) MutateOperationContext(_ context.Context, opCtx *graphql.OperationContext) *gqlerror.Error {
-	if d := depth(opCtx.Operation.SelectionSet, l.max+1); d > l.max {
-		return gqlError(codeDepthLimit, fmt.Sprintf("the query nests too deeply: more than %d levels", l.max))
-	}
-	return nil
-}
-
-// depth returns how deeply set nests, counting a field as one level and
-// fragments as none; it stops counting at stop. The validator has refused
-// fragment cycles already.
-func depth(set ast.SelectionSet, stop int) int {
-	if stop <= 0 {
-		return 0
-	}
-	deepest := 0
-	for _, sel := range set {
-		var d int
-		switch s := sel.(type) {
-		case *ast.Field:
-			if s.Name == "__schema" || s.Name == "__type" {
-				continue
-			}
-			d = 1 + depth(s.SelectionSet, stop-1)
-		case *ast.InlineFragment:
-			d = depth(s.SelectionSet, stop)
-		case *ast.FragmentSpread:
-			if s.Definition != nil {
-				d = depth(s.Definition.SelectionSet, stop)
-			}
-		}
-		deepest = max(deepest, d)
-		if deepest >= stop {
-			return deepest
-		}
-	}
-	return deepest
 }

@@ -57,7 +57,8 @@ func handleGraphQL(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, op
 	srv.AddTransport(httpTransport{})
 	// Parsed and validated documents are kept by query text: the bench
 	// sends the same few queries again and again.
-	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	cache := lru.New[*ast.QueryDocument](1000)
+	srv.SetQueryCache(cache)
 	srv.SetParserTokenLimit(maxQueryTokens)
 	srv.SetErrorPresenter(presentError(logger))
 	srv.SetRecoverFunc(recoverResolver(logger))
@@ -67,8 +68,10 @@ func handleGraphQL(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, op
 		srv.Use(noIntrospection{})
 	}
 	srv.Use(querySizeLimit{max: maxQueryBytes})
-	srv.Use(depthLimit{max: maxDepth})
-	srv.Use(extension.FixedComplexityLimit(maxComplexity))
+	// The document limits count a document gqlgen has not cached before
+	// it is validated; depth and cost are measured once it is.
+	srv.Use(documentLimits{cache: cache})
+	srv.Use(&operationLimits{})
 	return srv
 }
 

@@ -132,11 +132,17 @@ func execute(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor,
 		// A request error (parse, validation, the query limits): 400 with
 		// application/graphql-response+json, 200 with application/json,
 		// so that clients of that older media type read the errors.
-		status := http.StatusOK
-		if mediaType == mediaGraphQLResponse && errcode.GetErrorKind(errs) == errcode.KindProtocol {
+		// The deadline stopping the query limits' analysis is an outage
+		// like any other: 503.
+		resp, status := exec.DispatchError(graphql.WithOperationContext(ctx, opCtx), errs), http.StatusOK
+		switch {
+		case unavailable(resp):
+			w.Header().Set("Retry-After", serve.RetryAfter)
+			status = http.StatusServiceUnavailable
+		case mediaType == mediaGraphQLResponse && errcode.GetErrorKind(errs) == errcode.KindProtocol:
 			status = http.StatusBadRequest
 		}
-		writeResponse(w, mediaType, status, exec.DispatchError(graphql.WithOperationContext(ctx, opCtx), errs))
+		writeResponse(w, mediaType, status, resp)
 		return
 	}
 	if queriesOnly && opCtx.Operation.Operation != ast.Query {
