@@ -87,39 +87,43 @@ func (f *framing) feed(p []byte) {
 		case inHead:
 			i := bytes.IndexByte(p, '\n')
 			if i < 0 {
-				f.take(p)
+				if f.count(len(p)) {
+					f.line = append(f.line, p...)
+				}
 				return
 			}
-			f.take(p[:i])
+			line := p[:i]
 			p = p[i+1:]
-			if f.state == inHead {
-				f.endLine()
+			if !f.count(len(line)) {
+				return
+			}
+			if len(f.line) > 0 {
+				// The line began in an earlier read.
+				f.line = append(f.line, line...)
+				line = f.line
+			}
+			f.endLine(line)
+			f.line = f.line[:0]
+			if cap(f.line) > 4096 {
+				f.line = nil
 			}
 		}
 	}
 }
 
-// take adds b to the current line, giving up on a head larger than net/http
-// reads (it answers such a head with 431 and closes the connection).
-func (f *framing) take(b []byte) {
-	if f.state != inHead {
-		return
-	}
-	f.headLen += len(b)
+// count adds n bytes to the current head, giving up on a head larger than
+// net/http reads (it answers such a head with 431 and closes the
+// connection); it reports whether framing still follows the stream.
+func (f *framing) count(n int) bool {
+	f.headLen += n
 	if f.headLen > MaxHeaderBytes+4096 {
 		f.state = lost
-		return
 	}
-	f.line = append(f.line, b...)
+	return f.state != lost
 }
 
-// endLine handles a complete line of a head.
-func (f *framing) endLine() {
-	line := f.line
-	f.line = f.line[:0]
-	if cap(f.line) > 4096 {
-		f.line = nil
-	}
+// endLine handles a complete line of a head, without its LF.
+func (f *framing) endLine(line []byte) {
 	line = bytes.TrimSuffix(line, []byte("\r"))
 	if !f.started {
 		// net/http skips CR and LF bytes left after a POST's body.
@@ -130,7 +134,7 @@ func (f *framing) endLine() {
 		}
 		method, rest, _ := bytes.Cut(line, []byte(" "))
 		target, proto, _ := bytes.Cut(rest, []byte(" "))
-		f.cur = head{method: string(method), target: string(target), http10: string(proto) == "HTTP/1.0"}
+		f.cur = head{method: methodString(method), target: string(target), http10: string(proto) == "HTTP/1.0"}
 		f.started = true
 		return
 	}
@@ -204,6 +208,17 @@ func (f *framing) next(r *http.Request) (head, bool) {
 	n := copy(f.heads, f.heads[1:])
 	f.heads = f.heads[:n]
 	return h, h.method == r.Method && h.target == r.RequestURI
+}
+
+// methodString is method as a string, without allocating for the usual
+// methods.
+func methodString(method []byte) string {
+	for _, m := range [...]string{http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodPut, http.MethodDelete, http.MethodHead, http.MethodOptions} {
+		if string(method) == m {
+			return m
+		}
+	}
+	return string(method)
 }
 
 // trimSpace trims what textproto.TrimString does.
