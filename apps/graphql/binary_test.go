@@ -89,6 +89,7 @@ func TestBinaryStartToStop(t *testing.T) {
 			}
 			apptest.WantDebugOnly(t, app, "/graphql")
 			apptest.WantMetricsOnly(t, app)
+			apptest.WantProtocolRules(t, app)
 
 			if got := strings.Join(app.Stop(t), ","); !strings.Contains(got, "shutting down,stopped") {
 				t.Errorf("logs after SIGTERM: %s", got)

@@ -4,14 +4,18 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"crudbench/apps/internal/apptest"
+	"crudbench/apps/internal/auth"
+	"crudbench/apps/internal/serve"
 	"crudbench/db/dbtest"
 )
 
@@ -37,9 +41,62 @@ func TestBinary(t *testing.T) {
 	wantBody(t, "showcase", c.get("/persons/1"), "Lovelace", `class="stipend"`)
 	apptest.WantDebugOnly(t, app, "/persons/{id}")
 	apptest.WantMetricsOnly(t, app)
+	apptest.WantProtocolRules(t, app)
+	wantSessionAmongCookies(t, app.URL, c)
 
 	if msgs := app.Stop(t); !slices.Contains(msgs, "stopped") {
 		t.Errorf("log after SIGTERM: %q, want a \"stopped\" line", msgs)
+	}
+}
+
+// wantSessionAmongCookies checks what the site does with its session cookie
+// among many others: among as many as a browser keeps for a site it finds
+// it; past serve.MaxCookies the request is refused with 431 before the site
+// sees it, never served as signed out (net/http drops every cookie of a
+// header holding more than 3000, the session's included).
+func wantSessionAmongCookies(t *testing.T, base string, signedIn *client) {
+	t.Helper()
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var session string
+	for _, ck := range signedIn.http.Jar.Cookies(u) {
+		if ck.Name == auth.CookieName {
+			session = ck.String()
+		}
+	}
+	if session == "" {
+		t.Fatal("no session cookie after signing in")
+	}
+	noRedirects := &http.Client{
+		Timeout:       10 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	for _, tt := range []struct {
+		others int
+		want   int
+	}{
+		{serve.MaxCookies - 1, http.StatusOK},
+		{3000, http.StatusRequestHeaderFieldsTooLarge},
+	} {
+		var cookies strings.Builder
+		for i := range tt.others {
+			fmt.Fprintf(&cookies, "c%d=v; ", i)
+		}
+		req, err := http.NewRequest(http.MethodGet, base+"/persons/1", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Cookie", cookies.String()+session)
+		res, err := noRedirects.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != tt.want {
+			t.Errorf("the session after %d other cookies: status %d (Location %q), want %d", tt.others, res.StatusCode, res.Header.Get("Location"), tt.want)
+		}
 	}
 }
 

@@ -58,6 +58,7 @@ func TestBinary(t *testing.T) {
 		}
 		apptest.WantDebugOnly(t, app, "/api/persons/{id}")
 		apptest.WantMetricsOnly(t, app)
+		apptest.WantProtocolRules(t, app)
 
 		if msgs := app.Stop(t); strings.Join(msgs, ",") != "shutting down,stopped" {
 			t.Errorf("log after SIGTERM: %q, want shutting down, stopped", msgs)

@@ -36,6 +36,7 @@ func startAside(logger *slog.Logger, name, addr string, srv *http.Server) (stop 
 		return nil, fmt.Errorf("serve: %s address: %w", name, err)
 	}
 	srv.ErrorLog = slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
+	srv.MaxHeaderBytes = MaxHeaderBytes // the app's budget; the metrics address may be public
 	go srv.Serve(ln)
 	logger.Info(name+" listening", "addr", ln.Addr().String())
 	return func() { srv.Close() }, nil

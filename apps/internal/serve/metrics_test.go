@@ -14,8 +14,9 @@ import (
 )
 
 // TestRunMetricsAddr: with MetricsAddr, the Metrics handler answers there
-// (the same handler as on the admin address, not a copy), every other path,
-// pprof's included, is 404, and the server stops with the app.
+// (the same handler as on the admin address, not a copy), under the apps'
+// header budget; every other path, pprof's included, is 404, and the server
+// stops with the app.
 func TestRunMetricsAddr(t *testing.T) {
 	var logs syncBuffer
 	logger := slog.New(slog.NewJSONHandler(&logs, nil))
@@ -40,6 +41,11 @@ func TestRunMetricsAddr(t *testing.T) {
 	}
 	if status, body := get(t, metrics+"/metrics"); status != 200 || string(body) != "scrape 2" {
 		t.Errorf("metrics address /metrics: %d %q, want scrape 2 (the admin address's handler)", status, body)
+	}
+	c := dialRaw(t, metrics)
+	c.send("GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: " + strings.Repeat("a", serve.MaxHeaderBytes+4096) + "\r\n\r\n")
+	if resp, _ := c.answer(); resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Errorf("the metrics address answers a header past the budget with %d, want 431", resp.StatusCode)
 	}
 	for _, path := range []string{"/debug/pprof/", "/debug/pprof/profile?seconds=1", "/debug/pprof/cmdline", "/", "/metrics/x"} {
 		if status, _ := get(t, metrics+path); status != http.StatusNotFound {

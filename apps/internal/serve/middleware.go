@@ -124,12 +124,15 @@ func requestAttrs(ctx context.Context) []slog.Attr {
 // positive). The request's context expires then, and with it every database
 // call made with it, waiting for a pool connection included: a database that
 // hangs costs a request d, never longer, and the app answers 503 (the Store
-// reports such a call as db.EUNAVAILABLE).
+// reports such a call as db.EUNAVAILABLE). Reading the request's body is
+// bounded by the same deadline (boundBodyRead).
 func Deadline(d time.Duration, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), d)
 		defer cancel()
-		next.ServeHTTP(w, r.WithContext(ctx))
+		r = r.WithContext(ctx)
+		boundBodyRead(w, r)
+		next.ServeHTTP(w, r)
 	})
 }
 

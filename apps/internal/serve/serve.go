@@ -103,6 +103,7 @@ func Run(ctx context.Context, logger *slog.Logger, addr string, h http.Handler, 
 		// to the app's structured log.
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
+	ln = guardProtocol(srv, ln)
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
