@@ -152,7 +152,7 @@ func (r *runner) startApps(ctx context.Context, dbURL string) error {
 	secret := make([]byte, 32)
 	_, _ = rand.Read(secret)
 	for _, row := range rows {
-		logPath := filepath.Join(r.dir, LogsDir, row.Name+".log")
+		logPath := filepath.Join(r.dir, results.LogsDir, row.Name+".log")
 		logFile, err := os.Create(logPath)
 		if err != nil {
 			return err

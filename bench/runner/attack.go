@@ -15,9 +15,9 @@ import (
 
 // attackOptions sets one run's attack from the configuration: its rate,
 // timings and limits, where raw results go, and how progress is shown.
-func (r *runner) attackOptions(j job, rate float64, wl *scenario.Workload, raw io.Writer, progress func(load.Progress)) load.Options {
+func (r *runner) attackOptions(j load.Job, rate float64, wl *scenario.Workload, raw io.Writer, progress func(load.Progress)) load.Options {
 	return load.Options{
-		Name:           fmt.Sprintf("%s/%s/%s", j.profile, j.scenario, j.app),
+		Name:           fmt.Sprintf("%s/%s/%s", j.Profile, j.Scenario, j.App),
 		Rate:           rate,
 		Warmup:         r.cfg.Warmup,
 		Duration:       r.cfg.Duration,

@@ -26,15 +26,6 @@ import (
 // early; the Run returned beside it holds what was measured until then.
 var ErrInterrupted = errors.New("benchmark interrupted")
 
-// Folders inside a results folder.
-const (
-	RawDir     = "raw"
-	SamplesDir = "samples"
-	LogsDir    = "logs"
-	// ProfilesDir holds the CPU profiles of -profile-cpu.
-	ProfilesDir = "profiles"
-)
-
 // editorUser writes as well as reads, so one login serves every scenario.
 const editorUser = "editor"
 
@@ -96,7 +87,7 @@ type runner struct {
 func Run(ctx context.Context, cfg Config, stdout io.Writer) (run *results.Run, dir string, err error) {
 	started := time.Now()
 	cpu0 := cpuTime()
-	r, err := newRunner(cfg, stdout, started, RawDir, SamplesDir, LogsDir)
+	r, err := newRunner(cfg, stdout, started, results.RawDir, results.SamplesDir, results.LogsDir)
 	if err != nil {
 		return nil, "", err
 	}
@@ -134,16 +125,12 @@ func newRunner(cfg Config, stdout io.Writer, started time.Time, dirs ...string) 
 	r := &runner{
 		cfg:    cfg,
 		con:    newConsole(stdout),
-		runID:  started.Format("20060102-150405"),
+		runID:  results.RunID(started),
 		client: scenario.NewClient(cfg.Timeout),
 		apps:   map[string]*appUnderTest{},
 		valid:  map[[2]string]error{},
 	}
-	r.dir = filepath.Join(cfg.Out, r.runID)
-	if cfg.Shard != nil {
-		// Shards of one run start in the same second on one machine too.
-		r.dir += fmt.Sprintf("-shard%dof%d", cfg.Shard.Index, cfg.Shard.Count)
-	}
+	r.dir = results.Folder(cfg.Out, started, cfg.shardSettings())
 	for _, sub := range dirs {
 		if err := os.MkdirAll(filepath.Join(r.dir, sub), 0o755); err != nil {
 			return nil, fmt.Errorf("results folder: %w", err)
@@ -213,7 +200,7 @@ func (r *runner) setup(ctx context.Context, run *results.Run) error {
 	switch cfg.Mode() {
 	case "embedded":
 		r.con.printf("Starting a throwaway PostgreSQL cluster and loading the dataset…\n")
-		pgLog, err := os.Create(filepath.Join(r.dir, LogsDir, "postgres.log"))
+		pgLog, err := os.Create(filepath.Join(r.dir, results.LogsDir, "postgres.log"))
 		if err != nil {
 			return err
 		}
@@ -356,7 +343,6 @@ func (r *runner) standardNotes() []string {
 		fmt.Sprintf("Open model: vegeta sends on schedule whatever the app answers, with unlimited workers and at most %d connections per app; requests waiting for a connection count in the latency. Each run is %s of warm-up (discarded) then %s measured; apps are measured one at a time in rotating order with %s of cool-down.",
 			r.cfg.MaxConnections, r.cfg.Warmup, r.cfg.Duration, r.cfg.Cooldown),
 		"The measured window is the requests scheduled after the warm-up: exactly rate × duration of them, sent however late the load generator runs. Achieved rate = those requests / the time from when the first was due to the last send plus one scheduled interval, never less than the window's length (below the target when the load generator fell behind and never caught up; a burst that catches up is not a higher rate). Throughput = their successful answers / the later of that time and the time from when the first was due to the last answer. A request succeeds with status 2xx/3xx and the right kind of answer (a GraphQL errors payload or an unexpected status is a failure).",
-		fmt.Sprintf("Verdict: saturated when throughput < 95%% of the target or success < 99%%: the run did not hold its rate, so its latencies measure a queue, not the app, and are never compared; slow when it held the rate but its p99 is over the SLO of %s (-slo-p99); ok when it held the rate within the SLO.", r.cfg.SLOP99),
 		"Each app gives every request a deadline (REQUEST_TIMEOUT, 5 s by default, the same for all apps) and answers 503 when the database, or a connection from the pool, did not come in time: an overloaded app shows failed requests, not latencies above its deadline.",
 		fmt.Sprintf("read-small asks every app for %d open vacancies (limit/first %d), above the default page of %d, so each app returns the complete open list of the default dataset.", scenario.ReadSmallLimit, scenario.ReadSmallLimit, db.DefaultLimit),
 		"write: vegeta measures single requests, so a write run is a rotation of single steps — create a vacancy, update a row an earlier create made, delete a row an earlier update changed — each step one request at the target rate (about a third each). Every create has a title of its own; rows still alive when the attack ends are deleted after the window, and the vacancy count is checked to be unchanged.",

@@ -2,12 +2,11 @@ package runner
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
+	"crudbench/bench/results"
 	"crudbench/bench/sampler"
 )
 
@@ -38,7 +37,6 @@ func (r *runner) writeSamples(series map[string]sampler.Series, src sources, nam
 		return f.Close()
 	}
 	path := filepath.Join(r.dir, filepath.FromSlash(name))
-	base := strings.TrimSuffix(path, ".csv")
 	var errs []error
 	if ser, ok := series[src.app]; ok {
 		errs = append(errs, write(ser, path))
@@ -48,29 +46,14 @@ func (r *runner) writeSamples(series map[string]sampler.Series, src sources, nam
 		errs = append(errs, write(sampler.Series{}, path))
 	}
 	if src.replicated() {
-		for i, file := range ReplicaSamplesFiles(name, len(src.scrapes)) {
+		for i, file := range results.ReplicaSamplesFiles(name, len(src.scrapes)) {
 			errs = append(errs, write(series[src.scrapes[i].series], filepath.Join(r.dir, filepath.FromSlash(file))))
 		}
 	}
 	if ser, ok := series[targetPostgres]; ok {
-		errs = append(errs, write(ser, base+".postgres.csv"))
+		errs = append(errs, write(ser, filepath.Join(r.dir, filepath.FromSlash(results.PostgresSamplesFile(name)))))
 	}
 	return errors.Join(errs...)
-}
-
-// ReplicaSamplesFiles names the samples files of an app's n replicas
-// beside its run's samplesFile (a Result's SamplesFile): <run>.replica1.csv
-// and on; none for an app of one process.
-func ReplicaSamplesFiles(samplesFile string, n int) []string {
-	if n < 2 {
-		return nil
-	}
-	base := strings.TrimSuffix(samplesFile, ".csv")
-	files := make([]string, n)
-	for i := range files {
-		files[i] = fmt.Sprintf("%s%s%d.csv", base, replicaSuffix, i+1)
-	}
-	return files
 }
 
 // watcher records series during an attack: a /proc Sampler or a metrics

@@ -118,17 +118,10 @@ func (c Config) checkShard() []error {
 	return errs
 }
 
-// Slot is how long every run of a sharded plan has: its attack, the
-// cool-down and the gap for the work between attacks.
-func (c Config) Slot() time.Duration {
-	return c.Warmup + c.Duration + c.Cooldown + c.ShardGap
-}
-
-// SlotStart is when run j of the plan (from 0, in plan order, repeats
-// included) starts on every shard: the shared start plus the slots before
-// it. Its schedule's request n is due (n+1)/rate later.
-func (c Config) SlotStart(j int) time.Time {
-	return c.Shard.Start.Add(time.Duration(j) * c.Slot())
+// slots is the time table of a sharded plan, which every shard derives
+// from the same flags.
+func (c Config) slots() load.Slots {
+	return load.Slots{Start: c.Shard.Start, Warmup: c.Warmup, Duration: c.Duration, Cooldown: c.Cooldown, Gap: c.ShardGap}
 }
 
 // awaitSlot waits for the slot of the plan's run j when the run is
@@ -137,7 +130,7 @@ func (r *runner) awaitSlot(ctx context.Context, j int) (skip string) {
 	if r.cfg.Shard == nil {
 		return ""
 	}
-	return r.cfg.waitSlot(ctx, r.cfg.SlotStart(j))
+	return r.cfg.waitSlot(ctx, r.cfg.slots().At(j))
 }
 
 // waitSlot waits until start, the slot of the run about to be sent, and
@@ -165,7 +158,7 @@ func (r *runner) slotShard(j int) *load.Shard {
 		return nil
 	}
 	s := *r.cfg.Shard
-	s.Start = r.cfg.SlotStart(j)
+	s.Start = r.cfg.slots().At(j)
 	return &s
 }
 

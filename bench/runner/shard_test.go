@@ -78,29 +78,6 @@ func TestParseShardFlags(t *testing.T) {
 	}
 }
 
-// TestSlots checks the slot arithmetic: every run of the plan, repeats
-// included, gets warm-up + duration + cool-down + gap after the one
-// before it, from the shared start.
-func TestSlots(t *testing.T) {
-	start := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
-	cfg := runner.Config{
-		Warmup: 3 * time.Second, Duration: 15 * time.Second, Cooldown: 2 * time.Second, ShardGap: 5 * time.Second,
-		Shard: &load.Shard{Index: 1, Count: 2, Start: start},
-	}
-	if got := cfg.Slot(); got != 25*time.Second {
-		t.Errorf("slot %v, want 25s", got)
-	}
-	for _, tt := range []struct {
-		j    int
-		want time.Duration
-	}{{0, 0}, {1, 25 * time.Second}, {2, 50 * time.Second}, {10, 250 * time.Second}} {
-		j, want := tt.j, tt.want
-		if got := cfg.SlotStart(j).Sub(start); got != want {
-			t.Errorf("run %d starts %v after the start, want %v", j, got, want)
-		}
-	}
-}
-
 // TestWaitSlot checks that a shard waits for its slot, skips a run whose
 // slot it reached over a second late, saying how late and what to raise,
 // and stops waiting when the context ends.

@@ -20,7 +20,7 @@ import (
 func Validate(ctx context.Context, cfg Config, stdout io.Writer) (vs []results.Validation, dir string, err error) {
 	var dirs []string
 	if cfg.Mode() != "attach" {
-		dirs = []string{LogsDir}
+		dirs = []string{results.LogsDir}
 	}
 	r, err := newRunner(cfg, stdout, time.Now(), dirs...)
 	if err != nil {
