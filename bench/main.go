@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"crudbench/bench/config"
 	"crudbench/bench/report"
 	"crudbench/bench/results"
 	"crudbench/bench/runner"
@@ -54,7 +55,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if len(args) > 0 && args[0] == "merge" {
 		return mergeCommand(args[1:], stdout, stderr)
 	}
-	cfg, err := runner.ParseFlags(args, getenv, stderr)
+	cfg, err := config.Parse(args, getenv, stderr)
 	if err != nil {
 		return err
 	}
@@ -82,7 +83,7 @@ func writeReports(dir string, run *results.Run) error {
 
 // validate checks every scenario on every app (-validate-only), which the
 // runner prints app by app, and fails when any check failed.
-func validate(ctx context.Context, cfg runner.Config, stdout io.Writer) error {
+func validate(ctx context.Context, cfg config.Config, stdout io.Writer) error {
 	vs, dir, err := runner.Validate(ctx, cfg, stdout)
 	if dir != "" {
 		fmt.Fprintf(stdout, "\nLogs: %s\n", filepath.Join(dir, results.LogsDir))

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"crudbench/bench/capacity"
+	"crudbench/bench/config"
 	"crudbench/bench/load"
 	"crudbench/bench/results"
 )
@@ -79,7 +80,7 @@ func (r *runner) capacityConfig(app string) capacity.Config {
 		SLOP99:             r.cfg.SLOP99,
 		MinSuccessRatio:    results.CapacityMinSuccessRatio,
 		MinThroughputShare: results.CapacityMinThroughputShare,
-		Start:              o.Start, Growth: CapacityGrowth, Max: o.Max, Precision: o.Precision,
+		Start:              o.Start, Growth: config.CapacityGrowth, Max: o.Max, Precision: o.Precision,
 		Cores: runtime.NumCPU(), AppCores: runtime.NumCPU(),
 		AppReplicas: len(r.cfg.MetricsURLs[app]),
 	}
@@ -90,8 +91,8 @@ func (r *runner) capacityConfig(app string) capacity.Config {
 // wide down to the precision.
 func (r *runner) maxProbes() int {
 	o := r.cfg.Capacity
-	ramp := 1 + int(math.Ceil(math.Log(o.Max/o.Start)/math.Log(CapacityGrowth)))
-	bisect := int(math.Ceil(math.Log2(math.Log(CapacityGrowth) / math.Log1p(o.Precision))))
+	ramp := 1 + int(math.Ceil(math.Log(o.Max/o.Start)/math.Log(config.CapacityGrowth)))
+	bisect := int(math.Ceil(math.Log2(math.Log(config.CapacityGrowth) / math.Log1p(o.Precision))))
 	return ramp + max(bisect, 0)
 }
 

@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"time"
 
+	"crudbench/bench/load"
 	"crudbench/bench/results"
 	"crudbench/bench/sampler"
 )
 
 // WaitSlot exposes how a shard waits for a run's slot.
-func WaitSlot(ctx context.Context, c Config, start time.Time) string { return c.waitSlot(ctx, start) }
+func WaitSlot(ctx context.Context, shard load.Shard, start time.Time) string {
+	return waitSlot(ctx, shard, start)
+}
 
 // SourceCommit exposes how the report names the measured commit.
 var SourceCommit = sourceCommit

@@ -91,7 +91,7 @@ func (r *runner) howLong(jobs, measured int, perRun time.Duration) string {
 	if r.cfg.Shard == nil {
 		return "about " + round(remaining(measured, perRun, r.cfg.Cooldown)) + " in all"
 	}
-	return "in slots of " + r.cfg.slots().Length().String() + " ending by " + r.cfg.slots().At(jobs).Local().Format(time.TimeOnly)
+	return "in slots of " + r.cfg.Slots().Length().String() + " ending by " + r.cfg.Slots().At(jobs).Local().Format(time.TimeOnly)
 }
 
 // remaining estimates the time n more runs take, cool-downs between them

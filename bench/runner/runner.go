@@ -1,3 +1,10 @@
+// Package runner is the benchmark itself: it brings up (or attaches to) the
+// apps it measures, validates every scenario on every app, drives each at the
+// profiles' constant rates one app at a time (and, with -capacity, searches
+// each for the highest rate that meets the SLO), samples CPU and memory of
+// the apps and of PostgreSQL, counts SQL statements, and returns everything
+// as a results.Run for the report writers. What it is told comes from
+// package config.
 package runner
 
 import (
@@ -13,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"crudbench/bench/config"
 	"crudbench/bench/dbprobe"
 	"crudbench/bench/results"
 	"crudbench/bench/sampler"
@@ -53,7 +61,7 @@ type appUnderTest struct {
 
 // runner holds the state of one Run.
 type runner struct {
-	cfg    Config
+	cfg    config.Config
 	con    *console
 	dir    string
 	runID  string
@@ -84,7 +92,7 @@ type runner struct {
 // caller). Progress and messages go to stdout. When ctx ends, the current
 // attack stops, the rest is marked skipped, everything is torn down, and
 // the partial Run is returned with an error wrapping ErrInterrupted.
-func Run(ctx context.Context, cfg Config, stdout io.Writer) (run *results.Run, dir string, err error) {
+func Run(ctx context.Context, cfg config.Config, stdout io.Writer) (run *results.Run, dir string, err error) {
 	started := time.Now()
 	cpu0 := cpuTime()
 	r, err := newRunner(cfg, stdout, started, results.RawDir, results.SamplesDir, results.LogsDir)
@@ -121,7 +129,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (run *results.Run, d
 
 // newRunner returns the state of a run starting now, with its results
 // folder and the given folders in it; without any, it makes no folder.
-func newRunner(cfg Config, stdout io.Writer, started time.Time, dirs ...string) (*runner, error) {
+func newRunner(cfg config.Config, stdout io.Writer, started time.Time, dirs ...string) (*runner, error) {
 	r := &runner{
 		cfg:    cfg,
 		con:    newConsole(stdout),
@@ -130,7 +138,7 @@ func newRunner(cfg Config, stdout io.Writer, started time.Time, dirs ...string) 
 		apps:   map[string]*appUnderTest{},
 		valid:  map[[2]string]error{},
 	}
-	r.dir = results.Folder(cfg.Out, started, cfg.shardSettings())
+	r.dir = results.Folder(cfg.Out, started, cfg.ShardSettings())
 	for _, sub := range dirs {
 		if err := os.MkdirAll(filepath.Join(r.dir, sub), 0o755); err != nil {
 			return nil, fmt.Errorf("results folder: %w", err)
@@ -152,8 +160,8 @@ func (r *runner) newRun(ctx context.Context, started time.Time) *results.Run {
 			Cooldown: results.Duration(cfg.Cooldown), Timeout: results.Duration(cfg.Timeout),
 			MaxConnections: cfg.MaxConnections, Repeat: cfg.Repeat,
 			SampleInterval: results.Duration(cfg.SampleInterval), DBMaxConns: cfg.DBMaxConns,
-			Rates: cfg.Rates, SLOP99: results.Duration(cfg.SLOP99), Capacity: cfg.Capacity.settings(),
-			ProfileCPU: cfg.ProfileCPU, AppInfo: cfg.appInfo(), Shard: cfg.shardSettings(),
+			Rates: cfg.Rates, SLOP99: results.Duration(cfg.SLOP99), Capacity: cfg.Capacity.Settings(),
+			ProfileCPU: cfg.ProfileCPU, AppInfo: cfg.AppInfo(), Shard: cfg.ShardSettings(),
 		},
 		Environment: results.Environment{
 			CPUModel: cpuModel(), CPUCount: runtime.NumCPU(), Kernel: kernel(),
