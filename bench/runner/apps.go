@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"crudbench/bench/cost"
 	"crudbench/bench/results"
 	"crudbench/bench/scenario"
 	"crudbench/bench/stack"
@@ -119,4 +120,11 @@ func (r *runner) startApps(ctx context.Context, dbURL string) error {
 		r.con.printf("Started %s at %s (pid %d).\n", row.Name, p.URL, p.PID)
 	}
 	return nil
+}
+
+// sourcesFor chooses where the figures of app come from: its process when
+// /proc sees it, its metrics when their URLs are known.
+func (r *runner) sourcesFor(app string) cost.Sources {
+	u := r.apps[app]
+	return cost.NewSources(app, u.pid, u.metricsURLs)
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"crudbench/bench/cost"
 	"crudbench/bench/load"
 	"crudbench/bench/results"
 	"crudbench/bench/scenario"
@@ -161,7 +162,6 @@ func (r *runner) measure(ctx context.Context, j load.Job, rate float64, label st
 	defer raw.Close()
 
 	src := r.sourcesFor(j.App)
-	samplers := r.samplersFor(src)
 	opts := r.attackOptions(j, rate, wl, raw, r.progress(j, label, left))
 	opts.Shard = r.slotShard(slot)
 	prof := r.profileFor(ctx, j, &opts)
@@ -169,7 +169,7 @@ func (r *runner) measure(ctx context.Context, j load.Job, rate float64, label st
 	// divided by all its successful requests: no request straddles the
 	// count's bounds, so the ratio is exact.
 	before, beforeErr := r.statements(bg)
-	out, series, attackErr := r.attack(ctx, wl, opts, samplers)
+	out, series, _, attackErr := r.attack(ctx, wl, opts, src)
 	after, afterErr := r.statements(bg)
 
 	if writes {
@@ -178,7 +178,7 @@ func (r *runner) measure(ctx context.Context, j load.Job, rate float64, label st
 			res.Errors = append(res.Errors, err.Error())
 		}
 	}
-	if err := r.writeSamples(series, src, res.SamplesFile); err != nil {
+	if err := cost.WriteSamples(r.dir, series, src, res.SamplesFile); err != nil {
 		r.note(fmt.Sprintf("samples of %s: %v", base, err))
 	}
 	if out == nil {
@@ -186,9 +186,9 @@ func (r *runner) measure(ctx context.Context, j load.Job, rate float64, label st
 	}
 
 	out.Summary.Record(&res)
-	r.noteUnread(fmt.Sprintf("%s %s %s", j.Profile, j.Scenario, j.App), takeCosts(&res, out, series, src))
+	r.noteUnread(fmt.Sprintf("%s %s %s", j.Profile, j.Scenario, j.App), cost.Take(&res, out, series, src))
 	res.CPUProfile = prof.result()
-	takeDBTotals(&res, out, after-before, beforeErr == nil && afterErr == nil && after >= before)
+	cost.TakeStatements(&res, out, after-before, beforeErr == nil && afterErr == nil && after >= before)
 	judge(&res, out, attackErr, r.cfg.SLOP99)
 	return res
 }
@@ -210,21 +210,6 @@ func (r *runner) workload(ctx context.Context, j load.Job, u *appUnderTest) (*sc
 		wl.Share(r.cfg.Shard.Index, r.cfg.Shard.Count)
 	}
 	return wl, tag, err
-}
-
-// takeDBTotals sets what PostgreSQL did over the attack as totals, beside
-// the per-request figures: the statements (ok when they were counted)
-// over the whole attack, warm-up included, divided by its successful
-// requests (takeCosts sets the server's CPU over the window). Both are the
-// whole database's: with shards, what every shard's requests cost, which a
-// merge divides by the shards' requests added up.
-func takeDBTotals(res *results.Result, out *load.Outcome, statements uint64, ok bool) {
-	res.AttackSuccesses = out.Succeeded
-	if ok {
-		res.DB.Available = true
-		res.DB.Statements = statements
-		res.DB.StatementsPerRequest = perRequest(float64(statements), out.Succeeded)
-	}
 }
 
 // errNoStatements stands for a statement count that cannot be read, so a

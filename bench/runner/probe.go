@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"crudbench/bench/capacity"
+	"crudbench/bench/cost"
 	"crudbench/bench/load"
 	"crudbench/bench/results"
 	"crudbench/bench/sampler"
@@ -47,7 +48,7 @@ func (p *prober) probe(ctx context.Context, rate float64) (results.Probe, error)
 	}
 	machine := watchMachine(ctx, o.ProbeWarmup, o.ProbeDuration)
 	src := r.sourcesFor(p.j.App)
-	out, series, attackErr := r.attack(ctx, wl, opts, r.samplersFor(src))
+	out, series, self, attackErr := r.attack(ctx, wl, opts, src)
 	if writesRows(p.j.Scenario) {
 		if err := r.cleanupWrites(bg, wl, tag, vacanciesBefore); err != nil {
 			r.note(fmt.Sprintf("capacity probe %s %s at %g/s: %v", p.j.Scenario, p.j.App, rate, err))
@@ -56,7 +57,7 @@ func (p *prober) probe(ctx context.Context, rate float64) (results.Probe, error)
 	if out == nil {
 		return results.Probe{}, attackErr
 	}
-	pr, unread := probeOf(rate, out, series, src, r.self[len(r.self)-1])
+	pr, unread := probeOf(rate, out, series, src, self)
 	r.noteUnread(fmt.Sprintf("capacity probe %s %s at %g/s", p.j.Scenario, p.j.App, rate), unread)
 	pr.MachineCPU, pr.MachineCPUAvailable = machine()
 	switch {
@@ -99,12 +100,12 @@ func poolWait(pr results.Probe) string {
 }
 
 // probeOf takes a probe's numbers from its attack the way a measured run
-// takes them (Summary.Record, takeCosts), with the runner's own CPU over the
-// attack; unread are the app's replicas that could not be read.
-func probeOf(rate float64, out *load.Outcome, series map[string]sampler.Series, src sources, self selfUsage) (pr results.Probe, unread []string) {
+// takes them (Summary.Record, cost.Take), with the runner's own CPU over
+// the attack; unread are the app's replicas that could not be read.
+func probeOf(rate float64, out *load.Outcome, series map[string]sampler.Series, src cost.Sources, self cost.Usage) (pr results.Probe, unread []string) {
 	var res results.Result
 	out.Summary.Record(&res)
-	unread = takeCosts(&res, out, series, src)
+	unread = cost.Take(&res, out, series, src)
 	pr = results.Probe{
 		Rate: rate, AchievedRate: res.AchievedRate, Throughput: res.Throughput, SuccessRatio: res.SuccessRatio,
 		P50: res.Latency.P50, P99: res.Latency.P99,
@@ -114,9 +115,7 @@ func probeOf(rate float64, out *load.Outcome, series map[string]sampler.Series, 
 	if pool := res.AppCost.Pool; pool != nil {
 		pr.PoolWaitMs, pr.PoolAvailable = pool.WaitMsPerRequest, true
 	}
-	if self.wall > 0 {
-		pr.RunnerCPU = self.cpu.Seconds() / self.wall.Seconds()
-	}
+	pr.RunnerCPU = self.Cores()
 	return pr, unread
 }
 

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"crudbench/bench/config"
+	"crudbench/bench/cost"
 	"crudbench/bench/dbprobe"
 	"crudbench/bench/results"
 	"crudbench/bench/sampler"
@@ -81,10 +82,9 @@ type runner struct {
 	validator *scenario.Validator
 	valid     map[[2]string]error // (scenario, app) → validation problem
 
-	overheadCPU, overheadWall float64     // sampler CPU fractions weighted by time
-	self                      []selfUsage // the runner's own cost per attack
-	sent                      uint64      // every request of every attack
-	notes                     []string
+	// ledger books what the run costs the runner itself.
+	ledger *cost.Ledger
+	notes  []string
 }
 
 // Run benchmarks as cfg says and returns the run with the folder its files
@@ -94,7 +94,6 @@ type runner struct {
 // the partial Run is returned with an error wrapping ErrInterrupted.
 func Run(ctx context.Context, cfg config.Config, stdout io.Writer) (run *results.Run, dir string, err error) {
 	started := time.Now()
-	cpu0 := cpuTime()
 	r, err := newRunner(cfg, stdout, started, results.RawDir, results.SamplesDir, results.LogsDir)
 	if err != nil {
 		return nil, "", err
@@ -113,12 +112,8 @@ func Run(ctx context.Context, cfg config.Config, stdout io.Writer) (run *results
 	r.capacityAll(ctx, run)
 	r.checkVacancies(context.WithoutCancel(ctx), run.Environment.Dataset["vacancy"])
 
-	wall := time.Since(started)
-	cpu := cpuTime() - cpu0
-	run.Runner = r.runnerCost(cpu, wall)
-	if r.overheadWall > 0 {
-		run.SamplerOverhead = r.overheadCPU / r.overheadWall
-	}
+	run.Runner = r.ledger.Runner()
+	run.SamplerOverhead = r.ledger.SamplerOverhead()
 	run.Notes = slices.Concat(r.standardNotes(), r.sourceNotes(), r.profileNotes(), r.notes)
 	run.FinishedAt = time.Now().UTC()
 	if ctx.Err() != nil {
@@ -132,6 +127,7 @@ func Run(ctx context.Context, cfg config.Config, stdout io.Writer) (run *results
 func newRunner(cfg config.Config, stdout io.Writer, started time.Time, dirs ...string) (*runner, error) {
 	r := &runner{
 		cfg:    cfg,
+		ledger: cost.NewLedger(),
 		con:    newConsole(stdout),
 		runID:  results.RunID(started),
 		client: scenario.NewClient(cfg.Timeout),
@@ -356,7 +352,7 @@ func (r *runner) standardNotes() []string {
 		"write: vegeta measures single requests, so a write run is a rotation of single steps — create a vacancy, update a row an earlier create made, delete a row an earlier update changed — each step one request at the target rate (about a third each). Every create has a title of its own; rows still alive when the attack ends are deleted after the window, and the vacancy count is checked to be unchanged.",
 		fmt.Sprintf("mixed: %s, interleaved evenly; its write share follows the write rotation.", mixDescription()),
 		fmt.Sprintf("CPU is a fraction of one core (1.0 = one core), read in nanoseconds from each process's CPU clock (clock_getcpuclockid; /proc's 10 ms ticks only for the children PostgreSQL has reaped), rates over windows of at least 1 s; CPU-ms per request divides the window's CPU time by its successful requests, and is shown as below resolution where a reading's lag (up to a scheduler tick per busy thread) could make up all of it. PostgreSQL's CPU rate is taken over the samples around the window. Apps are sampled every %s; PostgreSQL, a tree of some sixty processes whose full reading costs far more, every %s, its list of processes and its memory only every %d samples (a process that starts in between adds its CPU time when it is found). App RSS is VmRSS; PostgreSQL memory is the Pss sum of the server's processes; PostgreSQL CPU includes its background processes.",
-			r.cfg.SampleInterval, max(r.cfg.SampleInterval, DBSampleInterval), sampler.TreeEvery),
+			r.cfg.SampleInterval, max(r.cfg.SampleInterval, cost.DBSampleInterval), sampler.TreeEvery),
 		"SQL statements per request: pg_stat_statements calls in the apps' database over the whole attack, warm-up included (BEGIN and COMMIT count), divided by all its successful requests — a per-request cost, counted with no request straddling the bounds.",
 		"Raw vegeta results (raw/*.bin) hold the measured window only, without response bodies: vegeta report and vegeta plot read them. Samples CSVs: samples/<run>.csv for the app, samples/<run>.postgres.csv for PostgreSQL.",
 		"The runner's own cost (runner): CPU mean is getrusage over the whole invocation (start-up, seeding and validation included), CPU max the busiest attack's average; its CPU-ms per request is its CPU during the attacks divided by every request sent, warm-up included. The sampler's overhead is its own thread's CPU while sampling.",
@@ -373,4 +369,13 @@ func mixDescription() string {
 		parts[i] = fmt.Sprintf("%d%% %s", w.Percent, w.Scenario)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// noteUnread says that the run called what has no app cost because the
+// replicas at unread could not be read over its window.
+func (r *runner) noteUnread(what string, unread []string) {
+	if len(unread) == 0 {
+		return
+	}
+	r.note(fmt.Sprintf("%s: the app's CPU, RSS and pool are n/a: the metrics of its replicas at %s could not be read over the measured window, and a sum of the others' would be too low.", what, strings.Join(unread, ", ")))
 }
