@@ -10,6 +10,7 @@ import (
 	"crudbench/bench/capacity"
 	"crudbench/bench/config"
 	"crudbench/bench/load"
+	"crudbench/bench/report"
 	"crudbench/bench/results"
 )
 
@@ -41,18 +42,12 @@ func (r *runner) capacityAll(ctx context.Context, run *results.Run) {
 	if other := otherLoad(run.Capacities, r.capacityConfig); other > capacity.OtherShown {
 		r.note(fmt.Sprintf("The machine was busy with other work during the capacity search: processes other than the app, PostgreSQL and the runner used up to %.2f cores in a probe. The capacities are what was left to the apps, not what the machine can do.", other))
 	}
-	// The report's capacity section states the SLO, the ramp and the
-	// confirmation from the settings; the note says what only the runner
-	// knows: the cores an app's CPU limit is judged against.
-	if r.cfg.Mode() == "attach" {
-		r.note(fmt.Sprintf("Capacity: the attached apps' GOMAXPROCS is not known to the runner, so an app's CPU limit is judged against all %d cores of this machine.", runtime.NumCPU()))
-	} else {
-		r.note(fmt.Sprintf("Capacity: the runner starts the apps without GOMAXPROCS, so each may use all %d cores, and an app's CPU limit is judged against them.", runtime.NumCPU()))
-	}
+	replicas := map[string]int{}
 	for _, a := range r.cfg.Apps {
-		if n := len(r.cfg.MetricsURLs[a]); n > 1 {
-			r.note(fmt.Sprintf("Capacity: %s runs as %d replicas, whose cores the runner does not know: its CPU in the probes is their sum, in cores, and is not judged; a stop reason never names the app's CPU (nor counts it as this machine's), and an app that ran out of CPU shows as queueing.", a, n))
-		}
+		replicas[a] = len(r.cfg.MetricsURLs[a])
+	}
+	for _, n := range report.CapacityNotes(r.cfg.Mode() == "attach", runtime.NumCPU(), r.cfg.Apps, replicas) {
+		r.note(n)
 	}
 }
 

@@ -81,14 +81,3 @@ func (p *cpuProfile) analyze() (results.CPUProfile, error) {
 	}
 	return prof, os.WriteFile(filepath.Join(p.r.dir, prof.File), p.data, 0o644)
 }
-
-// profileNotes state how CPU profiles were taken, when they were.
-func (r *runner) profileNotes() []string {
-	if !r.cfg.ProfileCPU {
-		return nil
-	}
-	return []string{
-		fmt.Sprintf("CPU profiles (profiles/<run>.pb.gz, go tool pprof reads them): taken from each app's net/http/pprof on its loopback admin address, at Go's 100 Hz sampling, over the measured window's whole seconds (%s) from its scheduled start. Profiling adds CPU to the app: compare CPU-ms per request with a run without -profile-cpu.",
-			r.cfg.Duration.Truncate(time.Second)),
-	}
-}

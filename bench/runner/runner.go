@@ -17,14 +17,13 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strings"
 	"time"
 
 	"crudbench/bench/config"
 	"crudbench/bench/cost"
 	"crudbench/bench/dbprobe"
+	"crudbench/bench/report"
 	"crudbench/bench/results"
-	"crudbench/bench/sampler"
 	"crudbench/bench/scenario"
 	"crudbench/bench/stack"
 	"crudbench/db"
@@ -114,7 +113,7 @@ func Run(ctx context.Context, cfg config.Config, stdout io.Writer) (run *results
 
 	run.Runner = r.ledger.Runner()
 	run.SamplerOverhead = r.ledger.SamplerOverhead()
-	run.Notes = slices.Concat(r.standardNotes(), r.sourceNotes(), r.profileNotes(), r.notes)
+	run.Notes = slices.Concat(report.MethodNotes(r.method()), r.notes)
 	run.FinishedAt = time.Now().UTC()
 	if ctx.Err() != nil {
 		return run, r.dir, fmt.Errorf("%w: %v", ErrInterrupted, context.Cause(ctx))
@@ -332,50 +331,4 @@ func (r *runner) openProbe(ctx context.Context, url string, run *results.Run) er
 		CountVacancies: p.CountVacancies,
 	}
 	return nil
-}
-
-func (r *runner) note(s string) {
-	if !slices.Contains(r.notes, s) {
-		r.notes = append(r.notes, s)
-	}
-}
-
-// standardNotes state the method, so a reader of the report knows what the
-// numbers mean without reading the code.
-func (r *runner) standardNotes() []string {
-	notes := []string{
-		fmt.Sprintf("Open model: vegeta sends on schedule whatever the app answers, with unlimited workers and at most %d connections per app; requests waiting for a connection count in the latency. Each run is %s of warm-up (discarded) then %s measured; apps are measured one at a time in rotating order with %s of cool-down.",
-			r.cfg.MaxConnections, r.cfg.Warmup, r.cfg.Duration, r.cfg.Cooldown),
-		"The measured window is the requests scheduled after the warm-up: exactly rate × duration of them, sent however late the load generator runs. Achieved rate = those requests / the time from when the first was due to the last send plus one scheduled interval, never less than the window's length (below the target when the load generator fell behind and never caught up; a burst that catches up is not a higher rate). Throughput = their successful answers / the later of that time and the time from when the first was due to the last answer. A request succeeds with status 2xx/3xx and the right kind of answer (a GraphQL errors payload or an unexpected status is a failure).",
-		"Each app gives every request a deadline (REQUEST_TIMEOUT, 5 s by default, the same for all apps) and answers 503 when the database, or a connection from the pool, did not come in time: an overloaded app shows failed requests, not latencies above its deadline.",
-		fmt.Sprintf("read-small asks every app for %d open vacancies (limit/first %d), above the default page of %d, so each app returns the complete open list of the default dataset.", scenario.ReadSmallLimit, scenario.ReadSmallLimit, db.DefaultLimit),
-		"write: vegeta measures single requests, so a write run is a rotation of single steps — create a vacancy, update a row an earlier create made, delete a row an earlier update changed — each step one request at the target rate (about a third each). Every create has a title of its own; rows still alive when the attack ends are deleted after the window, and the vacancy count is checked to be unchanged.",
-		fmt.Sprintf("mixed: %s, interleaved evenly; its write share follows the write rotation.", mixDescription()),
-		fmt.Sprintf("CPU is a fraction of one core (1.0 = one core), read in nanoseconds from each process's CPU clock (clock_getcpuclockid; /proc's 10 ms ticks only for the children PostgreSQL has reaped), rates over windows of at least 1 s; CPU-ms per request divides the window's CPU time by its successful requests, and is shown as below resolution where a reading's lag (up to a scheduler tick per busy thread) could make up all of it. PostgreSQL's CPU rate is taken over the samples around the window. Apps are sampled every %s; PostgreSQL, a tree of some sixty processes whose full reading costs far more, every %s, its list of processes and its memory only every %d samples (a process that starts in between adds its CPU time when it is found). App RSS is VmRSS; PostgreSQL memory is the Pss sum of the server's processes; PostgreSQL CPU includes its background processes.",
-			r.cfg.SampleInterval, max(r.cfg.SampleInterval, cost.DBSampleInterval), sampler.TreeEvery),
-		"SQL statements per request: pg_stat_statements calls in the apps' database over the whole attack, warm-up included (BEGIN and COMMIT count), divided by all its successful requests — a per-request cost, counted with no request straddling the bounds.",
-		"Raw vegeta results (raw/*.bin) hold the measured window only, without response bodies: vegeta report and vegeta plot read them. Samples CSVs: samples/<run>.csv for the app, samples/<run>.postgres.csv for PostgreSQL.",
-		"The runner's own cost (runner): CPU mean is getrusage over the whole invocation (start-up, seeding and validation included), CPU max the busiest attack's average; its CPU-ms per request is its CPU during the attacks divided by every request sent, warm-up included. The sampler's overhead is its own thread's CPU while sampling.",
-	}
-	if r.validator != nil && r.validator.Ref != nil && r.validator.Ref.Source != "" {
-		notes = append(notes, fmt.Sprintf("Field parity was checked against the %s: JSON values compared after lower-casing GraphQL enums and reading GraphQL IDs as numbers; the site's pages were checked to show the same names, e-mail addresses, titles and payers.", r.validator.Ref.Source))
-	}
-	return notes
-}
-
-func mixDescription() string {
-	parts := make([]string, len(scenario.MixWeights))
-	for i, w := range scenario.MixWeights {
-		parts[i] = fmt.Sprintf("%d%% %s", w.Percent, w.Scenario)
-	}
-	return strings.Join(parts, ", ")
-}
-
-// noteUnread says that the run called what has no app cost because the
-// replicas at unread could not be read over its window.
-func (r *runner) noteUnread(what string, unread []string) {
-	if len(unread) == 0 {
-		return
-	}
-	r.note(fmt.Sprintf("%s: the app's CPU, RSS and pool are n/a: the metrics of its replicas at %s could not be read over the measured window, and a sum of the others' would be too low.", what, strings.Join(unread, ", ")))
 }
