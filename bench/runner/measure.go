@@ -143,19 +143,15 @@ func (r *runner) measure(ctx context.Context, j load.Job, rate float64, label st
 	if err != nil {
 		return fail(err)
 	}
-	writes := writesRows(j.Scenario)
 	var vacanciesBefore int64 = -1
-	if writes {
+	if writesRows(j.Scenario) {
 		vacanciesBefore = r.vacancyCount(bg)
 	}
 	if skip := r.awaitSlot(ctx, slot); skip != "" {
 		return r.blank(j, results.VerdictSkipped, skip)
 	}
 
-	base := r.fileBase(j)
-	res.RawFile = results.RawFile(base)
-	res.SamplesFile = results.SamplesFile(base)
-	raw, err := os.Create(filepath.Join(r.dir, res.RawFile))
+	raw, err := r.createFiles(&res, j)
 	if err != nil {
 		return fail(err)
 	}
@@ -172,14 +168,9 @@ func (r *runner) measure(ctx context.Context, j load.Job, rate float64, label st
 	out, series, _, attackErr := r.attack(ctx, wl, opts, src)
 	after, afterErr := r.statements(bg)
 
-	if writes {
-		if err := r.cleanupWrites(bg, wl, tag, vacanciesBefore); err != nil {
-			r.note(fmt.Sprintf("%s %s %s: %v", j.Profile, j.Scenario, j.App, err))
-			res.Errors = append(res.Errors, err.Error())
-		}
-	}
+	r.removeWrites(bg, j, wl, tag, vacanciesBefore, &res)
 	if err := cost.WriteSamples(r.dir, series, src, res.SamplesFile); err != nil {
-		r.note(fmt.Sprintf("samples of %s: %v", base, err))
+		r.note(fmt.Sprintf("samples of %s: %v", r.fileBase(j), err))
 	}
 	if out == nil {
 		return fail(attackErr)
@@ -191,6 +182,28 @@ func (r *runner) measure(ctx context.Context, j load.Job, rate float64, label st
 	cost.TakeStatements(&res, out, after-before, beforeErr == nil && afterErr == nil && after >= before)
 	judge(&res, out, attackErr, r.cfg.SLOP99)
 	return res
+}
+
+// removeWrites removes the rows run j wrote, when its scenario writes,
+// and checks the vacancies are as many as before (vacanciesBefore); a
+// failure is noted and listed among res's errors.
+func (r *runner) removeWrites(ctx context.Context, j load.Job, wl *scenario.Workload, tag string, vacanciesBefore int64, res *results.Result) {
+	if !writesRows(j.Scenario) {
+		return
+	}
+	if err := r.cleanupWrites(ctx, wl, tag, vacanciesBefore); err != nil {
+		r.note(fmt.Sprintf("%s %s %s: %v", j.Profile, j.Scenario, j.App, err))
+		res.Errors = append(res.Errors, err.Error())
+	}
+}
+
+// createFiles names the files of run j in res and creates its raw
+// results' file, which the attack writes.
+func (r *runner) createFiles(res *results.Result, j load.Job) (*os.File, error) {
+	base := r.fileBase(j)
+	res.RawFile = results.RawFile(base)
+	res.SamplesFile = results.SamplesFile(base)
+	return os.Create(filepath.Join(r.dir, filepath.FromSlash(res.RawFile)))
 }
 
 // workload logs in to app u and returns the stream of requests of run j,
@@ -222,4 +235,27 @@ func (r *runner) statements(ctx context.Context) (uint64, error) {
 		return 0, errNoStatements
 	}
 	return r.probe.Statements(ctx)
+}
+
+// fileBase names a run's files.
+func (r *runner) fileBase(j load.Job) string {
+	base := fmt.Sprintf("%s-%s-%s", j.Profile, j.Scenario, j.App)
+	if r.cfg.Repeat > 1 {
+		base += fmt.Sprintf("-r%d", j.Repeat)
+	}
+	return base
+}
+
+// judge gives a measured run its verdict: a window cut short by Ctrl-C is
+// not comparable, an attack that ended in an error failed, and anything
+// else is judged on its numbers against the SLO.
+func judge(res *results.Result, out *load.Outcome, attackErr error, slo time.Duration) {
+	switch {
+	case out.Interrupted:
+		res.Verdict, res.Reason = results.VerdictSkipped, "interrupted during the run: the partial window is not comparable"
+	case attackErr != nil:
+		res.Verdict, res.Reason = results.VerdictFailed, attackErr.Error()
+	default:
+		res.Judge(slo)
+	}
 }
