@@ -1,6 +1,9 @@
-// Package results defines what a benchmark run produces: the versioned
-// schema of results.json, shared by the runner that fills it and the report
-// writers that read it.
+// Package results defines what a benchmark run produces, shared by the
+// runner that fills it, bench merge that joins shards of it and the report
+// writers that read it: the versioned schema of results.json and its
+// reading and writing, the layout of the results folder around it, and the
+// rules every one of them must apply alike — the verdict and its words
+// (verdict.go) and how repeats fold into one result (fold.go).
 package results
 
 import "time"
