@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 
 	"crudbench/bench/diff"
-	"crudbench/bench/report"
 	"crudbench/bench/results"
 )
 
@@ -81,9 +80,9 @@ func diffCommand(args []string, stdout, stderr io.Writer) error {
 // readRun reads the results.json of a results folder, or the file named.
 func readRun(path string) (*results.Run, error) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		path = filepath.Join(path, report.JSONFile)
+		path = filepath.Join(path, results.JSONFile)
 	}
-	run, err := report.Read(path)
+	run, err := results.Read(path)
 	if err != nil {
 		return nil, fmt.Errorf("diff: %w", err)
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"crudbench/bench/report"
+	"crudbench/bench/results"
 	"crudbench/bench/stack"
 )
 
@@ -46,7 +46,7 @@ func TestDiff(t *testing.T) {
 
 	// The same run, with every p99 three times as long.
 	slower := t.TempDir()
-	raw, err := os.ReadFile(filepath.Join(dir, report.JSONFile))
+	raw, err := os.ReadFile(filepath.Join(dir, results.JSONFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestDiff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(slower, report.JSONFile), js, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(slower, results.JSONFile), js, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	worse, err := execBench(t, nil, "diff", "-format", "markdown", dir, slower)

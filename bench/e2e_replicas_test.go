@@ -15,7 +15,6 @@ import (
 
 	"crudbench/bench/report"
 	"crudbench/bench/results"
-	"crudbench/bench/runner"
 	"crudbench/bench/sampler"
 	"crudbench/bench/stack"
 )
@@ -71,7 +70,7 @@ func TestReplicas(t *testing.T) {
 	if p := c.Pool; p == nil || p.MaxConns != 2*5 || p.Acquires == 0 {
 		t.Errorf("pool %+v, want both replicas' (2 × 5 connections)", p)
 	}
-	for _, f := range runner.ReplicaSamplesFiles(r.SamplesFile, 2) {
+	for _, f := range results.ReplicaSamplesFiles(r.SamplesFile, 2) {
 		if n := countLines(t, filepath.Join(dir, f)); n < 3 {
 			t.Errorf("%s has %d lines, want a header and the replica's scrapes", f, n)
 		}

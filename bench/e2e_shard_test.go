@@ -14,7 +14,6 @@ import (
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
-	"crudbench/bench/report"
 	"crudbench/bench/results"
 	"crudbench/bench/stack"
 )
@@ -160,7 +159,7 @@ func runShards(t *testing.T, env, common []string) []string {
 // onlyFolder is the one results folder a run made under out, "" when
 // there is none.
 func onlyFolder(out string) string {
-	files, _ := filepath.Glob(filepath.Join(out, "*", report.JSONFile))
+	files, _ := filepath.Glob(filepath.Join(out, "*", results.JSONFile))
 	if len(files) != 1 {
 		return ""
 	}
@@ -173,7 +172,7 @@ func readRun(t *testing.T, dir string) *results.Run {
 	if dir == "" {
 		t.Fatal("no results folder")
 	}
-	run, err := report.Read(filepath.Join(dir, report.JSONFile))
+	run, err := results.Read(filepath.Join(dir, results.JSONFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -82,11 +82,11 @@ func runBench(t *testing.T, env []string, args ...string) (*results.Run, string,
 	if err != nil {
 		t.Fatalf("bench: %v", err)
 	}
-	files, _ := filepath.Glob(filepath.Join(out, "*", report.JSONFile))
+	files, _ := filepath.Glob(filepath.Join(out, "*", results.JSONFile))
 	if len(files) != 1 {
 		t.Fatalf("want one results folder under -out, found %v", files)
 	}
-	run, err := report.Read(files[0])
+	run, err := results.Read(files[0])
 	if err != nil {
 		t.Fatal(err)
 	}

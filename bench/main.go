@@ -24,7 +24,9 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"crudbench/bench/config"
 	"crudbench/bench/report"
+	"crudbench/bench/results"
 	"crudbench/bench/runner"
 )
 
@@ -60,7 +62,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if len(args) > 0 && args[0] == "diff" {
 		return diffCommand(args[1:], stdout, stderr)
 	}
-	cfg, err := runner.ParseFlags(args, getenv, stderr)
+	cfg, err := config.Parse(args, getenv, stderr)
 	if err != nil {
 		return err
 	}
@@ -71,21 +73,27 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if res == nil {
 		return err
 	}
-	if werr := report.Write(dir, res); werr != nil {
+	if werr := writeReports(dir, res); werr != nil {
 		return errors.Join(err, werr)
 	}
 	report.Summary(stdout, res)
 	fmt.Fprintf(stdout, "\nReport: %s\n        %s\nResults: %s\n",
-		filepath.Join(dir, report.HTMLFile), filepath.Join(dir, report.MarkdownFile), filepath.Join(dir, report.JSONFile))
+		filepath.Join(dir, report.HTMLFile), filepath.Join(dir, report.MarkdownFile), filepath.Join(dir, results.JSONFile))
 	return err
+}
+
+// writeReports writes results.json and the reports of run into dir, each
+// attempted even when another fails.
+func writeReports(dir string, run *results.Run) error {
+	return errors.Join(results.Write(dir, run), report.Write(dir, run))
 }
 
 // validate checks every scenario on every app (-validate-only), which the
 // runner prints app by app, and fails when any check failed.
-func validate(ctx context.Context, cfg runner.Config, stdout io.Writer) error {
+func validate(ctx context.Context, cfg config.Config, stdout io.Writer) error {
 	vs, dir, err := runner.Validate(ctx, cfg, stdout)
 	if dir != "" {
-		fmt.Fprintf(stdout, "\nLogs: %s\n", filepath.Join(dir, runner.LogsDir))
+		fmt.Fprintf(stdout, "\nLogs: %s\n", filepath.Join(dir, results.LogsDir))
 	}
 	if err != nil {
 		return err

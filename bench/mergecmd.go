@@ -10,6 +10,7 @@ import (
 
 	"crudbench/bench/merge"
 	"crudbench/bench/report"
+	"crudbench/bench/results"
 )
 
 const mergeUsage = `Usage: go run ./bench merge [-out DIR] SHARD_DIR...
@@ -42,11 +43,11 @@ func mergeCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
-	if err := report.Write(dir, run); err != nil {
+	if err := writeReports(dir, run); err != nil {
 		return err
 	}
 	report.Summary(stdout, run)
 	fmt.Fprintf(stdout, "\nMerged %d shards.\nReport: %s\n        %s\nResults: %s\n", run.Settings.Shards,
-		filepath.Join(dir, report.HTMLFile), filepath.Join(dir, report.MarkdownFile), filepath.Join(dir, report.JSONFile))
+		filepath.Join(dir, report.HTMLFile), filepath.Join(dir, report.MarkdownFile), filepath.Join(dir, results.JSONFile))
 	return nil
 }

@@ -6,26 +6,17 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"crudbench/bench/results"
-	"crudbench/bench/runner"
 )
 
 // copyShardFiles copies the files of r that shard 0 alone wrote from its
 // folder src into dst, under the same names: the app's samples (and its
-// replicas'), the PostgreSQL samples beside them, and the CPU profile. A file shard 0 did
-// not write (an app it could not see) is not there to copy.
+// replicas'), the PostgreSQL samples beside them, and the CPU profile. A
+// file shard 0 did not write (an app it could not see) is not there to
+// copy.
 func copyShardFiles(src, dst string, r results.Result) error {
-	var names []string
-	if r.SamplesFile != "" {
-		names = append(names, r.SamplesFile, strings.TrimSuffix(r.SamplesFile, ".csv")+".postgres.csv")
-		names = append(names, runner.ReplicaSamplesFiles(r.SamplesFile, r.AppCost.Replicas)...)
-	}
-	if r.CPUProfile != nil && r.CPUProfile.File != "" {
-		names = append(names, r.CPUProfile.File)
-	}
-	for _, name := range names {
+	for _, name := range r.Files() {
 		err := copyFile(filepath.Join(src, filepath.FromSlash(name)), filepath.Join(dst, filepath.FromSlash(name)))
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err

@@ -13,9 +13,7 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"crudbench/bench/load"
-	"crudbench/bench/report"
 	"crudbench/bench/results"
-	"crudbench/bench/runner"
 )
 
 // The run the shards of these tests share: one scenario on one measured
@@ -112,8 +110,8 @@ func makeShard(dir, url string, index, count int, start time.Time) error {
 		Profile: "light", Scenario: "read-one", App: "rest", TargetRate: rate / float64(count),
 		RawFile: rawFile, SamplesFile: samples, AttackSuccesses: out.Succeeded,
 	}
-	runner.TakeSummary(&res, out.Summary)
-	res.Verdict, res.Reason = runner.Verdict(res.TargetRate, res.Throughput, res.SuccessRatio, res.Latency.P99, results.DefaultSLOP99)
+	out.Summary.Record(&res)
+	res.Judge(results.DefaultSLOP99)
 	if index == 0 {
 		run.Validations = []results.Validation{{Scenario: "read-one", App: "rest", OK: true}, {Scenario: "read-one", App: "graphql", Problem: "no person"}}
 		res.AppCost = results.ProcessCost{
@@ -126,7 +124,7 @@ func makeShard(dir, url string, index, count int, start time.Time) error {
 		if err := os.MkdirAll(filepath.Join(dir, "samples"), 0o755); err != nil {
 			return err
 		}
-		for _, f := range append([]string{samples}, runner.ReplicaSamplesFiles(samples, 2)...) {
+		for _, f := range append([]string{samples}, results.ReplicaSamplesFiles(samples, 2)...) {
 			if err := os.WriteFile(filepath.Join(dir, f), []byte("t,cpu,rss\n0,0.1,1000\n"), 0o644); err != nil {
 				return err
 			}
@@ -140,7 +138,7 @@ func makeShard(dir, url string, index, count int, start time.Time) error {
 		failed.App, failed.RawFile = "graphql", "raw/light-read-one-graphql.bin"
 	}
 	run.Results = []results.Result{res, failed}
-	return report.Write(dir, run)
+	return results.Write(dir, run)
 }
 
 // readRaw decodes a raw file.

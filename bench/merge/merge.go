@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"time"
 
@@ -29,7 +28,7 @@ func Merge(dirs []string, out string, now time.Time) (*results.Run, string, erro
 	if err != nil {
 		return nil, "", err
 	}
-	dir := filepath.Join(out, now.Format("20060102-150405"))
+	dir := results.Folder(out, now, nil)
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, "", fmt.Errorf("results folder: %w", err)
 	}

@@ -13,7 +13,6 @@ import (
 	"crudbench/bench/merge"
 	"crudbench/bench/report"
 	"crudbench/bench/results"
-	"crudbench/bench/runner"
 )
 
 // TestMerge merges two shards that really attacked a server and checks
@@ -22,11 +21,11 @@ import (
 func TestMerge(t *testing.T) {
 	start := time.Now().Add(300 * time.Millisecond)
 	dirs := makeShards(t, target(t), 2, start)
-	shard0, err := report.Read(filepath.Join(dirs[0], report.JSONFile))
+	shard0, err := results.Read(filepath.Join(dirs[0], results.JSONFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	shard1, err := report.Read(filepath.Join(dirs[1], report.JSONFile))
+	shard1, err := results.Read(filepath.Join(dirs[1], results.JSONFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +92,7 @@ func TestMerge(t *testing.T) {
 				t.Fatalf("raw result %d has seq %d: want the window in order from 0", i, x.Seq)
 			}
 		}
-		for _, f := range append([]string{r.SamplesFile}, runner.ReplicaSamplesFiles(r.SamplesFile, 2)...) {
+		for _, f := range append([]string{r.SamplesFile}, results.ReplicaSamplesFiles(r.SamplesFile, 2)...) {
 			if b, err := os.ReadFile(filepath.Join(dir, f)); err != nil || !strings.HasPrefix(string(b), "t,cpu") {
 				t.Errorf("shard 0's samples %s not copied: %v", f, err)
 			}
@@ -163,7 +162,7 @@ func TestMergeRefuses(t *testing.T) {
 			change(run)
 		}
 		dir := t.TempDir()
-		if err := report.Write(dir, run); err != nil {
+		if err := results.Write(dir, run); err != nil {
 			t.Fatal(err)
 		}
 		return dir
@@ -223,8 +222,8 @@ func TestMergeRefuses(t *testing.T) {
 // edit changes a shard's results.json.
 func edit(t *testing.T, dir string, change func(*results.Run)) {
 	t.Helper()
-	path := filepath.Join(dir, report.JSONFile)
-	run, err := report.Read(path)
+	path := filepath.Join(dir, results.JSONFile)
+	run, err := results.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 
 	"crudbench/bench/load"
 	"crudbench/bench/results"
-	"crudbench/bench/runner"
 )
 
 // parts returns each shard's result of the same (profile, scenario, app)
@@ -88,10 +87,10 @@ func measured(shards []shard, ps []results.Result, w *load.Window, dir string) (
 	res := own
 	res.TargetRate = rateOf(settings, own)
 	res.Errors, res.Repeats, res.Spread = nil, nil, nil
-	runner.TakeSummary(&res, s)
+	s.Record(&res)
 	res.AttackSuccesses = attackSuccesses
 	res.AppCost = appCost(own, s.Successes, s.Requests)
 	res.DB = dbCost(own.DB, attackSuccesses, s.Successes)
-	res.Verdict, res.Reason = runner.Verdict(res.TargetRate, res.Throughput, res.SuccessRatio, res.Latency.P99, time.Duration(settings.SLOP99))
+	res.Judge(time.Duration(settings.SLOP99))
 	return res, nil
 }

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"crudbench/bench/report"
 	"crudbench/bench/results"
 )
 
@@ -26,7 +25,7 @@ func readShards(dirs []string) ([]shard, error) {
 	}
 	shards := make([]shard, 0, len(dirs))
 	for _, dir := range dirs {
-		run, err := report.Read(filepath.Join(dir, report.JSONFile))
+		run, err := results.Read(filepath.Join(dir, results.JSONFile))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w (name a shard's results folder, the timestamped one)", dir, err)
 		}

@@ -5,7 +5,6 @@ import (
 
 	"crudbench/bench/load"
 	"crudbench/bench/results"
-	"crudbench/bench/runner"
 )
 
 // window is the measured window, empty, of the run of r in the shards'
@@ -13,7 +12,7 @@ import (
 // TargetRate is its share) has from the run's slot, which every shard's
 // requests of the run fall in.
 func window(s results.Settings, r results.Result) (*load.Window, error) {
-	start, err := runner.SlotStartOf(s, r.Profile, r.Scenario, r.App)
+	start, err := load.SlotOf(s, r.Profile, r.Scenario, r.App)
 	if err != nil {
 		return nil, err
 	}

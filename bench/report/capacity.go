@@ -184,7 +184,7 @@ func metText(p results.Probe) string {
 // thresholds as a fixed run's verdict: a probe that did not queued, and
 // its latencies are the queue's.
 func probeHeld(p results.Probe) bool {
-	return p.Rate > 0 && p.Throughput >= results.MinThroughputShare*p.Rate && p.SuccessRatio >= results.MinSuccessRatio
+	return p.Rate > 0 && results.HoldsRate(p.Rate, p.Throughput, p.SuccessRatio)
 }
 
 func probeClass(p results.Probe) string {

@@ -131,29 +131,15 @@ func verdictText(r *results.Result) string {
 		v = "unknown"
 	}
 	reason := r.Reason
-	switch {
-	case reason != "":
-	case r.Verdict == results.VerdictSaturated:
-		reason = saturationReason(r)
-	case r.Verdict == results.VerdictSlow:
-		reason = "p99 " + human(r.Latency.P99) + " ms over the SLO"
+	if reason == "" {
+		// A file written by hand, or by an older runner, may carry a
+		// verdict without its reason: say it in the runner's words.
+		reason = r.Explain(0)
 	}
 	if reason != "" {
 		return v + ": " + reason
 	}
 	return v
-}
-
-// saturationReason says which threshold a saturated run missed.
-func saturationReason(r *results.Result) string {
-	var why []string
-	if r.TargetRate > 0 && r.Throughput < results.MinThroughputShare*r.TargetRate {
-		why = append(why, "throughput "+percent(r.Throughput/r.TargetRate, 0)+" of target")
-	}
-	if r.SuccessRatio < results.MinSuccessRatio {
-		why = append(why, "success "+percent(r.SuccessRatio, 2))
-	}
-	return strings.Join(why, ", ")
 }
 
 // poolWaitText is the mean time a request waited for a connection from

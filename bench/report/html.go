@@ -172,13 +172,13 @@ func profileCharts(dir string, l layout, name string, rs []*results.Result, repe
 	for _, g := range groups {
 		v.Latency = append(v.Latency, latencyChart(l, g))
 	}
-	v.Throughput = hbarChart("throughput as % of target (holding the rate needs ≥ 95%)", "% of target",
+	v.Throughput = hbarChart("throughput as % of target (holding the rate needs ≥ "+percent(results.MinThroughputShare, 0)+")", "% of target",
 		profileBars(l, rs, func(r *results.Result) (float64, string, bool) {
 			if !r.Measured() || r.TargetRate <= 0 {
 				return 0, "", false
 			}
 			return r.Throughput / r.TargetRate * 100, fixed(r.Throughput, 1) + " / " + rateText(r.TargetRate) + " req/s", true
-		}), []float64{95, 100}, 100)
+		}), []float64{100 * results.MinThroughputShare, 100}, 100)
 	v.CPU = hbarChart("app CPU mean (% of one core)", "% of a core",
 		profileBars(l, rs, func(r *results.Result) (float64, string, bool) {
 			if !r.Measured() || !r.AppCost.Available {

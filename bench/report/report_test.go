@@ -23,6 +23,9 @@ func written(t *testing.T, run *results.Run) string {
 		t.Fatal(err)
 	}
 	writeSamples(t, dir, run)
+	if err := results.Write(dir, run); err != nil {
+		t.Fatalf("results.Write: %v", err)
+	}
 	if err := report.Write(dir, run); err != nil {
 		t.Fatalf("Write: %v", err)
 	}
@@ -41,36 +44,17 @@ func readFile(t *testing.T, path string) string {
 func TestWriteReadRoundTrip(t *testing.T) {
 	run := newRun(t)
 	dir := written(t, run)
-	for _, f := range []string{report.MarkdownFile, report.HTMLFile, report.JSONFile} {
+	for _, f := range []string{report.MarkdownFile, report.HTMLFile, results.JSONFile} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: not written (%v)", f, err)
 		}
 	}
-	got, err := report.Read(filepath.Join(dir, report.JSONFile))
+	got, err := results.Read(filepath.Join(dir, results.JSONFile))
 	if err != nil {
 		t.Fatalf("Read: %v", err)
 	}
 	if diff := cmp.Diff(run, got); diff != "" {
 		t.Errorf("results.json round trip (-want +got):\n%s", diff)
-	}
-}
-
-func TestWriteCreatesFolderAndSetsSchemaVersion(t *testing.T) {
-	run := newRun(t)
-	run.SchemaVersion = 0
-	dir := filepath.Join(t.TempDir(), "results", "20260314-093000")
-	if err := report.Write(dir, run); err != nil {
-		t.Fatalf("Write: %v", err)
-	}
-	got, err := report.Read(filepath.Join(dir, report.JSONFile))
-	if err != nil {
-		t.Fatalf("Read: %v", err)
-	}
-	if got.SchemaVersion != results.SchemaVersion {
-		t.Errorf("SchemaVersion = %d, want %d", got.SchemaVersion, results.SchemaVersion)
-	}
-	if run.SchemaVersion != 0 {
-		t.Errorf("Write changed the caller's run: SchemaVersion = %d", run.SchemaVersion)
 	}
 }
 
@@ -87,21 +71,6 @@ func TestWriteEmptyRun(t *testing.T) {
 	report.Summary(&b, &results.Run{})
 	if b.Len() != 0 {
 		t.Errorf("Summary of an empty run printed %q", b.String())
-	}
-}
-
-func TestReadRejectsOtherSchemaVersions(t *testing.T) {
-	for _, v := range []int{results.OldestReadable - 1, results.SchemaVersion + 1, 99} {
-		t.Run(fmt.Sprint(v), func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), report.JSONFile)
-			if err := os.WriteFile(path, fmt.Appendf(nil, `{"schemaVersion": %d}`, v), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			_, err := report.Read(path)
-			if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("schema version %d,", v)) {
-				t.Errorf("Read of schema version %d: err = %v, want an error naming the version", v, err)
-			}
-		})
 	}
 }
 

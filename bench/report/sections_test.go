@@ -184,7 +184,7 @@ func TestSlowVerdict(t *testing.T) {
 	run := fullRun(t)
 	dir := written(t, run)
 	md := readFile(t, filepath.Join(dir, report.MarkdownFile))
-	if !strings.Contains(md, "| read-many | htmx | 20 | 19.9 | 19.9 | 100.00% | 14.0 | 28.0 | 56.0 | 168 | 84,200 | 12.0% | 16.8% | 6.00 | n/a | 24.5 | 27.5 | 4.00 | 12.0% | slow: p99 56.0 ms over the SLO |") {
+	if !strings.Contains(md, "| read-many | htmx | 20 | 19.9 | 19.9 | 100.00% | 14.0 | 28.0 | 56.0 | 168 | 84,200 | 12.0% | 16.8% | 6.00 | n/a | 24.5 | 27.5 | 4.00 | 12.0% | slow: p99 56.0 ms is over the SLO |") {
 		t.Errorf("report.md lacks the slow row of htmx read-many")
 	}
 	if !strings.Contains(md, "slow: it held the rate but its p99 was over the SLO") {
@@ -202,7 +202,7 @@ func TestSlowVerdict(t *testing.T) {
 	}
 	var b strings.Builder
 	report.Summary(&b, run)
-	for _, want := range []string{"slow: p99 56.0 ms over the SLO", "Bottom line", "Capacity", "none below 50"} {
+	for _, want := range []string{"slow: p99 56.0 ms is over the SLO", "Bottom line", "Capacity", "none below 50"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("console summary lacks %q", want)
 		}

@@ -309,7 +309,7 @@ func howToRead(run *results.Run) []string {
 			"Requests are sent on schedule whatever the server does (open model), so a slow server makes requests queue instead of slowing the load down. " +
 			"Target is the rate asked for; achieved is the rate the load generator really sent in the window (below target means the load generator itself fell behind); " +
 			"throughput is successful responses per second.",
-		verdictHowTo(run.Settings.SLOP99),
+		results.VerdictRule(run.Settings.SLOP99),
 		"Latencies are in milliseconds over the measured window (p99: 99% of requests were faster). Bytes/resp is the mean response body size. " +
 			"App CPU is a fraction of one core (100% = one core fully busy; more than 100% means several cores): the mean over the window and the highest one-second stretch. " +
 			"CPU-ms/req is the app's CPU time divided by its successful requests, the cost of one request, comparable across rates and apps. " +
@@ -325,19 +325,6 @@ func howToRead(run *results.Run) []string {
 		p = append(p, fmt.Sprintf("Each run was repeated (%d times): the tables show the median of the repeats, which one disturbed repeat cannot drag the way it drags a mean, and the spread tables give max − min across repeats.", max(run.Settings.Repeat, maxRepeats(run))))
 	}
 	return p
-}
-
-// verdictHowTo explains the verdicts; a run without an SLO (a version 1
-// file) judged no latency and has no slow verdict.
-func verdictHowTo(slo results.Duration) string {
-	held := "throughput is at least 95% of the target and at least 99% of requests succeed"
-	end := "failed means the scenario failed its validation before load and was not measured; skipped means it was not run."
-	if slo <= 0 {
-		return "Verdict: ok when " + held + "; otherwise saturated — the app, or the machine, could not keep up at that rate. " + end
-	}
-	return "Verdict: a run held its rate when " + held + ". ok: it held the rate with p99 latency within the SLO of " + msText(slo) + " ms; " +
-		"slow: it held the rate but its p99 was over the SLO; saturated: it did not hold the rate — the app, or the machine, could not keep up, so requests queued. " +
-		"The latencies of a saturated run are the length of that queue, not the app's speed: findings never compare them and report throughput instead. " + end
 }
 
 func maxRepeats(run *results.Run) int {

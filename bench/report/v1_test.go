@@ -15,7 +15,7 @@ import (
 // no SLO, so its verdicts are ok or saturated, and none of the sections
 // that came with version 2.
 func TestReadVersion1(t *testing.T) {
-	run, err := report.Read(filepath.Join("testdata", "v1", report.JSONFile))
+	run, err := results.Read(filepath.Join("testdata", "v1", results.JSONFile))
 	if err != nil {
 		t.Fatalf("Read: %v", err)
 	}

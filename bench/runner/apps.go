@@ -8,81 +8,20 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
+	"crudbench/bench/cost"
 	"crudbench/bench/results"
 	"crudbench/bench/scenario"
 	"crudbench/bench/stack"
 )
-
-// attached returns the attached app called name.
-func (c Config) attached(name string) (stack.Attached, bool) {
-	i := slices.IndexFunc(c.Attach, func(a stack.Attached) bool { return a.Name == name })
-	if i < 0 {
-		return stack.Attached{}, false
-	}
-	return c.Attach[i], true
-}
-
-// appNames lists the apps -apps may pick, in report order: the built-in
-// apps in the table's order, then the other attached apps in the order
-// -attach gave them.
-func (c Config) appNames() []string {
-	names := stack.BuiltinNames()
-	for _, a := range c.Attach {
-		if !slices.Contains(names, a.Name) {
-			names = append(names, a.Name)
-		}
-	}
-	return names
-}
-
-// attachedNames lists the attached apps in report order: without -apps,
-// those are the apps measured.
-func (c Config) attachedNames() []string {
-	var names []string
-	for _, n := range c.appNames() {
-		if _, ok := c.attached(n); ok {
-			names = append(names, n)
-		}
-	}
-	return names
-}
-
-// appInfo describes every measured app for the results: its kind, and for
-// a built-in app its difference from its kind's default.
-func (c Config) appInfo() []results.App {
-	out := make([]results.App, 0, len(c.Apps))
-	for _, name := range c.Apps {
-		row, _ := stack.FindBuiltin(name) // zero for an app that is not built in
-		info := results.App{Name: name, Kind: string(row.Kind), Difference: row.Difference}
-		if a, ok := c.attached(name); ok {
-			info.Kind = string(a.Kind)
-		}
-		out = append(out, info)
-	}
-	return out
-}
-
-// checkAttachedNames checks that the names of flag (-pid, -debug-url,
-// -metrics-url) are attached apps.
-func (c Config) checkAttachedNames(flag string, names []string) []error {
-	var errs []error
-	for _, name := range names {
-		if _, ok := c.attached(name); !ok {
-			errs = append(errs, fmt.Errorf("%s: %s is not an attached app", flag, name))
-		}
-	}
-	return errs
-}
 
 // attach reaches apps that are already running and finds their processes:
 // by -pid, or by the executable's name, which is the app's name; with
 // -no-proc, or for an app with replicas, it does not look.
 func (r *runner) attach() {
 	for _, name := range r.cfg.Apps {
-		a, _ := r.cfg.attached(name)
+		a, _ := r.cfg.Attached(name)
 		app, err := scenario.NewApp(name, a.Kind, a.URL)
 		u := &appUnderTest{app: app, unusable: err, debugURL: r.cfg.DebugURLs[name], metricsURLs: r.cfg.MetricsURLs[name]}
 		switch pid, ok := r.cfg.PIDs[name]; {
@@ -125,7 +64,7 @@ func (r *runner) noteSource(name string, u *appUnderTest) {
 func (r *runner) builtinApps() []stack.App {
 	rows := make([]stack.App, 0, len(r.cfg.Apps))
 	for _, name := range r.cfg.Apps {
-		row, _ := stack.FindBuiltin(name) // ParseFlags let only built-in apps through
+		row, _ := stack.FindBuiltin(name) // config.Parse lets only built-in apps through
 		rows = append(rows, row)
 	}
 	return rows
@@ -152,7 +91,7 @@ func (r *runner) startApps(ctx context.Context, dbURL string) error {
 	secret := make([]byte, 32)
 	_, _ = rand.Read(secret)
 	for _, row := range rows {
-		logPath := filepath.Join(r.dir, LogsDir, row.Name+".log")
+		logPath := filepath.Join(r.dir, results.LogsDir, row.Name+".log")
 		logFile, err := os.Create(logPath)
 		if err != nil {
 			return err
@@ -181,4 +120,11 @@ func (r *runner) startApps(ctx context.Context, dbURL string) error {
 		r.con.printf("Started %s at %s (pid %d).\n", row.Name, p.URL, p.PID)
 	}
 	return nil
+}
+
+// sourcesFor chooses where the figures of app come from: its process when
+// /proc sees it, its metrics when their URLs are known.
+func (r *runner) sourcesFor(app string) cost.Sources {
+	u := r.apps[app]
+	return cost.NewSources(app, u.pid, u.metricsURLs)
 }

@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"maps"
-	"sync"
-	"time"
 
+	"crudbench/bench/cost"
 	"crudbench/bench/load"
 	"crudbench/bench/sampler"
 	"crudbench/bench/scenario"
@@ -15,9 +13,9 @@ import (
 
 // attackOptions sets one run's attack from the configuration: its rate,
 // timings and limits, where raw results go, and how progress is shown.
-func (r *runner) attackOptions(j job, rate float64, wl *scenario.Workload, raw io.Writer, progress func(load.Progress)) load.Options {
+func (r *runner) attackOptions(j load.Job, rate float64, wl *scenario.Workload, raw io.Writer, progress func(load.Progress)) load.Options {
 	return load.Options{
-		Name:           fmt.Sprintf("%s/%s/%s", j.profile, j.scenario, j.app),
+		Name:           fmt.Sprintf("%s/%s/%s", j.Profile, j.Scenario, j.App),
 		Rate:           rate,
 		Warmup:         r.cfg.Warmup,
 		Duration:       r.cfg.Duration,
@@ -29,45 +27,16 @@ func (r *runner) attackOptions(j job, rate float64, wl *scenario.Workload, raw i
 	}
 }
 
-// attack runs the load while the samplers watch, and books what the run
-// cost the runner itself and what sampling added, for the report's
-// overhead figures.
-//
-// Only the /proc Samplers count in the sampler's overhead (their own
-// thread's CPU); the metrics Scrapers' cost is in the runner's own CPU.
-func (r *runner) attack(ctx context.Context, wl *scenario.Workload, opts load.Options, samplers []watcher) (*load.Outcome, map[string]sampler.Series, error) {
-	self := selfUsage{rssStart: selfRSS()}
-	cpu0, wall0 := cpuTime(), time.Now()
-	for _, smp := range samplers {
-		smp.Start()
-	}
+// attack runs the load while the app's sources and PostgreSQL are
+// watched, and returns what they recorded with what the attack cost the
+// runner itself, which the ledger books for the report's overhead figures.
+func (r *runner) attack(ctx context.Context, wl *scenario.Workload, opts load.Options, src cost.Sources) (*load.Outcome, map[string]sampler.Series, cost.Usage, error) {
+	stop := r.ledger.Watch(cost.Watchers(src, r.cfg.SampleInterval, r.dbPID), opts.Warmup+opts.Duration)
 	out, err := load.Attack(ctx, wl.Targeter(), opts)
-	series := map[string]sampler.Series{}
-	for i, stopped := range stopAll(samplers) {
-		maps.Copy(series, stopped)
-		if s, ok := samplers[i].(*sampler.Sampler); ok {
-			// The samplers run side by side: their costs add up.
-			r.overheadCPU += s.Overhead() * (opts.Warmup + opts.Duration).Seconds()
-		}
-	}
-	self.cpu, self.wall, self.rssEnd = cpuTime()-cpu0, time.Since(wall0), selfRSS()
-	r.self = append(r.self, self)
-	r.overheadWall += (opts.Warmup + opts.Duration).Seconds()
+	var sent uint64
 	if out != nil {
-		r.sent += out.Sent
+		sent = out.Sent
 	}
-	return out, series, err
-}
-
-// stopAll stops the watchers side by side and returns what each recorded:
-// a Scraper's Stop waits for its next scrape, and an app's replicas each
-// have one, which one after another would take a second each.
-func stopAll(ws []watcher) []map[string]sampler.Series {
-	out := make([]map[string]sampler.Series, len(ws))
-	var wg sync.WaitGroup
-	for i, w := range ws {
-		wg.Go(func() { out[i] = w.Stop() })
-	}
-	wg.Wait()
-	return out
+	series, self := stop(sent)
+	return out, series, self, err
 }

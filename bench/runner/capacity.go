@@ -8,6 +8,9 @@ import (
 	"time"
 
 	"crudbench/bench/capacity"
+	"crudbench/bench/config"
+	"crudbench/bench/load"
+	"crudbench/bench/report"
 	"crudbench/bench/results"
 )
 
@@ -16,41 +19,35 @@ import (
 const capacityProfile = "capacity"
 
 // capacityAll searches every (scenario, app) for its capacity, the apps
-// taking turns going first as plan orders the measured runs, and records
+// taking turns going first as load.Plan orders the measured runs, and records
 // the searches in run.Capacities in the configured order.
 func (r *runner) capacityAll(ctx context.Context, run *results.Run) {
 	if !r.cfg.Capacity.Search {
 		return
 	}
-	jobs := plan([]string{capacityProfile}, r.cfg.Scenarios, r.cfg.Apps, 1)
+	jobs := load.Plan([]string{capacityProfile}, r.cfg.Scenarios, r.cfg.Apps, 1)
 	n := r.validJobs(jobs)
 	probes := r.maxProbes()
 	r.con.printf("Capacity search of %d scenario/app pair(s): at most %d probes of %s each, then a confirmation of %s: at most about %s in all.\n",
 		n, probes, r.cfg.Capacity.ProbeWarmup+r.cfg.Capacity.ProbeDuration, r.cfg.Warmup+r.cfg.Duration, round(time.Duration(n)*r.searchTime(probes)))
-	found := map[job]results.Capacity{}
+	found := map[load.Job]results.Capacity{}
 	for i, j := range jobs {
 		found[j] = r.capacityOf(ctx, j, fmt.Sprintf("[capacity %d/%d]", i+1, len(jobs)))
 	}
 	for _, s := range r.cfg.Scenarios {
 		for _, a := range r.cfg.Apps {
-			run.Capacities = append(run.Capacities, found[job{capacityProfile, s, a, 1}])
+			run.Capacities = append(run.Capacities, found[load.Job{Profile: capacityProfile, Scenario: s, App: a, Repeat: 1}])
 		}
 	}
 	if other := otherLoad(run.Capacities, r.capacityConfig); other > capacity.OtherShown {
 		r.note(fmt.Sprintf("The machine was busy with other work during the capacity search: processes other than the app, PostgreSQL and the runner used up to %.2f cores in a probe. The capacities are what was left to the apps, not what the machine can do.", other))
 	}
-	// The report's capacity section states the SLO, the ramp and the
-	// confirmation from the settings; the note says what only the runner
-	// knows: the cores an app's CPU limit is judged against.
-	if r.cfg.Mode() == "attach" {
-		r.note(fmt.Sprintf("Capacity: the attached apps' GOMAXPROCS is not known to the runner, so an app's CPU limit is judged against all %d cores of this machine.", runtime.NumCPU()))
-	} else {
-		r.note(fmt.Sprintf("Capacity: the runner starts the apps without GOMAXPROCS, so each may use all %d cores, and an app's CPU limit is judged against them.", runtime.NumCPU()))
-	}
+	replicas := map[string]int{}
 	for _, a := range r.cfg.Apps {
-		if n := len(r.cfg.MetricsURLs[a]); n > 1 {
-			r.note(fmt.Sprintf("Capacity: %s runs as %d replicas, whose cores the runner does not know: its CPU in the probes is their sum, in cores, and is not judged; a stop reason never names the app's CPU (nor counts it as this machine's), and an app that ran out of CPU shows as queueing.", a, n))
-		}
+		replicas[a] = len(r.cfg.MetricsURLs[a])
+	}
+	for _, n := range report.CapacityNotes(r.cfg.Mode() == "attach", runtime.NumCPU(), r.cfg.Apps, replicas) {
+		r.note(n)
 	}
 }
 
@@ -78,7 +75,7 @@ func (r *runner) capacityConfig(app string) capacity.Config {
 		SLOP99:             r.cfg.SLOP99,
 		MinSuccessRatio:    results.CapacityMinSuccessRatio,
 		MinThroughputShare: results.CapacityMinThroughputShare,
-		Start:              o.Start, Growth: CapacityGrowth, Max: o.Max, Precision: o.Precision,
+		Start:              o.Start, Growth: config.CapacityGrowth, Max: o.Max, Precision: o.Precision,
 		Cores: runtime.NumCPU(), AppCores: runtime.NumCPU(),
 		AppReplicas: len(r.cfg.MetricsURLs[app]),
 		MissPause:   missPauses * r.probePause(),
@@ -96,8 +93,8 @@ const missPauses = 4
 // times.
 func (r *runner) maxProbes() int {
 	o := r.cfg.Capacity
-	ramp := 1 + int(math.Ceil(math.Log(o.Max/o.Start)/math.Log(CapacityGrowth)))
-	bisect := int(math.Ceil(math.Log2(math.Log(CapacityGrowth) / math.Log1p(o.Precision))))
+	ramp := 1 + int(math.Ceil(math.Log(o.Max/o.Start)/math.Log(config.CapacityGrowth)))
+	bisect := int(math.Ceil(math.Log2(math.Log(config.CapacityGrowth) / math.Log1p(o.Precision))))
 	return capacity.MaxTries * (ramp + max(bisect, 0))
 }
 
@@ -116,9 +113,9 @@ func (r *runner) probePause() time.Duration {
 
 // capacityOf searches one (scenario, app): it probes, then confirms the
 // rate found with a run of the full length.
-func (r *runner) capacityOf(ctx context.Context, j job, label string) results.Capacity {
-	c := results.Capacity{Scenario: j.scenario, App: j.app, Probes: []results.Probe{}}
-	if verr := r.valid[[2]string{j.scenario, j.app}]; verr != nil {
+func (r *runner) capacityOf(ctx context.Context, j load.Job, label string) results.Capacity {
+	c := results.Capacity{Scenario: j.Scenario, App: j.App, Probes: []results.Probe{}}
+	if verr := r.valid[[2]string{j.Scenario, j.App}]; verr != nil {
 		c.Status, c.Reason = results.CapacityFailed, "validation failed: "+verr.Error()
 		return c
 	}
@@ -126,13 +123,13 @@ func (r *runner) capacityOf(ctx context.Context, j job, label string) results.Ca
 		c.Status, c.Reason = results.CapacitySkipped, "interrupted before this search"
 		return c
 	}
-	session, err := r.login(ctx, r.apps[j.app])
+	session, err := r.login(ctx, r.apps[j.App])
 	if err != nil {
 		c.Status, c.Reason = results.CapacityFailed, err.Error()
 		return c
 	}
-	r.con.printf("%s %-10s %s searching from %g req/s\n", label, j.scenario, r.appColumn(j.app), r.cfg.Capacity.Start)
-	pr := &prober{r: r, j: j, session: session, cfg: r.capacityConfig(j.app)}
+	r.con.printf("%s %-10s %s searching from %g req/s\n", label, j.Scenario, r.appColumn(j.App), r.cfg.Capacity.Start)
+	pr := &prober{r: r, j: j, session: session, cfg: r.capacityConfig(j.App)}
 	out, err := capacity.Search(ctx, pr.cfg, pr.probe)
 	// The probes of a search cut short still count as rates measured; its
 	// bracket does not.
@@ -146,7 +143,7 @@ func (r *runner) capacityOf(ctx context.Context, j job, label string) results.Ca
 		return c
 	}
 	c.Status, c.Rate, c.Upper, c.StopReason, c.StopDetail = out.Status, out.Rate, out.Upper, out.StopReason, out.StopDetail
-	r.con.printf("%s %-10s %s %s\n", label, j.scenario, r.appColumn(j.app), capacityLine(c))
+	r.con.printf("%s %-10s %s %s\n", label, j.Scenario, r.appColumn(j.App), capacityLine(c))
 	if c.Rate > 0 {
 		r.confirm(ctx, j, label, &c)
 	}
@@ -156,7 +153,7 @@ func (r *runner) capacityOf(ctx context.Context, j job, label string) results.Ca
 // confirm measures a full-length run at the capacity found, through the
 // path of the fixed profiles (its own raw and samples files), and records
 // whether it held and the capacity per core.
-func (r *runner) confirm(ctx context.Context, j job, label string, c *results.Capacity) {
+func (r *runner) confirm(ctx context.Context, j load.Job, label string, c *results.Capacity) {
 	if !r.pause(ctx, r.cfg.Cooldown) {
 		c.Reason = "interrupted before the confirmation run"
 		return
@@ -167,7 +164,7 @@ func (r *runner) confirm(ctx context.Context, j job, label string, c *results.Ca
 	if res.AppCost.Available && res.AppCost.CPUMean > 0 {
 		c.PerCore = c.Rate / res.AppCost.CPUMean
 	}
-	r.con.printf("%s %-10s %s confirmation %s\n", label, j.scenario, r.appColumn(j.app), oneLine(res))
+	r.con.printf("%s %-10s %s confirmation %s\n", label, j.Scenario, r.appColumn(j.App), oneLine(res))
 }
 
 // pause waits d unless ctx ends first; it reports whether to go on.

@@ -70,14 +70,14 @@ func round(d time.Duration) string {
 
 // progress is a run's load.Options.Progress: it keeps the status line on
 // the run's phase, elapsed time and what is left of the whole benchmark.
-func (r *runner) progress(j job, label string, left time.Duration) func(load.Progress) {
+func (r *runner) progress(j load.Job, label string, left time.Duration) func(load.Progress) {
 	return func(p load.Progress) {
 		phase := "measuring"
 		if p.Warmup {
 			phase = "warming up"
 		}
 		r.con.status(fmt.Sprintf("%s %s %s %s  %s %s/%s  %s left  %.1f req/s  %d errors",
-			label, j.profile, j.scenario, j.app, phase, round(p.Elapsed), round(p.Total),
+			label, j.Profile, j.Scenario, j.App, phase, round(p.Elapsed), round(p.Total),
 			round(left+p.Total-p.Elapsed), p.Rate, p.Errors))
 	}
 }

@@ -8,10 +8,7 @@ import (
 	"os/exec"
 	"runtime"
 	"strings"
-	"syscall"
 	"time"
-
-	"crudbench/bench/sampler"
 )
 
 // cpuModel reads the processor's name from /proc/cpuinfo.
@@ -80,30 +77,4 @@ func gitCommit(ctx context.Context, dir string) (commit string, ok bool) {
 		commit += "-dirty"
 	}
 	return commit, true
-}
-
-// cpuTime returns the CPU time this process has used so far, all threads,
-// user and system (getrusage RUSAGE_SELF; children not included).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// selfRSS returns this process's resident memory (VmRSS) in bytes, 0 when
-// /proc cannot tell.
-func selfRSS() uint64 {
-	rss, _ := sampler.ResidentBytes(os.Getpid())
-	return rss
-}
-
-// peakRSS returns the most resident memory this process has used, in bytes.
-func peakRSS() uint64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return uint64(ru.Maxrss) << 10 // kilobytes on Linux
 }

@@ -2,24 +2,15 @@ package runner
 
 import (
 	"context"
-	"fmt"
 	"time"
 
-	"crudbench/bench/results"
-	"crudbench/bench/sampler"
+	"crudbench/bench/load"
 )
 
-// Plan exposes the run order to the external tests.
-func Plan(profiles, scenarios, apps []string, repeat int) [][4]any {
-	var out [][4]any
-	for _, j := range plan(profiles, scenarios, apps, repeat) {
-		out = append(out, [4]any{j.profile, j.scenario, j.app, j.repeat})
-	}
-	return out
-}
-
 // WaitSlot exposes how a shard waits for a run's slot.
-func WaitSlot(ctx context.Context, c Config, start time.Time) string { return c.waitSlot(ctx, start) }
+func WaitSlot(ctx context.Context, shard load.Shard, start time.Time) string {
+	return waitSlot(ctx, shard, start)
+}
 
 // SourceCommit exposes how the report names the measured commit.
 var SourceCommit = sourceCommit
@@ -27,23 +18,3 @@ var SourceCommit = sourceCommit
 // OtherLoad exposes how the runner finds other work on the machine during
 // a capacity search.
 var OtherLoad = otherLoad
-
-// MetricsCost exposes how an app's cost and pool are taken from its scraped
-// metrics over a window.
-func MetricsCost(ser sampler.Series, from, to time.Time, successes, requests uint64) (results.ProcessCost, *results.PoolCost) {
-	src := sources{app: "app", cpu: results.SourceMetrics, scrapes: []scrape{{url: "http://app/metrics", series: "app"}}}
-	return appCost(ser, src, from, to, successes), poolCost(ser, from, to, requests)
-}
-
-// ReplicasCost exposes how an app's cost is summed over its replicas'
-// scraped series, each given with its metrics URL.
-func ReplicasCost(urls []string, replicas []sampler.Series, from, to time.Time, successes, requests uint64) (results.ProcessCost, []string) {
-	src := sources{app: "app", cpu: results.SourceMetrics}
-	series := map[string]sampler.Series{}
-	for i, u := range urls {
-		name := fmt.Sprintf("app.replica%d", i+1)
-		src.scrapes = append(src.scrapes, scrape{url: u, series: name})
-		series[name] = replicas[i]
-	}
-	return replicasCost(series, src, from, to, successes, requests)
-}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"time"
 
 	"crudbench/bench/facts"
 	"crudbench/bench/results"
@@ -47,7 +48,7 @@ func (r *runner) startedFacts(ctx context.Context, name string, p *stack.Process
 	if err != nil {
 		f.Problems = append(f.Problems, err.Error())
 	}
-	f.StartMs = ms(p.Ready)
+	f.StartMs = float64(p.Ready) / float64(time.Millisecond)
 	f.IdleRSSMB = float64(p.IdleRSSBytes) / results.BytesPerMB
 	return f
 }

@@ -8,15 +8,16 @@ import (
 	"path/filepath"
 	"time"
 
+	"crudbench/bench/cost"
 	"crudbench/bench/load"
 	"crudbench/bench/results"
 	"crudbench/bench/scenario"
 )
 
-// measureAll runs every job and folds repeats into run.Results, in the
+// measureAll runs every load.Job and folds repeats into run.Results, in the
 // order of profiles, scenarios and apps as configured.
 func (r *runner) measureAll(ctx context.Context, run *results.Run) {
-	jobs := plan(r.cfg.Profiles, r.cfg.Scenarios, r.cfg.Apps, r.cfg.Repeat)
+	jobs := load.Plan(r.cfg.Profiles, r.cfg.Scenarios, r.cfg.Apps, r.cfg.Repeat)
 	if len(jobs) == 0 {
 		return // -capacity without -profiles
 	}
@@ -24,12 +25,12 @@ func (r *runner) measureAll(ctx context.Context, run *results.Run) {
 	measured := r.validJobs(jobs)
 	r.con.printf("Measuring %d run(s) of %s each, %s; verdicts against an SLO of p99 ≤ %s.\n", measured, perRun, r.howLong(len(jobs), measured, perRun), r.cfg.SLOP99)
 
-	reps := map[job][]results.Result{}
+	reps := map[load.Job][]results.Result{}
 	done := 0
 	for i, j := range jobs {
-		key := job{j.profile, j.scenario, j.app, 0}
+		key := load.Job{Profile: j.Profile, Scenario: j.Scenario, App: j.App, Repeat: 0}
 		var res results.Result
-		switch verr := r.valid[[2]string{j.scenario, j.app}]; {
+		switch verr := r.valid[[2]string{j.Scenario, j.App}]; {
 		case verr != nil:
 			res = r.blank(j, results.VerdictFailed, "validation failed: "+verr.Error())
 		case ctx.Err() != nil:
@@ -47,15 +48,15 @@ func (r *runner) measureAll(ctx context.Context, run *results.Run) {
 			if done < measured {
 				left += r.cfg.Cooldown
 			}
-			res = r.measure(ctx, j, r.cfg.Rates[j.profile][j.scenario], fmt.Sprintf("[%d/%d]", done, measured), left, i)
-			r.con.printf("[%d/%d] %-6s %-10s %s %s\n", done, measured, j.profile, j.scenario, r.appColumn(j.app), oneLine(res))
+			res = r.measure(ctx, j, r.cfg.Rates[j.Profile][j.Scenario], fmt.Sprintf("[%d/%d]", done, measured), left, i)
+			r.con.printf("[%d/%d] %-6s %-10s %s %s\n", done, measured, j.Profile, j.Scenario, r.appColumn(j.App), oneLine(res))
 		}
 		reps[key] = append(reps[key], res)
 	}
 	for _, p := range r.cfg.Profiles {
 		for _, s := range r.cfg.Scenarios {
 			for _, a := range r.cfg.Apps {
-				run.Results = append(run.Results, Fold(reps[job{p, s, a, 0}], r.cfg.SLOP99))
+				run.Results = append(run.Results, results.Fold(reps[load.Job{Profile: p, Scenario: s, App: a, Repeat: 0}], r.cfg.SLOP99))
 			}
 		}
 	}
@@ -74,10 +75,10 @@ func (r *runner) coolDown(ctx context.Context) {
 }
 
 // validJobs counts the jobs whose scenario passed validation on their app.
-func (r *runner) validJobs(jobs []job) int {
+func (r *runner) validJobs(jobs []load.Job) int {
 	n := 0
 	for _, j := range jobs {
-		if r.valid[[2]string{j.scenario, j.app}] == nil {
+		if r.valid[[2]string{j.Scenario, j.App}] == nil {
 			n++
 		}
 	}
@@ -91,7 +92,7 @@ func (r *runner) howLong(jobs, measured int, perRun time.Duration) string {
 	if r.cfg.Shard == nil {
 		return "about " + round(remaining(measured, perRun, r.cfg.Cooldown)) + " in all"
 	}
-	return "in slots of " + r.cfg.Slot().String() + " ending by " + r.cfg.SlotStart(jobs).Local().Format(time.TimeOnly)
+	return "in slots of " + r.cfg.Slots().Length().String() + " ending by " + r.cfg.Slots().At(jobs).Local().Format(time.TimeOnly)
 }
 
 // remaining estimates the time n more runs take, cool-downs between them
@@ -114,21 +115,21 @@ func oneLine(res results.Result) string {
 }
 
 // blank is the result of a run that was not measured.
-func (r *runner) blank(j job, verdict, reason string) results.Result {
+func (r *runner) blank(j load.Job, verdict, reason string) results.Result {
 	return results.Result{
-		Profile: j.profile, Scenario: j.scenario, App: j.app,
+		Profile: j.Profile, Scenario: j.Scenario, App: j.App,
 		Verdict: verdict, Reason: reason,
-		TargetRate:  r.share(r.cfg.Rates[j.profile][j.scenario]),
+		TargetRate:  r.share(r.cfg.Rates[j.Profile][j.Scenario]),
 		StatusCodes: map[string]int{},
 		Errors:      []string{},
 	}
 }
 
-// measure runs one job at rate, the plan's run number slot: log in, wait
+// measure runs one load.Job at rate, the plan's run number slot: log in, wait
 // for the run's slot when sharded, attack while sampling, count
 // statements, remove what a write left, and turn it all into a Result.
-func (r *runner) measure(ctx context.Context, j job, rate float64, label string, left time.Duration, slot int) results.Result {
-	u := r.apps[j.app]
+func (r *runner) measure(ctx context.Context, j load.Job, rate float64, label string, left time.Duration, slot int) results.Result {
+	u := r.apps[j.App]
 	res := r.blank(j, results.VerdictFailed, "")
 	res.TargetRate = r.share(rate)
 	fail := func(err error) results.Result {
@@ -142,26 +143,21 @@ func (r *runner) measure(ctx context.Context, j job, rate float64, label string,
 	if err != nil {
 		return fail(err)
 	}
-	writes := writesRows(j.scenario)
 	var vacanciesBefore int64 = -1
-	if writes {
+	if writesRows(j.Scenario) {
 		vacanciesBefore = r.vacancyCount(bg)
 	}
 	if skip := r.awaitSlot(ctx, slot); skip != "" {
 		return r.blank(j, results.VerdictSkipped, skip)
 	}
 
-	base := r.fileBase(j)
-	res.RawFile = filepath.ToSlash(filepath.Join(RawDir, base+".bin"))
-	res.SamplesFile = filepath.ToSlash(filepath.Join(SamplesDir, base+".csv"))
-	raw, err := os.Create(filepath.Join(r.dir, res.RawFile))
+	raw, err := r.createFiles(&res, j)
 	if err != nil {
 		return fail(err)
 	}
 	defer raw.Close()
 
-	src := r.sourcesFor(j.app)
-	samplers := r.samplersFor(src)
+	src := r.sourcesFor(j.App)
 	opts := r.attackOptions(j, rate, wl, raw, r.progress(j, label, left))
 	opts.Shard = r.slotShard(slot)
 	prof := r.profileFor(ctx, j, &opts)
@@ -169,62 +165,64 @@ func (r *runner) measure(ctx context.Context, j job, rate float64, label string,
 	// divided by all its successful requests: no request straddles the
 	// count's bounds, so the ratio is exact.
 	before, beforeErr := r.statements(bg)
-	out, series, attackErr := r.attack(ctx, wl, opts, samplers)
+	out, series, _, attackErr := r.attack(ctx, wl, opts, src)
 	after, afterErr := r.statements(bg)
 
-	if writes {
-		if err := r.cleanupWrites(bg, wl, tag, vacanciesBefore); err != nil {
-			r.note(fmt.Sprintf("%s %s %s: %v", j.profile, j.scenario, j.app, err))
-			res.Errors = append(res.Errors, err.Error())
-		}
-	}
-	if err := r.writeSamples(series, src, res.SamplesFile); err != nil {
-		r.note(fmt.Sprintf("samples of %s: %v", base, err))
+	r.removeWrites(bg, j, wl, tag, vacanciesBefore, &res)
+	if err := cost.WriteSamples(r.dir, series, src, res.SamplesFile); err != nil {
+		r.note(fmt.Sprintf("samples of %s: %v", r.fileBase(j), err))
 	}
 	if out == nil {
 		return fail(attackErr)
 	}
 
-	TakeSummary(&res, out.Summary)
-	r.noteUnread(fmt.Sprintf("%s %s %s", j.profile, j.scenario, j.app), takeCosts(&res, out, series, src))
+	out.Summary.Record(&res)
+	r.noteUnread(fmt.Sprintf("%s %s %s", j.Profile, j.Scenario, j.App), cost.Take(&res, out, series, src))
 	res.CPUProfile = prof.result()
-	takeDBTotals(&res, out, after-before, beforeErr == nil && afterErr == nil && after >= before)
-	res.Verdict, res.Reason = judge(out, attackErr, res.TargetRate, res, r.cfg.SLOP99)
+	cost.TakeStatements(&res, out, after-before, beforeErr == nil && afterErr == nil && after >= before)
+	judge(&res, out, attackErr, r.cfg.SLOP99)
 	return res
+}
+
+// removeWrites removes the rows run j wrote, when its scenario writes,
+// and checks the vacancies are as many as before (vacanciesBefore); a
+// failure is noted and listed among res's errors.
+func (r *runner) removeWrites(ctx context.Context, j load.Job, wl *scenario.Workload, tag string, vacanciesBefore int64, res *results.Result) {
+	if !writesRows(j.Scenario) {
+		return
+	}
+	if err := r.cleanupWrites(ctx, wl, tag, vacanciesBefore); err != nil {
+		r.note(fmt.Sprintf("%s %s %s: %v", j.Profile, j.Scenario, j.App, err))
+		res.Errors = append(res.Errors, err.Error())
+	}
+}
+
+// createFiles names the files of run j in res and creates its raw
+// results' file, which the attack writes.
+func (r *runner) createFiles(res *results.Result, j load.Job) (*os.File, error) {
+	base := r.fileBase(j)
+	res.RawFile = results.RawFile(base)
+	res.SamplesFile = results.SamplesFile(base)
+	return os.Create(filepath.Join(r.dir, filepath.FromSlash(res.RawFile)))
 }
 
 // workload logs in to app u and returns the stream of requests of run j,
 // with the tag that starts the titles of the rows it writes: a shard's
 // names the shard, so that each shard removes only its own rows.
-func (r *runner) workload(ctx context.Context, j job, u *appUnderTest) (*scenario.Workload, string, error) {
+func (r *runner) workload(ctx context.Context, j load.Job, u *appUnderTest) (*scenario.Workload, string, error) {
 	session, err := r.login(ctx, u)
 	if err != nil {
 		return nil, "", err
 	}
-	tag := fmt.Sprintf("crudbench %s %s/%s/%s/%d", r.runID, j.profile, j.scenario, j.app, j.repeat)
+	tag := fmt.Sprintf("crudbench %s %s/%s/%s/%d", r.runID, j.Profile, j.Scenario, j.App, j.Repeat)
 	if s := r.cfg.Shard; s != nil {
 		tag += fmt.Sprintf(" shard %d/%d", s.Index, s.Count)
 	}
-	wl, err := scenario.NewWorkload(session, j.scenario, tag)
+	wl, err := scenario.NewWorkload(session, j.Scenario, tag)
 	if err == nil && r.cfg.Shard != nil {
 		wl.Share(r.cfg.Shard.Index, r.cfg.Shard.Count)
 	}
 	return wl, tag, err
-}
-
-// takeDBTotals sets what PostgreSQL did over the attack as totals, beside
-// the per-request figures: the statements (ok when they were counted)
-// over the whole attack, warm-up included, divided by its successful
-// requests (takeCosts sets the server's CPU over the window). Both are the
-// whole database's: with shards, what every shard's requests cost, which a
-// merge divides by the shards' requests added up.
-func takeDBTotals(res *results.Result, out *load.Outcome, statements uint64, ok bool) {
-	res.AttackSuccesses = out.Succeeded
-	if ok {
-		res.DB.Available = true
-		res.DB.Statements = statements
-		res.DB.StatementsPerRequest = perRequest(float64(statements), out.Succeeded)
-	}
 }
 
 // errNoStatements stands for a statement count that cannot be read, so a
@@ -239,31 +237,25 @@ func (r *runner) statements(ctx context.Context) (uint64, error) {
 	return r.probe.Statements(ctx)
 }
 
-// TakeSummary copies the load generator's figures of the measured window
-// into res, keeping the errors res already holds after the attack's own.
-// bench merge takes a merged window's figures with it too, so that a
-// merged result reads as one runner's.
-func TakeSummary(res *results.Result, s load.Summary) {
-	res.AchievedRate = s.AchievedRate
-	res.Throughput = s.Throughput
-	res.Requests = s.Requests
-	res.SuccessRatio = s.SuccessRatio
-	res.StatusCodes = s.StatusCodes
-	res.Errors = append(s.Errors, res.Errors...)
-	res.Latency = results.Latency{
-		Mean: ms(s.LatencyMean), P50: ms(s.P50), P90: ms(s.P90), P95: ms(s.P95), P99: ms(s.P99), Max: ms(s.LatencyMax),
+// fileBase names a run's files.
+func (r *runner) fileBase(j load.Job) string {
+	base := fmt.Sprintf("%s-%s-%s", j.Profile, j.Scenario, j.App)
+	if r.cfg.Repeat > 1 {
+		base += fmt.Sprintf("-r%d", j.Repeat)
 	}
-	res.BytesIn, res.BytesOut = s.BytesInMean, s.BytesOutMean
-	res.Timeline = timeline(s.Timeline)
+	return base
 }
 
-// timeline turns the load generator's seconds into the results' units.
-func timeline(seconds []load.Second) []results.Second {
-	out := make([]results.Second, len(seconds))
-	for i, s := range seconds {
-		out[i] = results.Second{
-			At: s.At.Seconds(), Requests: s.Requests, Successes: s.Successes, P50: ms(s.P50), P99: ms(s.P99),
-		}
+// judge gives a measured run its verdict: a window cut short by Ctrl-C is
+// not comparable, an attack that ended in an error failed, and anything
+// else is judged on its numbers against the SLO.
+func judge(res *results.Result, out *load.Outcome, attackErr error, slo time.Duration) {
+	switch {
+	case out.Interrupted:
+		res.Verdict, res.Reason = results.VerdictSkipped, "interrupted during the run: the partial window is not comparable"
+	case attackErr != nil:
+		res.Verdict, res.Reason = results.VerdictFailed, attackErr.Error()
+	default:
+		res.Judge(slo)
 	}
-	return out
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"crudbench/bench/capacity"
+	"crudbench/bench/cost"
 	"crudbench/bench/load"
 	"crudbench/bench/results"
 	"crudbench/bench/sampler"
@@ -17,7 +18,7 @@ import (
 // runner's own cost, the cleanup of writes), printed as it ends.
 type prober struct {
 	r       *runner
-	j       job
+	j       load.Job
 	session *scenario.Session
 	cfg     capacity.Config
 	n       int // probes run so far
@@ -30,34 +31,34 @@ func (p *prober) probe(ctx context.Context, rate float64) (results.Probe, error)
 		return results.Probe{}, ctx.Err()
 	}
 	p.n++
-	tag := fmt.Sprintf("crudbench %s capacity/%s/%s/probe%d", r.runID, p.j.scenario, p.j.app, p.n)
-	wl, err := scenario.NewWorkload(p.session, p.j.scenario, tag)
+	tag := fmt.Sprintf("crudbench %s capacity/%s/%s/probe%d", r.runID, p.j.Scenario, p.j.App, p.n)
+	wl, err := scenario.NewWorkload(p.session, p.j.Scenario, tag)
 	if err != nil {
 		return results.Probe{}, err
 	}
 	bg := context.WithoutCancel(ctx)
 	var vacanciesBefore int64 = -1
-	if writesRows(p.j.scenario) {
+	if writesRows(p.j.Scenario) {
 		vacanciesBefore = r.vacancyCount(bg)
 	}
 	opts := load.Options{
-		Name: fmt.Sprintf("%s/%s/%s/%g", capacityProfile, p.j.scenario, p.j.app, rate), Rate: rate,
+		Name: fmt.Sprintf("%s/%s/%s/%g", capacityProfile, p.j.Scenario, p.j.App, rate), Rate: rate,
 		Warmup: o.ProbeWarmup, Duration: o.ProbeDuration,
 		Timeout: r.cfg.Timeout, MaxConnections: r.cfg.MaxConnections, Observe: wl.Observe,
 	}
 	machine := watchMachine(ctx, o.ProbeWarmup, o.ProbeDuration)
-	src := r.sourcesFor(p.j.app)
-	out, series, attackErr := r.attack(ctx, wl, opts, r.samplersFor(src))
-	if writesRows(p.j.scenario) {
+	src := r.sourcesFor(p.j.App)
+	out, series, self, attackErr := r.attack(ctx, wl, opts, src)
+	if writesRows(p.j.Scenario) {
 		if err := r.cleanupWrites(bg, wl, tag, vacanciesBefore); err != nil {
-			r.note(fmt.Sprintf("capacity probe %s %s at %g/s: %v", p.j.scenario, p.j.app, rate, err))
+			r.note(fmt.Sprintf("capacity probe %s %s at %g/s: %v", p.j.Scenario, p.j.App, rate, err))
 		}
 	}
 	if out == nil {
 		return results.Probe{}, attackErr
 	}
-	pr, unread := probeOf(rate, out, series, src, r.self[len(r.self)-1])
-	r.noteUnread(fmt.Sprintf("capacity probe %s %s at %g/s", p.j.scenario, p.j.app, rate), unread)
+	pr, unread := probeOf(rate, out, series, src, self)
+	r.noteUnread(fmt.Sprintf("capacity probe %s %s at %g/s", p.j.Scenario, p.j.App, rate), unread)
 	pr.MachineCPU, pr.MachineCPUAvailable = machine()
 	switch {
 	case out.Interrupted:
@@ -77,7 +78,7 @@ func (p *prober) print(pr results.Probe) {
 		verdict = "missed: " + pr.Why
 	}
 	p.r.con.printf("  probe %2d %-10s %s %8.1f req/s  p99 %7.1f ms  app %s  pool wait %s ms  postgres %s  runner %.2f  machine %s cores  %s\n",
-		p.n, p.j.scenario, p.r.appColumn(p.j.app), pr.Rate, pr.P99, cores(pr.AppCPU, pr.AppCPUAvailable), poolWait(pr),
+		p.n, p.j.Scenario, p.r.appColumn(p.j.App), pr.Rate, pr.P99, cores(pr.AppCPU, pr.AppCPUAvailable), poolWait(pr),
 		cores(pr.DBCPU, pr.DBCPUAvailable), pr.RunnerCPU, cores(pr.MachineCPU, pr.MachineCPUAvailable), verdict)
 }
 
@@ -99,12 +100,12 @@ func poolWait(pr results.Probe) string {
 }
 
 // probeOf takes a probe's numbers from its attack the way a measured run
-// takes them (TakeSummary, takeCosts), with the runner's own CPU over the
-// attack; unread are the app's replicas that could not be read.
-func probeOf(rate float64, out *load.Outcome, series map[string]sampler.Series, src sources, self selfUsage) (pr results.Probe, unread []string) {
+// takes them (Summary.Record, cost.Take), with the runner's own CPU over
+// the attack; unread are the app's replicas that could not be read.
+func probeOf(rate float64, out *load.Outcome, series map[string]sampler.Series, src cost.Sources, self cost.Usage) (pr results.Probe, unread []string) {
 	var res results.Result
-	TakeSummary(&res, out.Summary)
-	unread = takeCosts(&res, out, series, src)
+	out.Summary.Record(&res)
+	unread = cost.Take(&res, out, series, src)
 	pr = results.Probe{
 		Rate: rate, AchievedRate: res.AchievedRate, Throughput: res.Throughput, SuccessRatio: res.SuccessRatio,
 		P50: res.Latency.P50, P99: res.Latency.P99,
@@ -114,9 +115,7 @@ func probeOf(rate float64, out *load.Outcome, series map[string]sampler.Series, 
 	if pool := res.AppCost.Pool; pool != nil {
 		pr.PoolWaitMs, pr.PoolAvailable = pool.WaitMsPerRequest, true
 	}
-	if self.wall > 0 {
-		pr.RunnerCPU = self.cpu.Seconds() / self.wall.Seconds()
-	}
+	pr.RunnerCPU = self.Cores()
 	return pr, unread
 }
 

@@ -28,14 +28,14 @@ type cpuProfile struct {
 // profileFor arranges, when -profile-cpu is on, for opts to take a CPU
 // profile of j's app during its measured window, and returns the profile to
 // collect after the attack; nil when there is none to take.
-func (r *runner) profileFor(ctx context.Context, j job, opts *load.Options) *cpuProfile {
-	u := r.apps[j.app]
+func (r *runner) profileFor(ctx context.Context, j load.Job, opts *load.Options) *cpuProfile {
+	u := r.apps[j.App]
 	seconds := r.cfg.Duration.Truncate(time.Second)
 	switch {
 	case !r.cfg.ProfileCPU:
 		return nil
 	case u.debugURL == "":
-		r.note(fmt.Sprintf("%s: CPU profiles are unavailable: it has no admin (pprof) address (give an attached app's with -debug-url %s=http://127.0.0.1:PORT).", j.app, j.app))
+		r.note(fmt.Sprintf("%s: CPU profiles are unavailable: it has no admin (pprof) address (give an attached app's with -debug-url %s=http://127.0.0.1:PORT).", j.App, j.App))
 		return nil
 	case seconds < time.Second:
 		r.note("No CPU profiles: a profile takes whole seconds and -duration is under one.")
@@ -75,20 +75,9 @@ func (p *cpuProfile) analyze() (results.CPUProfile, error) {
 	if err != nil {
 		return prof, err
 	}
-	prof.File = filepath.ToSlash(filepath.Join(ProfilesDir, p.name+".pb.gz"))
-	if err := os.MkdirAll(filepath.Join(p.r.dir, ProfilesDir), 0o755); err != nil {
+	prof.File = results.ProfileFile(p.name)
+	if err := os.MkdirAll(filepath.Join(p.r.dir, results.ProfilesDir), 0o755); err != nil {
 		return prof, err
 	}
 	return prof, os.WriteFile(filepath.Join(p.r.dir, prof.File), p.data, 0o644)
-}
-
-// profileNotes state how CPU profiles were taken, when they were.
-func (r *runner) profileNotes() []string {
-	if !r.cfg.ProfileCPU {
-		return nil
-	}
-	return []string{
-		fmt.Sprintf("CPU profiles (profiles/<run>.pb.gz, go tool pprof reads them): taken from each app's net/http/pprof on its loopback admin address, at Go's 100 Hz sampling, over the measured window's whole seconds (%s) from its scheduled start. Profiling adds CPU to the app: compare CPU-ms per request with a run without -profile-cpu.",
-			r.cfg.Duration.Truncate(time.Second)),
-	}
 }

@@ -1,3 +1,10 @@
+// Package runner is the benchmark itself: it brings up (or attaches to) the
+// apps it measures, validates every scenario on every app, drives each at the
+// profiles' constant rates one app at a time (and, with -capacity, searches
+// each for the highest rate that meets the SLO), samples CPU and memory of
+// the apps and of PostgreSQL, counts SQL statements, and returns everything
+// as a results.Run for the report writers. What it is told comes from
+// package config.
 package runner
 
 import (
@@ -10,30 +17,20 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strings"
 	"time"
 
+	"crudbench/bench/config"
+	"crudbench/bench/cost"
 	"crudbench/bench/dbprobe"
+	"crudbench/bench/report"
 	"crudbench/bench/results"
-	"crudbench/bench/sampler"
 	"crudbench/bench/scenario"
 	"crudbench/bench/stack"
-	"crudbench/db"
-	"crudbench/db/seed"
 )
 
 // ErrInterrupted is returned (wrapped) when the context ended the run
 // early; the Run returned beside it holds what was measured until then.
 var ErrInterrupted = errors.New("benchmark interrupted")
-
-// Folders inside a results folder.
-const (
-	RawDir     = "raw"
-	SamplesDir = "samples"
-	LogsDir    = "logs"
-	// ProfilesDir holds the CPU profiles of -profile-cpu.
-	ProfilesDir = "profiles"
-)
 
 // editorUser writes as well as reads, so one login serves every scenario.
 const editorUser = "editor"
@@ -62,7 +59,7 @@ type appUnderTest struct {
 
 // runner holds the state of one Run.
 type runner struct {
-	cfg    Config
+	cfg    config.Config
 	con    *console
 	dir    string
 	runID  string
@@ -82,10 +79,9 @@ type runner struct {
 	validator *scenario.Validator
 	valid     map[[2]string]error // (scenario, app) → validation problem
 
-	overheadCPU, overheadWall float64     // sampler CPU fractions weighted by time
-	self                      []selfUsage // the runner's own cost per attack
-	sent                      uint64      // every request of every attack
-	notes                     []string
+	// ledger books what the run costs the runner itself.
+	ledger *cost.Ledger
+	notes  []string
 }
 
 // Run benchmarks as cfg says and returns the run with the folder its files
@@ -93,10 +89,9 @@ type runner struct {
 // caller). Progress and messages go to stdout. When ctx ends, the current
 // attack stops, the rest is marked skipped, everything is torn down, and
 // the partial Run is returned with an error wrapping ErrInterrupted.
-func Run(ctx context.Context, cfg Config, stdout io.Writer) (run *results.Run, dir string, err error) {
+func Run(ctx context.Context, cfg config.Config, stdout io.Writer) (run *results.Run, dir string, err error) {
 	started := time.Now()
-	cpu0 := cpuTime()
-	r, err := newRunner(cfg, stdout, started, RawDir, SamplesDir, LogsDir)
+	r, err := newRunner(cfg, stdout, started, results.RawDir, results.SamplesDir, results.LogsDir)
 	if err != nil {
 		return nil, "", err
 	}
@@ -114,13 +109,9 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (run *results.Run, d
 	r.capacityAll(ctx, run)
 	r.checkVacancies(context.WithoutCancel(ctx), run.Environment.Dataset["vacancy"])
 
-	wall := time.Since(started)
-	cpu := cpuTime() - cpu0
-	run.Runner = r.runnerCost(cpu, wall)
-	if r.overheadWall > 0 {
-		run.SamplerOverhead = r.overheadCPU / r.overheadWall
-	}
-	run.Notes = slices.Concat(r.standardNotes(), r.sourceNotes(), r.profileNotes(), r.notes)
+	run.Runner = r.ledger.Runner()
+	run.SamplerOverhead = r.ledger.SamplerOverhead()
+	run.Notes = slices.Concat(report.MethodNotes(r.method()), r.notes)
 	run.FinishedAt = time.Now().UTC()
 	if ctx.Err() != nil {
 		return run, r.dir, fmt.Errorf("%w: %v", ErrInterrupted, context.Cause(ctx))
@@ -130,20 +121,17 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (run *results.Run, d
 
 // newRunner returns the state of a run starting now, with its results
 // folder and the given folders in it; without any, it makes no folder.
-func newRunner(cfg Config, stdout io.Writer, started time.Time, dirs ...string) (*runner, error) {
+func newRunner(cfg config.Config, stdout io.Writer, started time.Time, dirs ...string) (*runner, error) {
 	r := &runner{
 		cfg:    cfg,
+		ledger: cost.NewLedger(),
 		con:    newConsole(stdout),
-		runID:  started.Format("20060102-150405"),
+		runID:  results.RunID(started),
 		client: scenario.NewClient(cfg.Timeout),
 		apps:   map[string]*appUnderTest{},
 		valid:  map[[2]string]error{},
 	}
-	r.dir = filepath.Join(cfg.Out, r.runID)
-	if cfg.Shard != nil {
-		// Shards of one run start in the same second on one machine too.
-		r.dir += fmt.Sprintf("-shard%dof%d", cfg.Shard.Index, cfg.Shard.Count)
-	}
+	r.dir = results.Folder(cfg.Out, started, cfg.ShardSettings())
 	for _, sub := range dirs {
 		if err := os.MkdirAll(filepath.Join(r.dir, sub), 0o755); err != nil {
 			return nil, fmt.Errorf("results folder: %w", err)
@@ -165,8 +153,8 @@ func (r *runner) newRun(ctx context.Context, started time.Time) *results.Run {
 			Cooldown: results.Duration(cfg.Cooldown), Timeout: results.Duration(cfg.Timeout),
 			MaxConnections: cfg.MaxConnections, Repeat: cfg.Repeat,
 			SampleInterval: results.Duration(cfg.SampleInterval), DBMaxConns: cfg.DBMaxConns,
-			Rates: cfg.Rates, SLOP99: results.Duration(cfg.SLOP99), Capacity: cfg.Capacity.settings(),
-			ProfileCPU: cfg.ProfileCPU, AppInfo: cfg.appInfo(), Shard: cfg.shardSettings(),
+			Rates: cfg.Rates, SLOP99: results.Duration(cfg.SLOP99), Capacity: cfg.Capacity.Settings(),
+			ProfileCPU: cfg.ProfileCPU, AppInfo: cfg.AppInfo(), Shard: cfg.ShardSettings(),
 		},
 		Environment: results.Environment{
 			CPUModel: cpuModel(), CPUCount: runtime.NumCPU(), Kernel: kernel(),
@@ -203,180 +191,4 @@ func (r *runner) checkVacancies(ctx context.Context, before int64) {
 	if after, err := r.probe.CountVacancies(ctx); err == nil && after != before {
 		r.note(fmt.Sprintf("The database held %d vacancies before the run and %d after: write cleanup left rows behind.", before, after))
 	}
-}
-
-// setup reaches the database and the apps for the mode of the run,
-// registering with undo what must be torn down again.
-func (r *runner) setup(ctx context.Context, run *results.Run) error {
-	cfg := r.cfg
-	dbURL := cfg.DatabaseURL
-	switch cfg.Mode() {
-	case "embedded":
-		r.con.printf("Starting a throwaway PostgreSQL cluster and loading the dataset…\n")
-		pgLog, err := os.Create(filepath.Join(r.dir, LogsDir, "postgres.log"))
-		if err != nil {
-			return err
-		}
-		r.undo(pgLog.Close)
-		d, err := stack.StartDatabase(ctx, r.cfg.Seed, pgLog)
-		if err != nil {
-			return fmt.Errorf("embedded database: %w", err)
-		}
-		r.undo(d.Stop)
-		dbURL, r.dbPID = d.URL, d.PID
-	case "database":
-		if err := r.prepareDatabase(ctx, dbURL); err != nil {
-			return err
-		}
-	}
-
-	if dbURL != "" {
-		if err := r.openProbe(ctx, dbURL, run); err != nil {
-			return err
-		}
-		r.undo(func() error { r.probe.Close(); return nil })
-	} else {
-		r.note("No DATABASE_URL was given in attach mode: SQL statements per request, PostgreSQL CPU and the database checks of validation are unavailable.")
-		run.Environment.PostgresVersion = "unknown (no DATABASE_URL)"
-		run.Environment.Dataset = map[string]int64{}
-	}
-
-	if cfg.Mode() == "attach" {
-		r.attach()
-		run.Settings.DBMaxConns = 0
-		r.note("Attach mode: the apps were started elsewhere, so their DB_MAX_CONNS and other settings are theirs (settings.dbMaxConns is 0: unknown).")
-		return nil
-	}
-	return r.startApps(ctx, dbURL)
-}
-
-// prepareDatabase makes sure the database at url holds the dataset: it
-// migrates and seeds an empty one, resets one only with -reset-db, and
-// otherwise leaves it exactly as it is.
-func (r *runner) prepareDatabase(ctx context.Context, url string) error {
-	p, err := dbprobe.Open(ctx, url)
-	if err != nil {
-		return err
-	}
-	defer p.Close()
-	hasSchema, err := p.HasSchema(ctx)
-	if err != nil {
-		return fmt.Errorf("inspect the database: %w", err)
-	}
-	persons := int64(0)
-	if hasSchema {
-		counts, err := p.Dataset(ctx)
-		if err != nil {
-			return fmt.Errorf("inspect the database: %w", err)
-		}
-		persons = counts["person"]
-	}
-	switch {
-	case r.cfg.ResetDB:
-		r.con.printf("-reset-db: migrating, emptying and reseeding the database at DATABASE_URL…\n")
-		if err := db.Migrate(ctx, url); err != nil {
-			return fmt.Errorf("migrate: %w", err)
-		}
-		if err := seed.Reset(ctx, url); err != nil {
-			return fmt.Errorf("reset: %w", err)
-		}
-	case !hasSchema:
-		r.con.printf("The database at DATABASE_URL is empty: migrating it…\n")
-		if err := db.Migrate(ctx, url); err != nil {
-			return fmt.Errorf("migrate: %w", err)
-		}
-	case persons > 0:
-		r.con.printf("Using the dataset already in the database at DATABASE_URL (not migrated, not reseeded; -reset-db would reseed it).\n")
-		return nil
-	}
-	r.con.printf("Loading the dataset…\n")
-	if _, err := seed.Load(ctx, url, r.cfg.Seed); err != nil {
-		return fmt.Errorf("seed: %w", err)
-	}
-	return nil
-}
-
-// openProbe connects the statement counter and records what the database
-// says about itself.
-func (r *runner) openProbe(ctx context.Context, url string, run *results.Run) error {
-	p, err := dbprobe.Open(ctx, url)
-	if err != nil {
-		return err
-	}
-	r.probe = p
-	if err := p.EnableStatements(ctx); err != nil {
-		r.note(fmt.Sprintf("SQL statements per request are unavailable: %v (preload it with shared_preload_libraries=pg_stat_statements).", err))
-	} else {
-		r.statementsOK = true
-	}
-	if v, err := p.ServerVersion(ctx); err == nil {
-		run.Environment.PostgresVersion = v
-	}
-	if run.Environment.Dataset, err = p.Dataset(ctx); err != nil {
-		return fmt.Errorf("the database at DATABASE_URL does not hold the crudbench schema: %w", err)
-	}
-	if r.dbPID == 0 {
-		if pid, err := p.ServerPID(ctx); err == nil {
-			r.dbPID = pid
-		} else {
-			r.note(fmt.Sprintf("PostgreSQL CPU and memory are unavailable: %v.", err))
-		}
-	}
-
-	store, err := db.Open(ctx, url, db.Options{MaxConns: 2})
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	ref, err := scenario.ReferenceFromStore(ctx, store)
-	if err != nil {
-		// Validation then compares the apps with the REST app, and the
-		// read-one check names what is missing.
-		r.note(fmt.Sprintf("The reference data could not be read from the database (%v); apps are compared with the REST app instead.", err))
-		ref = nil
-	}
-	r.validator = &scenario.Validator{
-		Client:         r.client,
-		Ref:            ref,
-		CountVacancies: p.CountVacancies,
-	}
-	return nil
-}
-
-func (r *runner) note(s string) {
-	if !slices.Contains(r.notes, s) {
-		r.notes = append(r.notes, s)
-	}
-}
-
-// standardNotes state the method, so a reader of the report knows what the
-// numbers mean without reading the code.
-func (r *runner) standardNotes() []string {
-	notes := []string{
-		fmt.Sprintf("Open model: vegeta sends on schedule whatever the app answers, with unlimited workers and at most %d connections per app; requests waiting for a connection count in the latency. Each run is %s of warm-up (discarded) then %s measured; apps are measured one at a time in rotating order with %s of cool-down.",
-			r.cfg.MaxConnections, r.cfg.Warmup, r.cfg.Duration, r.cfg.Cooldown),
-		"The measured window is the requests scheduled after the warm-up: exactly rate × duration of them, sent however late the load generator runs. Achieved rate = those requests / the time from when the first was due to the last send plus one scheduled interval, never less than the window's length (below the target when the load generator fell behind and never caught up; a burst that catches up is not a higher rate). Throughput = their successful answers / the later of that time and the time from when the first was due to the last answer. A request succeeds with status 2xx/3xx and the right kind of answer (a GraphQL errors payload or an unexpected status is a failure).",
-		fmt.Sprintf("Verdict: saturated when throughput < 95%% of the target or success < 99%%: the run did not hold its rate, so its latencies measure a queue, not the app, and are never compared; slow when it held the rate but its p99 is over the SLO of %s (-slo-p99); ok when it held the rate within the SLO.", r.cfg.SLOP99),
-		"Each app gives every request a deadline (REQUEST_TIMEOUT, 5 s by default, the same for all apps) and answers 503 when the database, or a connection from the pool, did not come in time: an overloaded app shows failed requests, not latencies above its deadline.",
-		fmt.Sprintf("read-small asks every app for %d open vacancies (limit/first %d), above the default page of %d, so each app returns the complete open list of the default dataset.", scenario.ReadSmallLimit, scenario.ReadSmallLimit, db.DefaultLimit),
-		"write: vegeta measures single requests, so a write run is a rotation of single steps — create a vacancy, update a row an earlier create made, delete a row an earlier update changed — each step one request at the target rate (about a third each). Every create has a title of its own; rows still alive when the attack ends are deleted after the window, and the vacancy count is checked to be unchanged.",
-		fmt.Sprintf("mixed: %s, interleaved evenly; its write share follows the write rotation.", mixDescription()),
-		fmt.Sprintf("CPU is a fraction of one core (1.0 = one core), read in nanoseconds from each process's CPU clock (clock_getcpuclockid; /proc's 10 ms ticks only for the children PostgreSQL has reaped), rates over windows of at least 1 s; CPU-ms per request divides the window's CPU time by its successful requests, and is shown as below resolution where a reading's lag (up to a scheduler tick per busy thread) could make up all of it. PostgreSQL's CPU rate is taken over the samples around the window. Apps are sampled every %s; PostgreSQL, a tree of some sixty processes whose full reading costs far more, every %s, its list of processes and its memory only every %d samples (a process that starts in between adds its CPU time when it is found). App RSS is VmRSS; PostgreSQL memory is the Pss sum of the server's processes; PostgreSQL CPU includes its background processes.",
-			r.cfg.SampleInterval, max(r.cfg.SampleInterval, DBSampleInterval), sampler.TreeEvery),
-		"SQL statements per request: pg_stat_statements calls in the apps' database over the whole attack, warm-up included (BEGIN and COMMIT count), divided by all its successful requests — a per-request cost, counted with no request straddling the bounds.",
-		"Raw vegeta results (raw/*.bin) hold the measured window only, without response bodies: vegeta report and vegeta plot read them. Samples CSVs: samples/<run>.csv for the app, samples/<run>.postgres.csv for PostgreSQL.",
-		"The runner's own cost (runner): CPU mean is getrusage over the whole invocation (start-up, seeding and validation included), CPU max the busiest attack's average; its CPU-ms per request is its CPU during the attacks divided by every request sent, warm-up included. The sampler's overhead is its own thread's CPU while sampling.",
-	}
-	if r.validator != nil && r.validator.Ref != nil && r.validator.Ref.Source != "" {
-		notes = append(notes, fmt.Sprintf("Field parity was checked against the %s: JSON values compared after lower-casing GraphQL enums and reading GraphQL IDs as numbers; the site's pages were checked to show the same names, e-mail addresses, titles and payers.", r.validator.Ref.Source))
-	}
-	return notes
-}
-
-func mixDescription() string {
-	parts := make([]string, len(scenario.MixWeights))
-	for i, w := range scenario.MixWeights {
-		parts[i] = fmt.Sprintf("%d%% %s", w.Percent, w.Scenario)
-	}
-	return strings.Join(parts, ", ")
 }

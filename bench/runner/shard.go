@@ -2,134 +2,17 @@ package runner
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"crudbench/bench/load"
 	"crudbench/bench/results"
 )
 
-// DefaultShardGap is the allowance in every slot of a sharded run for the
-// work between two attacks: logging in, removing a write run's rows,
-// counting statements, writing samples. Two seconds of that are usual on a
-// busy machine; the rest is margin, since a shard that reaches its slot
-// late skips the run.
-const DefaultShardGap = 5 * time.Second
-
 // MaxSlotLateness is how late a shard may reach a run's slot and still
 // send the run: its overdue requests leave at once, a burst that a second
 // keeps small. Later than that, the run would not be the schedule's.
 const MaxSlotLateness = time.Second
-
-// shardFlags holds -shard, -start-at and -shard-gap as parsed.
-type shardFlags struct {
-	shard, startAt *string
-	gap            *time.Duration
-}
-
-// defineShardFlags declares the flags of a sharded run on fs.
-func defineShardFlags(fs *flag.FlagSet) shardFlags {
-	return shardFlags{
-		shard:   fs.String("shard", "", "send shard `i/N` of the load (0 ≤ i < N) as one of N runners sharing one schedule; needs -attach and -start-at"),
-		startAt: fs.String("start-at", "", "with -shard: the shared start `time` of the first run, RFC 3339 with zone, e.g. 2026-03-01T12:00:00Z; the same for every shard and in the future"),
-		gap:     fs.Duration("shard-gap", DefaultShardGap, "with -shard: time in every run's slot, after warm-up, duration and cool-down, for the work between attacks"),
-	}
-}
-
-// readShard sets c.Shard and c.ShardGap from the flags, checking them
-// against the rest of c (lists, capacity and profiling already read) and
-// the time now.
-func (c *Config) readShard(v shardFlags, set map[string]bool, now time.Time) []error {
-	c.ShardGap = *v.gap
-	if *v.shard == "" {
-		var errs []error
-		for _, name := range []string{"start-at", "shard-gap"} {
-			if set[name] {
-				errs = append(errs, fmt.Errorf("-%s only applies with -shard", name))
-			}
-		}
-		return errs
-	}
-	s, err := parseShard(*v.shard)
-	if err != nil {
-		return []error{err}
-	}
-	if s.Start, err = parseStartAt(*v.startAt, now); err != nil {
-		return []error{err}
-	}
-	c.Shard = &s
-	return c.checkShard()
-}
-
-// parseShard reads -shard i/N.
-func parseShard(value string) (load.Shard, error) {
-	is, ns, ok := strings.Cut(value, "/")
-	i, ierr := strconv.Atoi(is)
-	n, nerr := strconv.Atoi(ns)
-	switch {
-	case !ok || ierr != nil || nerr != nil:
-		return load.Shard{}, fmt.Errorf("-shard %q: want i/N, e.g. 0/2 for the first of two runners", value)
-	case n < 2:
-		return load.Shard{}, fmt.Errorf("-shard %q: N must be at least 2 (one runner needs no -shard)", value)
-	case i < 0 || i >= n:
-		return load.Shard{}, fmt.Errorf("-shard %q: i must be 0 to %d", value, n-1)
-	}
-	return load.Shard{Index: i, Count: n}, nil
-}
-
-// parseStartAt reads -start-at, which must lie after now.
-func parseStartAt(value string, now time.Time) (time.Time, error) {
-	if value == "" {
-		return time.Time{}, errors.New("-shard needs -start-at: the shared start time of every shard, e.g. -start-at " + now.Add(2*time.Minute).UTC().Format(time.RFC3339))
-	}
-	t, err := time.Parse(time.RFC3339, value)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("-start-at %q: want an RFC 3339 time with zone, e.g. %s", value, now.Add(2*time.Minute).UTC().Format(time.RFC3339))
-	}
-	if !t.After(now) {
-		return time.Time{}, fmt.Errorf("-start-at %s has passed (it is %s): give every shard the same later time", value, now.UTC().Format(time.RFC3339))
-	}
-	return t, nil
-}
-
-// checkShard checks that a sharded run can share one schedule: it loads
-// running apps every shard reaches, at fixed rates.
-func (c Config) checkShard() []error {
-	var errs []error
-	if len(c.Attach) == 0 {
-		errs = append(errs, errors.New("-shard needs -attach: every shard must load the same running apps"))
-	}
-	if c.Capacity.Search {
-		errs = append(errs, errors.New("-shard cannot run -capacity: the search's rates follow earlier probes' answers, which one shared schedule cannot know in advance"))
-	}
-	if c.ValidateOnly {
-		errs = append(errs, errors.New("-shard splits load, and -validate-only sends none: leave -shard out"))
-	}
-	if c.ProfileCPU && c.Shard.Index != 0 {
-		errs = append(errs, errors.New("-profile-cpu only on shard 0: an app serves one CPU profile at a time, and one per run is enough"))
-	}
-	if c.ShardGap <= 0 {
-		errs = append(errs, errors.New("-shard-gap must be above zero"))
-	}
-	return errs
-}
-
-// Slot is how long every run of a sharded plan has: its attack, the
-// cool-down and the gap for the work between attacks.
-func (c Config) Slot() time.Duration {
-	return c.Warmup + c.Duration + c.Cooldown + c.ShardGap
-}
-
-// SlotStart is when run j of the plan (from 0, in plan order, repeats
-// included) starts on every shard: the shared start plus the slots before
-// it. Its schedule's request n is due (n+1)/rate later.
-func (c Config) SlotStart(j int) time.Time {
-	return c.Shard.Start.Add(time.Duration(j) * c.Slot())
-}
 
 // awaitSlot waits for the slot of the plan's run j when the run is
 // sharded; see waitSlot.
@@ -137,16 +20,16 @@ func (r *runner) awaitSlot(ctx context.Context, j int) (skip string) {
 	if r.cfg.Shard == nil {
 		return ""
 	}
-	return r.cfg.waitSlot(ctx, r.cfg.SlotStart(j))
+	return waitSlot(ctx, *r.cfg.Shard, r.cfg.Slots().At(j))
 }
 
 // waitSlot waits until start, the slot of the run about to be sent, and
 // returns "" then; it returns why the run is skipped when the shard
 // reached the slot more than MaxSlotLateness late, or ctx ended first.
-func (c Config) waitSlot(ctx context.Context, start time.Time) (skip string) {
+func waitSlot(ctx context.Context, shard load.Shard, start time.Time) (skip string) {
 	if late := time.Since(start); late > MaxSlotLateness {
 		return fmt.Sprintf("shard %d/%d reached this run's slot %s late (more than %s): give a larger -shard-gap (or, for the first run, a later -start-at)",
-			c.Shard.Index, c.Shard.Count, late.Round(time.Millisecond), MaxSlotLateness)
+			shard.Index, shard.Count, late.Round(time.Millisecond), MaxSlotLateness)
 	}
 	t := time.NewTimer(time.Until(start))
 	defer t.Stop()
@@ -165,7 +48,7 @@ func (r *runner) slotShard(j int) *load.Shard {
 		return nil
 	}
 	s := *r.cfg.Shard
-	s.Start = r.cfg.SlotStart(j)
+	s.Start = r.cfg.Slots().At(j)
 	return &s
 }
 
@@ -198,12 +81,4 @@ func (r *runner) validateShared(ctx context.Context, run *results.Run) error {
 	}
 	r.con.printf("Shard %d/%d: the first run starts at %s.\n", s.Index, s.Count, s.Start.Format(time.RFC3339))
 	return nil
-}
-
-// shardSettings records the shard in a run's settings.
-func (c Config) shardSettings() *results.Shard {
-	if c.Shard == nil {
-		return nil
-	}
-	return &results.Shard{Index: c.Shard.Index, Count: c.Shard.Count, StartAt: c.Shard.Start, Gap: results.Duration(c.ShardGap)}
 }

@@ -2,7 +2,6 @@ package runner_test
 
 import (
 	"context"
-	"io"
 	"strings"
 	"testing"
 	"time"
@@ -11,114 +10,24 @@ import (
 	"crudbench/bench/runner"
 )
 
-func TestParseShardFlags(t *testing.T) {
-	future := time.Now().Add(time.Hour).UTC().Truncate(time.Second)
-	at := future.Format(time.RFC3339)
-	attach := []string{"-attach", "rest=http://localhost:8081"}
-	sharded := func(args ...string) []string { return append(append([]string{}, attach...), args...) }
-
-	t.Run("shard", func(t *testing.T) {
-		cfg, err := runner.ParseFlags(sharded("-shard", "1/3", "-start-at", at, "-shard-gap", "7s"), env(nil), io.Discard)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := load.Shard{Index: 1, Count: 3, Start: future}
-		if cfg.Shard == nil || cfg.Shard.Index != want.Index || cfg.Shard.Count != want.Count || !cfg.Shard.Start.Equal(want.Start) || cfg.ShardGap != 7*time.Second {
-			t.Errorf("shard %+v, gap %v; want %+v and 7s", cfg.Shard, cfg.ShardGap, want)
-		}
-	})
-	t.Run("zone", func(t *testing.T) {
-		local := future.In(time.FixedZone("", 2*3600)).Format(time.RFC3339)
-		cfg, err := runner.ParseFlags(sharded("-shard", "0/2", "-start-at", local), env(nil), io.Discard)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !cfg.Shard.Start.Equal(future) || cfg.ShardGap != runner.DefaultShardGap {
-			t.Errorf("start %v, gap %v; want %v and the default gap", cfg.Shard.Start, cfg.ShardGap, future)
-		}
-	})
-	t.Run("unsharded", func(t *testing.T) {
-		cfg, err := runner.ParseFlags(attach, env(nil), io.Discard)
-		if err != nil || cfg.Shard != nil {
-			t.Errorf("shard %+v, err %v; want none", cfg.Shard, err)
-		}
-	})
-
-	past := time.Now().Add(-time.Minute).UTC().Format(time.RFC3339)
-	for _, tt := range []struct {
-		name string
-		args []string
-		err  string
-	}{
-		{"not i/N", sharded("-shard", "1", "-start-at", at), "want i/N"},
-		{"not numbers", sharded("-shard", "a/b", "-start-at", at), "want i/N"},
-		{"one shard", sharded("-shard", "0/1", "-start-at", at), "N must be at least 2"},
-		{"index too high", sharded("-shard", "2/2", "-start-at", at), "i must be 0 to 1"},
-		{"negative index", sharded("-shard", "-1/2", "-start-at", at), "i must be 0 to 1"},
-		{"no start", sharded("-shard", "0/2"), "-shard needs -start-at"},
-		{"no zone", sharded("-shard", "0/2", "-start-at", "2030-01-01T12:00:00"), "RFC 3339 time with zone"},
-		{"start passed", sharded("-shard", "0/2", "-start-at", past), "has passed"},
-		{"start without shard", sharded("-start-at", at), "-start-at only applies with -shard"},
-		{"gap without shard", sharded("-shard-gap", "3s"), "-shard-gap only applies with -shard"},
-		{"no gap", sharded("-shard", "0/2", "-start-at", at, "-shard-gap", "0s"), "-shard-gap must be above zero"},
-		{"not attached", []string{"-shard", "0/2", "-start-at", at}, "-shard needs -attach"},
-		{"capacity", sharded("-shard", "0/2", "-start-at", at, "-capacity"), "-shard cannot run -capacity"},
-		{"validate only", sharded("-shard", "0/2", "-start-at", at, "-validate-only"), "-validate-only sends none"},
-		{"profile off shard 0", sharded("-shard", "1/2", "-start-at", at, "-profile-cpu"), "-profile-cpu only on shard 0"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := runner.ParseFlags(tt.args, env(nil), io.Discard)
-			if err == nil || !strings.Contains(err.Error(), tt.err) {
-				t.Errorf("error %v, want one containing %q", err, tt.err)
-			}
-		})
-	}
-	if _, err := runner.ParseFlags(sharded("-shard", "0/2", "-start-at", at, "-profile-cpu"), env(nil), io.Discard); err != nil {
-		t.Errorf("-profile-cpu on shard 0: %v", err)
-	}
-}
-
-// TestSlots checks the slot arithmetic: every run of the plan, repeats
-// included, gets warm-up + duration + cool-down + gap after the one
-// before it, from the shared start.
-func TestSlots(t *testing.T) {
-	start := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
-	cfg := runner.Config{
-		Warmup: 3 * time.Second, Duration: 15 * time.Second, Cooldown: 2 * time.Second, ShardGap: 5 * time.Second,
-		Shard: &load.Shard{Index: 1, Count: 2, Start: start},
-	}
-	if got := cfg.Slot(); got != 25*time.Second {
-		t.Errorf("slot %v, want 25s", got)
-	}
-	for _, tt := range []struct {
-		j    int
-		want time.Duration
-	}{{0, 0}, {1, 25 * time.Second}, {2, 50 * time.Second}, {10, 250 * time.Second}} {
-		j, want := tt.j, tt.want
-		if got := cfg.SlotStart(j).Sub(start); got != want {
-			t.Errorf("run %d starts %v after the start, want %v", j, got, want)
-		}
-	}
-}
-
 // TestWaitSlot checks that a shard waits for its slot, skips a run whose
 // slot it reached over a second late, saying how late and what to raise,
 // and stops waiting when the context ends.
 func TestWaitSlot(t *testing.T) {
-	cfg := runner.Config{Shard: &load.Shard{Index: 1, Count: 2}}
+	shard := load.Shard{Index: 1, Count: 2}
 	t.Run("on time", func(t *testing.T) {
 		start := time.Now().Add(200 * time.Millisecond)
-		if skip := runner.WaitSlot(context.Background(), cfg, start); skip != "" || time.Now().Before(start) {
+		if skip := runner.WaitSlot(context.Background(), shard, start); skip != "" || time.Now().Before(start) {
 			t.Errorf("skip %q at %v, want none and not before %v", skip, time.Now(), start)
 		}
 	})
 	t.Run("a little late", func(t *testing.T) {
-		if skip := runner.WaitSlot(context.Background(), cfg, time.Now().Add(-500*time.Millisecond)); skip != "" {
+		if skip := runner.WaitSlot(context.Background(), shard, time.Now().Add(-500*time.Millisecond)); skip != "" {
 			t.Errorf("skipped a run reached half a second late: %s", skip)
 		}
 	})
 	t.Run("too late", func(t *testing.T) {
-		skip := runner.WaitSlot(context.Background(), cfg, time.Now().Add(-3*time.Second))
+		skip := runner.WaitSlot(context.Background(), shard, time.Now().Add(-3*time.Second))
 		for _, want := range []string{"shard 1/2", "slot 3", "s late", "-shard-gap"} {
 			if !strings.Contains(skip, want) {
 				t.Errorf("skip %q, want it to name %q", skip, want)
@@ -128,7 +37,7 @@ func TestWaitSlot(t *testing.T) {
 	t.Run("interrupted", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		if skip := runner.WaitSlot(ctx, cfg, time.Now().Add(time.Hour)); !strings.Contains(skip, "interrupted") {
+		if skip := runner.WaitSlot(ctx, shard, time.Now().Add(time.Hour)); !strings.Contains(skip, "interrupted") {
 			t.Errorf("skip %q, want interrupted", skip)
 		}
 	})

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"crudbench/bench/config"
 	"crudbench/bench/results"
 	"crudbench/bench/scenario"
 	"crudbench/db/seed"
@@ -17,10 +18,10 @@ import (
 // check, with no load and no report. The validations come back in Run's
 // order; dir is the results folder that holds the logs of what the runner
 // started, "" in attach mode, where it writes nothing.
-func Validate(ctx context.Context, cfg Config, stdout io.Writer) (vs []results.Validation, dir string, err error) {
+func Validate(ctx context.Context, cfg config.Config, stdout io.Writer) (vs []results.Validation, dir string, err error) {
 	var dirs []string
 	if cfg.Mode() != "attach" {
-		dirs = []string{LogsDir}
+		dirs = []string{results.LogsDir}
 	}
 	r, err := newRunner(cfg, stdout, time.Now(), dirs...)
 	if err != nil {

@@ -1,4 +1,4 @@
-package runner
+package config
 
 import (
 	"errors"
@@ -90,10 +90,10 @@ func defineFlags(fs *flag.FlagSet) flagValues {
 	}
 }
 
-// ParseFlags reads the bench's flags and environment (DATABASE_URL and the
+// Parse reads the bench's flags and environment (DATABASE_URL and the
 // SEED_* variables). With -h it prints usage to stderr and returns an error
 // matching flag.ErrHelp.
-func ParseFlags(args []string, getenv func(string) string, stderr io.Writer) (Config, error) {
+func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config, error) {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {

@@ -1,4 +1,4 @@
-package runner
+package config
 
 import (
 	"errors"
@@ -84,8 +84,8 @@ func (o CapacityOptions) check() error {
 	return nil
 }
 
-// settings records the search's knobs in the results; nil without a search.
-func (o CapacityOptions) settings() *results.CapacitySettings {
+// Settings records the search's knobs in the results; nil without a search.
+func (o CapacityOptions) Settings() *results.CapacitySettings {
 	if !o.Search {
 		return nil
 	}

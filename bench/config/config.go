@@ -1,10 +1,9 @@
-// Package runner is the benchmark itself: it brings up (or attaches to) the
-// apps it measures, validates every scenario on every app, drives each at the
-// profiles' constant rates one app at a time (and, with -capacity, searches
-// each for the highest rate that meets the SLO), samples CPU and memory of
-// the apps and of PostgreSQL, counts SQL statements, and returns everything
-// as a results.Run for the report writers.
-package runner
+// Package config turns the bench's flags and environment into a Config,
+// checked as a whole before anything runs: every flag's name, default and
+// help text, the lists and rates they name, and the rules that tie flags
+// together (-attach with -pid, -shard with -start-at, -capacity with its
+// knobs). The runner reads a Config and never a flag.
+package config
 
 import (
 	"errors"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"crudbench/bench/load"
+	"crudbench/bench/results"
 	"crudbench/bench/stack"
 	"crudbench/db/seed"
 )
@@ -105,7 +105,7 @@ func (c Config) checkAttach() []error {
 		return errs
 	}
 	for _, a := range c.Apps {
-		if _, ok := c.attached(a); !ok {
+		if _, ok := c.Attached(a); !ok {
 			errs = append(errs, fmt.Errorf("-attach has no URL for app %s (or leave it out of -apps)", a))
 		}
 	}
@@ -136,4 +136,65 @@ func (c Config) checkLimits() error {
 		return errors.New("-slo-p99 must be above zero")
 	}
 	return nil
+}
+
+// Attached returns the attached app called name.
+func (c Config) Attached(name string) (stack.Attached, bool) {
+	i := slices.IndexFunc(c.Attach, func(a stack.Attached) bool { return a.Name == name })
+	if i < 0 {
+		return stack.Attached{}, false
+	}
+	return c.Attach[i], true
+}
+
+// appNames lists the apps -apps may pick, in report order: the built-in
+// apps in the table's order, then the other attached apps in the order
+// -attach gave them.
+func (c Config) appNames() []string {
+	names := stack.BuiltinNames()
+	for _, a := range c.Attach {
+		if !slices.Contains(names, a.Name) {
+			names = append(names, a.Name)
+		}
+	}
+	return names
+}
+
+// attachedNames lists the attached apps in report order: without -apps,
+// those are the apps measured.
+func (c Config) attachedNames() []string {
+	var names []string
+	for _, n := range c.appNames() {
+		if _, ok := c.Attached(n); ok {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// AppInfo describes every measured app for the results: its kind, and for
+// a built-in app its difference from its kind's default.
+func (c Config) AppInfo() []results.App {
+	out := make([]results.App, 0, len(c.Apps))
+	for _, name := range c.Apps {
+		row, _ := stack.FindBuiltin(name) // zero for an app that is not built in
+		info := results.App{Name: name, Kind: string(row.Kind), Difference: row.Difference}
+		if a, ok := c.Attached(name); ok {
+			info.Kind = string(a.Kind)
+		}
+		out = append(out, info)
+	}
+	return out
+}
+
+// checkAttachedNames checks that the names of flag (-pid, -debug-url,
+// -metrics-url) are attached apps.
+func (c Config) checkAttachedNames(flag string, names []string) []error {
+	var errs []error
+	for _, name := range names {
+		if _, ok := c.Attached(name); !ok {
+			errs = append(errs, fmt.Errorf("%s: %s is not an attached app", flag, name))
+		}
+	}
+	return errs
 }

@@ -1,4 +1,4 @@
-package runner_test
+package config_test
 
 import (
 	"io"
@@ -7,12 +7,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"crudbench/bench/runner"
+	"crudbench/bench/config"
 )
 
 func TestDebugURLFlag(t *testing.T) {
 	attach := "-attach=rest=http://10.0.0.5:8081,graphql=http://localhost:8082,htmx=site@http://localhost:8083"
-	cfg, err := runner.ParseFlags([]string{attach, "-profile-cpu",
+	cfg, err := config.Parse([]string{attach, "-profile-cpu",
 		"-debug-url", "rest=http://127.0.0.1:6060/, graphql=http://localhost:6061,htmx=http://[::1]:6062"}, env(nil), io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +38,7 @@ func TestDebugURLFlag(t *testing.T) {
 		{"without -profile-cpu", []string{attach, "-debug-url", "rest=http://127.0.0.1:6060"}, "only applies with -profile-cpu"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := runner.ParseFlags(tt.args, env(nil), io.Discard)
+			_, err := config.Parse(tt.args, env(nil), io.Discard)
 			if err == nil || !strings.Contains(err.Error(), tt.err) {
 				t.Errorf("error %v, want one containing %q", err, tt.err)
 			}

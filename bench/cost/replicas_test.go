@@ -1,4 +1,4 @@
-package runner_test
+package cost_test
 
 import (
 	"math"
@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"crudbench/bench/cost"
 	"crudbench/bench/results"
-	"crudbench/bench/runner"
 	"crudbench/bench/sampler"
 )
 
@@ -41,35 +41,35 @@ func TestReplicasCost(t *testing.T) {
 	// b's scrapes around the window span 0.3 s to 3.3 s, 3 s: scaled to 2 s.
 	near := func(got, want float64) bool { return math.Abs(got-want) < 1e-6 }
 
-	cost, unread := runner.ReplicasCost(urls, []sampler.Series{a, b}, from, to, 180, 200)
-	ca, pa := runner.MetricsCost(a, from, to, 180, 200)
-	cb, pb := runner.MetricsCost(b, from, to, 180, 200)
-	if len(unread) != 0 || !cost.Available || cost.Source != results.SourceMetrics || cost.Replicas != 2 || cost.PID != 0 {
-		t.Fatalf("cost %+v, unread %v; want available from metrics, 2 replicas", cost, unread)
+	sum, unread := cost.ReplicasCost(urls, []sampler.Series{a, b}, from, to, 180, 200)
+	ca, pa := cost.MetricsCost(a, from, to, 180, 200)
+	cb, pb := cost.MetricsCost(b, from, to, 180, 200)
+	if len(unread) != 0 || !sum.Available || sum.Source != results.SourceMetrics || sum.Replicas != 2 || sum.PID != 0 {
+		t.Fatalf("cost %+v, unread %v; want available from metrics, 2 replicas", sum, unread)
 	}
 	for _, f := range []struct {
 		name          string
 		got, one, two float64
 	}{
-		{"CPU mean", cost.CPUMean, ca.CPUMean, cb.CPUMean},
-		{"CPU max", cost.CPUMax, ca.CPUMax, cb.CPUMax},
-		{"CPU seconds", cost.CPUSeconds, ca.CPUSeconds, cb.CPUSeconds},
-		{"CPU ms per request", cost.CPUMsPerRequest, ca.CPUMsPerRequest, cb.CPUMsPerRequest},
-		{"resolution", cost.CPUResolutionMsPerRequest, ca.CPUResolutionMsPerRequest, cb.CPUResolutionMsPerRequest},
-		{"RSS mean", cost.RSSMeanMB, ca.RSSMeanMB, cb.RSSMeanMB},
-		{"RSS max", cost.RSSMaxMB, ca.RSSMaxMB, cb.RSSMaxMB},
-		{"RSS start", cost.RSSStartMB, ca.RSSStartMB, cb.RSSStartMB},
-		{"RSS end", cost.RSSEndMB, ca.RSSEndMB, cb.RSSEndMB},
+		{"CPU mean", sum.CPUMean, ca.CPUMean, cb.CPUMean},
+		{"CPU max", sum.CPUMax, ca.CPUMax, cb.CPUMax},
+		{"CPU seconds", sum.CPUSeconds, ca.CPUSeconds, cb.CPUSeconds},
+		{"CPU ms per request", sum.CPUMsPerRequest, ca.CPUMsPerRequest, cb.CPUMsPerRequest},
+		{"resolution", sum.CPUResolutionMsPerRequest, ca.CPUResolutionMsPerRequest, cb.CPUResolutionMsPerRequest},
+		{"RSS mean", sum.RSSMeanMB, ca.RSSMeanMB, cb.RSSMeanMB},
+		{"RSS max", sum.RSSMaxMB, ca.RSSMaxMB, cb.RSSMaxMB},
+		{"RSS start", sum.RSSStartMB, ca.RSSStartMB, cb.RSSStartMB},
+		{"RSS end", sum.RSSEndMB, ca.RSSEndMB, cb.RSSEndMB},
 	} {
 		if !near(f.got, f.one+f.two) || f.one <= 0 || f.two <= 0 {
 			t.Errorf("%s %v, want %v + %v", f.name, f.got, f.one, f.two)
 		}
 	}
 	// 0.1 + 0.3 cores over 2 s: 0.8 CPU seconds for 180 requests.
-	if !near(cost.CPUMean, 0.4) || !near(cost.CPUSeconds, 0.8) || !near(cost.CPUMsPerRequest, 800.0/180) {
-		t.Errorf("CPU mean %v, seconds %v, ms per request %v; want 0.4, 0.8, %v", cost.CPUMean, cost.CPUSeconds, cost.CPUMsPerRequest, 800.0/180)
+	if !near(sum.CPUMean, 0.4) || !near(sum.CPUSeconds, 0.8) || !near(sum.CPUMsPerRequest, 800.0/180) {
+		t.Errorf("CPU mean %v, seconds %v, ms per request %v; want 0.4, 0.8, %v", sum.CPUMean, sum.CPUSeconds, sum.CPUMsPerRequest, 800.0/180)
 	}
-	p := cost.Pool
+	p := sum.Pool
 	if p == nil || p.Acquires != pa.Acquires+pb.Acquires || p.Acquires != 800 || !near(p.AcquireWaitSeconds, 0.08) ||
 		!near(p.WaitMsPerRequest, 0.4) || p.MaxConns != 40 {
 		t.Errorf("pool %+v, want 800 acquisitions, 0.08 s of wait, 0.4 ms per request, 40 connections", p)
@@ -85,9 +85,9 @@ func TestReplicasCost(t *testing.T) {
 		{"a replica never read", sampler.Series{Misses: []time.Time{t0}}, urls[1:]},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			cost, unread := runner.ReplicasCost(urls, []sampler.Series{a, tt.b}, from, to, 180, 200)
-			if cost.Available || cost.CPUMean != 0 || cost.Pool != nil || cost.Replicas != 2 || !slices.Equal(unread, tt.unread) {
-				t.Errorf("cost %+v, unread %v; want n/a for 2 replicas, unread %v", cost, unread, tt.unread)
+			sum, unread := cost.ReplicasCost(urls, []sampler.Series{a, tt.b}, from, to, 180, 200)
+			if sum.Available || sum.CPUMean != 0 || sum.Pool != nil || sum.Replicas != 2 || !slices.Equal(unread, tt.unread) {
+				t.Errorf("cost %+v, unread %v; want n/a for 2 replicas, unread %v", sum, unread, tt.unread)
 			}
 		})
 	}
@@ -96,15 +96,15 @@ func TestReplicasCost(t *testing.T) {
 		slow := b
 		slow.Misses = []time.Time{t0.Add(1500 * time.Millisecond)}
 		slow.Samples = slices.Delete(slices.Clone(b.Samples), 1, 2)
-		cost, unread := runner.ReplicasCost(urls, []sampler.Series{a, slow}, from, to, 180, 200)
-		if !cost.Available || len(unread) != 0 || !near(cost.CPUSeconds, 0.8) {
-			t.Errorf("cost %+v, unread %v; want the same CPU seconds from the scrapes around the window", cost, unread)
+		sum, unread := cost.ReplicasCost(urls, []sampler.Series{a, slow}, from, to, 180, 200)
+		if !sum.Available || len(unread) != 0 || !near(sum.CPUSeconds, 0.8) {
+			t.Errorf("cost %+v, unread %v; want the same CPU seconds from the scrapes around the window", sum, unread)
 		}
 	})
 	t.Run("a replica without a pool", func(t *testing.T) {
-		cost, _ := runner.ReplicasCost(urls, []sampler.Series{a, scrapes(t0, 4, 0.3, 70, 0, 0)}, from, to, 180, 200)
-		if !cost.Available || cost.Pool != nil {
-			t.Errorf("cost %+v, pool %+v; want CPU and memory but no pool", cost, cost.Pool)
+		sum, _ := cost.ReplicasCost(urls, []sampler.Series{a, scrapes(t0, 4, 0.3, 70, 0, 0)}, from, to, 180, 200)
+		if !sum.Available || sum.Pool != nil {
+			t.Errorf("cost %+v, pool %+v; want CPU and memory but no pool", sum, sum.Pool)
 		}
 	})
 }

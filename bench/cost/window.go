@@ -1,22 +1,20 @@
-package runner
+// Package cost turns what was recorded during an attack — the app's and
+// PostgreSQL's samples from /proc, the apps' scraped metrics, the runner's
+// own getrusage — into the costs of its measured window: CPU and memory of
+// the app (one process or the sum of its replicas), its pool's wait,
+// PostgreSQL's CPU, and the load generator's own cost over the run. It
+// chooses what to watch for an app (Sources, Watchers) and writes what was
+// watched into the results folder (WriteSamples).
+package cost
 
 import (
 	"math"
-	"os"
 	"time"
 
 	"crudbench/bench/load"
 	"crudbench/bench/results"
 	"crudbench/bench/sampler"
 )
-
-// selfUsage is the runner's own cost over one attack, read from getrusage
-// and /proc/self rather than sampled, so it adds nothing to the sampler's
-// cost.
-type selfUsage struct {
-	cpu, wall        time.Duration
-	rssStart, rssEnd uint64 // bytes
-}
 
 // processCost turns a window of samples into a ProcessCost; it is not
 // available without two samples to take a difference of.
@@ -43,42 +41,6 @@ func processCost(st sampler.Stats, successes uint64, pid int) results.ProcessCos
 	}
 }
 
-// runnerCost is the load generator's own cost: CPU from getrusage over the
-// whole invocation (building, seeding and validating included) as the mean,
-// the busiest attack's average as the peak, CPU-ms per request over the
-// attacks only (what generating the load costs), and memory (VmRSS) at the
-// start and end of every attack, the peak from getrusage.
-func (r *runner) runnerCost(cpu, wall time.Duration) results.ProcessCost {
-	c := results.ProcessCost{Available: true, PID: os.Getpid()}
-	if wall > 0 {
-		c.CPUMean = cpu.Seconds() / wall.Seconds()
-	}
-	var attackCPU time.Duration
-	for _, u := range r.self {
-		attackCPU += u.cpu
-	}
-	c.CPUMsPerRequest = perRequest(float64(attackCPU)/float64(time.Millisecond), r.sent)
-	c.CPUSeconds = attackCPU.Seconds()
-	var rssSum float64
-	for _, u := range r.self {
-		if u.wall > 0 {
-			c.CPUMax = max(c.CPUMax, u.cpu.Seconds()/u.wall.Seconds())
-		}
-		rssSum += float64(u.rssStart+u.rssEnd) / 2
-	}
-	if n := len(r.self); n > 0 {
-		c.RSSMeanMB = rssSum / float64(n) / results.BytesPerMB
-		c.RSSStartMB = float64(r.self[0].rssStart) / results.BytesPerMB
-		c.RSSEndMB = float64(r.self[n-1].rssEnd) / results.BytesPerMB
-	} else {
-		c.RSSStartMB = float64(selfRSS()) / results.BytesPerMB
-		c.RSSEndMB, c.RSSMeanMB = c.RSSStartMB, c.RSSStartMB
-	}
-	c.RSSMaxMB = max(float64(peakRSS())/results.BytesPerMB, c.RSSStartMB, c.RSSEndMB)
-	c.CPUMax = max(c.CPUMax, c.CPUMean)
-	return c
-}
-
 func perRequest(total float64, successes uint64) float64 {
 	if successes == 0 {
 		return 0
@@ -88,11 +50,11 @@ func perRequest(total float64, successes uint64) float64 {
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-// takeCosts sets the app's and PostgreSQL's cost over the attack's
-// measured window, the app's from its sources. It returns the URLs of the
-// app's replicas that could not be read over the window, which leave the
-// app's cost unavailable (a sum without them would be too low).
-func takeCosts(res *results.Result, out *load.Outcome, series map[string]sampler.Series, src sources) (unread []string) {
+// Take sets the app's and PostgreSQL's cost over the attack's measured
+// window, the app's from its sources. It returns the URLs of the app's
+// replicas that could not be read over the window, which leave the app's
+// cost unavailable (a sum without them would be too low).
+func Take(res *results.Result, out *load.Outcome, series map[string]sampler.Series, src Sources) (unread []string) {
 	s := out.Summary
 	from, to := out.Window.Start, out.Window.End
 	switch {
@@ -128,7 +90,7 @@ func takeCosts(res *results.Result, out *load.Outcome, series map[string]sampler
 // sampled ten times a second, it is the window's own samples; from
 // metrics, scraped once a second, the scrapes around the window, their CPU
 // time scaled to the window's length as PostgreSQL's is.
-func appCost(ser sampler.Series, src sources, from, to time.Time, successes uint64) results.ProcessCost {
+func appCost(ser sampler.Series, src Sources, from, to time.Time, successes uint64) results.ProcessCost {
 	if src.cpu == results.SourceProc {
 		c := processCost(ser.Window(from, to), successes, src.pid)
 		if c.Available {
@@ -177,4 +139,19 @@ func scale(lo, hi, from, to time.Time) float64 {
 		return 0
 	}
 	return to.Sub(from).Seconds() / span.Seconds()
+}
+
+// TakeStatements sets what PostgreSQL did over the attack as totals,
+// beside the per-request figures: the statements (ok when they were
+// counted) over the whole attack, warm-up included, divided by its
+// successful requests (Take sets the server's CPU over the window). Both
+// are the whole database's: with shards, what every shard's requests cost, which a
+// merge divides by the shards' requests added up.
+func TakeStatements(res *results.Result, out *load.Outcome, statements uint64, ok bool) {
+	res.AttackSuccesses = out.Succeeded
+	if ok {
+		res.DB.Available = true
+		res.DB.Statements = statements
+		res.DB.StatementsPerRequest = perRequest(float64(statements), out.Succeeded)
+	}
 }

@@ -1,8 +1,6 @@
-package runner
+package cost
 
 import (
-	"fmt"
-	"strings"
 	"time"
 
 	"crudbench/bench/results"
@@ -19,7 +17,7 @@ import (
 //
 // A replica that was not read over the window makes the whole cost
 // unavailable, never a sum of the others: unread lists their URLs.
-func replicasCost(series map[string]sampler.Series, src sources, from, to time.Time, successes, requests uint64) (c results.ProcessCost, unread []string) {
+func replicasCost(series map[string]sampler.Series, src Sources, from, to time.Time, successes, requests uint64) (c results.ProcessCost, unread []string) {
 	c = results.ProcessCost{Replicas: len(src.scrapes)}
 	pool := &results.PoolCost{}
 	for _, s := range src.scrapes {
@@ -81,13 +79,4 @@ func add(c *results.ProcessCost, one results.ProcessCost) {
 	c.RSSMaxMB += one.RSSMaxMB
 	c.RSSStartMB += one.RSSStartMB
 	c.RSSEndMB += one.RSSEndMB
-}
-
-// noteUnread says that the run called what has no app cost because the
-// replicas at unread could not be read over its window.
-func (r *runner) noteUnread(what string, unread []string) {
-	if len(unread) == 0 {
-		return
-	}
-	r.note(fmt.Sprintf("%s: the app's CPU, RSS and pool are n/a: the metrics of its replicas at %s could not be read over the measured window, and a sum of the others' would be too low.", what, strings.Join(unread, ", ")))
 }

@@ -1,12 +1,12 @@
-package runner_test
+package cost_test
 
 import (
 	"math"
 	"testing"
 	"time"
 
+	"crudbench/bench/cost"
 	"crudbench/bench/results"
-	"crudbench/bench/runner"
 	"crudbench/bench/sampler"
 )
 
@@ -26,19 +26,19 @@ func TestMetricsCost(t *testing.T) {
 		})
 	}
 	from, to := t0.Add(500*time.Millisecond), t0.Add(2500*time.Millisecond)
-	cost, pool := runner.MetricsCost(ser, from, to, 180, 200)
+	sum, pool := cost.MetricsCost(ser, from, to, 180, 200)
 
 	near := func(got, want float64) bool { return math.Abs(got-want) < 1e-9 }
-	if !cost.Available || cost.Source != results.SourceMetrics || cost.PID != 0 {
-		t.Errorf("cost %+v, want available from metrics without a pid", cost)
+	if !sum.Available || sum.Source != results.SourceMetrics || sum.PID != 0 {
+		t.Errorf("cost %+v, want available from metrics without a pid", sum)
 	}
 	// 0.2 s of CPU over the window, for 180 successful requests.
-	if !near(cost.CPUMean, 0.1) || !near(cost.CPUSeconds, 0.2) || !near(cost.CPUMsPerRequest, 0.2*1000/180) {
-		t.Errorf("CPU mean %v, seconds %v, ms per request %v; want 0.1, 0.2, %v", cost.CPUMean, cost.CPUSeconds, cost.CPUMsPerRequest, 0.2*1000/180)
+	if !near(sum.CPUMean, 0.1) || !near(sum.CPUSeconds, 0.2) || !near(sum.CPUMsPerRequest, 0.2*1000/180) {
+		t.Errorf("CPU mean %v, seconds %v, ms per request %v; want 0.1, 0.2, %v", sum.CPUMean, sum.CPUSeconds, sum.CPUMsPerRequest, 0.2*1000/180)
 	}
 	// A reading's 30 ms, scaled as the CPU time is.
-	if !near(cost.CPUResolutionMsPerRequest, 20.0/180) || !near(cost.RSSMeanMB, 50*(1<<20)/results.BytesPerMB) {
-		t.Errorf("resolution %v ms per request, RSS %v MB; want %v, %v", cost.CPUResolutionMsPerRequest, cost.RSSMeanMB, 20.0/180, 50*(1<<20)/results.BytesPerMB)
+	if !near(sum.CPUResolutionMsPerRequest, 20.0/180) || !near(sum.RSSMeanMB, 50*(1<<20)/results.BytesPerMB) {
+		t.Errorf("resolution %v ms per request, RSS %v MB; want %v, %v", sum.CPUResolutionMsPerRequest, sum.RSSMeanMB, 20.0/180, 50*(1<<20)/results.BytesPerMB)
 	}
 	want := results.PoolCost{Acquires: 200, AcquireWaitSeconds: 0.02, WaitMsPerRequest: 0.1, MaxConns: 20}
 	if pool == nil || pool.Acquires != want.Acquires || !near(pool.AcquireWaitSeconds, want.AcquireWaitSeconds) ||
@@ -46,7 +46,7 @@ func TestMetricsCost(t *testing.T) {
 		t.Errorf("pool %+v, want %+v", pool, want)
 	}
 
-	if cost, pool := runner.MetricsCost(sampler.Series{Samples: ser.Samples[:1]}, from, to, 180, 200); cost.Available || pool != nil {
-		t.Errorf("one scrape: cost %+v, pool %+v; want neither", cost, pool)
+	if sum, pool := cost.MetricsCost(sampler.Series{Samples: ser.Samples[:1]}, from, to, 180, 200); sum.Available || pool != nil {
+		t.Errorf("one scrape: cost %+v, pool %+v; want neither", sum, pool)
 	}
 }

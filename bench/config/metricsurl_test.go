@@ -1,4 +1,4 @@
-package runner_test
+package config_test
 
 import (
 	"io"
@@ -7,12 +7,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"crudbench/bench/runner"
+	"crudbench/bench/config"
 )
 
 func TestMetricsURLFlag(t *testing.T) {
 	attach := "-attach=rest=http://10.0.0.5:8081,graphql=http://localhost:8082"
-	cfg, err := runner.ParseFlags([]string{attach, "-no-proc",
+	cfg, err := config.Parse([]string{attach, "-no-proc",
 		"-metrics-url", "rest=http://10.0.0.5:9090/metrics, graphql=https://metrics.example:443/apps/graphql?x=1"}, env(nil), io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -22,7 +22,7 @@ func TestMetricsURLFlag(t *testing.T) {
 		t.Errorf("metrics URLs (-want +got):\n%s\nno-proc %v", d, cfg.NoProc)
 	}
 	// An app named again is that many replicas, in the order given.
-	cfg, err = runner.ParseFlags([]string{attach, "-pid", "graphql=1234",
+	cfg, err = config.Parse([]string{attach, "-pid", "graphql=1234",
 		"-metrics-url", "rest=http://10.0.0.5:9100/metrics,graphql=http://localhost:9101/metrics,rest=http://10.0.0.6:9100/metrics"}, env(nil), io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +31,7 @@ func TestMetricsURLFlag(t *testing.T) {
 	if d := cmp.Diff(want, cfg.MetricsURLs); d != "" {
 		t.Errorf("replicas' metrics URLs (-want +got):\n%s", d)
 	}
-	if cfg, err := runner.ParseFlags([]string{"-no-proc"}, env(nil), io.Discard); err != nil || !cfg.NoProc {
+	if cfg, err := config.Parse([]string{"-no-proc"}, env(nil), io.Discard); err != nil || !cfg.NoProc {
 		t.Errorf("-no-proc without -attach: %v, NoProc %v; want no error, true (the runner's apps serve metrics)", err, cfg.NoProc)
 	}
 
@@ -57,7 +57,7 @@ func TestMetricsURLFlag(t *testing.T) {
 			"-pid rest: rest runs as 2 replicas (-metrics-url), which /proc cannot read as one app"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := runner.ParseFlags(tt.args, env(nil), io.Discard)
+			_, err := config.Parse(tt.args, env(nil), io.Discard)
 			if err == nil || !strings.Contains(err.Error(), tt.err) {
 				t.Errorf("error %v, want one containing %q", err, tt.err)
 			}

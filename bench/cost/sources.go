@@ -1,0 +1,66 @@
+package cost
+
+import (
+	"fmt"
+
+	"crudbench/bench/results"
+)
+
+// poolSuffix names the series scraped from an app's metrics for its pool
+// alone, when its CPU and memory come from /proc.
+const poolSuffix = ".metrics"
+
+// replicaSuffix names the series of an app's replicas, numbered from 1.
+const replicaSuffix = ".replica"
+
+// Sources says where one app's figures come from in an attack's series:
+// which of its processes /proc is read for, which metrics are scraped, and
+// which of them its CPU and memory are taken from.
+type Sources struct {
+	// app names the series of the app's CPU and memory; cpu is its source
+	// (results.SourceProc or SourceMetrics), empty when there is none.
+	app, cpu string
+	// pid is the process /proc is read for, 0 when it is not.
+	pid int
+	// scrapes are the app's metrics, one per process, each scraped into a
+	// series of its own: for the pool, and for CPU and memory when cpu is
+	// SourceMetrics. With one, its series is app when cpu is
+	// SourceMetrics; with several (replicas), the app's figures are the
+	// sum of theirs. None when their URL is unknown.
+	scrapes []scrape
+}
+
+// scrape is one process's metrics: the URL and the series it is read into.
+type scrape struct {
+	url, series string
+}
+
+// NewSources chooses the sources of app, whose process pid is visible (0
+// when it is not, or ruled out by -no-proc) and whose metrics, one URL per
+// process, are at metricsURLs (none when unknown): /proc when its process
+// is visible, else its metrics when their URL is known; its metrics for
+// the pool whenever their URL is known.
+func NewSources(app string, pid int, metricsURLs []string) Sources {
+	s := Sources{app: app, pid: pid}
+	switch {
+	case pid > 0:
+		s.cpu = results.SourceProc
+	case len(metricsURLs) > 0:
+		s.cpu = results.SourceMetrics
+	}
+	for i, url := range metricsURLs {
+		name := app + poolSuffix
+		switch {
+		case len(metricsURLs) > 1:
+			name = fmt.Sprintf("%s%s%d", app, replicaSuffix, i+1)
+		case s.cpu == results.SourceMetrics:
+			name = app
+		}
+		s.scrapes = append(s.scrapes, scrape{url: url, series: name})
+	}
+	return s
+}
+
+// replicated reports whether the app runs as several processes, whose
+// figures are added up.
+func (s Sources) replicated() bool { return len(s.scrapes) > 1 }

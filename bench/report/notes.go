@@ -1,0 +1,129 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Method is what the notes on a run's method quote that results.json's
+// settings do not hold: how the runner sampled, what the scenarios ask
+// for, and which sources it used. The runner fills it in; the words are
+// the report's.
+type Method struct {
+	// MaxConnections, Warmup, Duration and Cooldown time every run.
+	MaxConnections             int
+	Warmup, Duration, Cooldown time.Duration
+	// SampleInterval is how often the apps were sampled, DBSampleInterval
+	// PostgreSQL, whose process list and memory were read every TreeEvery
+	// samples.
+	SampleInterval, DBSampleInterval time.Duration
+	TreeEvery                        int
+	// ReadSmallLimit is the page read-small asks for, DefaultLimit the
+	// apps' default page.
+	ReadSmallLimit, DefaultLimit int
+	// Mix is the mixed scenario's shares, in order.
+	Mix []MixShare
+	// ParitySource names the reference the apps' fields were checked
+	// against; empty when none was read.
+	ParitySource string
+	// ScrapeInterval is how often apps' metrics were scraped, 0 when no
+	// app's were; Replicas is true when an app ran as several processes.
+	ScrapeInterval time.Duration
+	Replicas       bool
+	// ProfileCPU is true when CPU profiles were taken.
+	ProfileCPU bool
+}
+
+// MixShare is one scenario's share of the mixed scenario.
+type MixShare struct {
+	Percent  int
+	Scenario string
+}
+
+// MethodNotes state the method, so that a reader of the report knows what
+// the numbers mean without reading the code; the runner records them
+// among a run's notes.
+func MethodNotes(m Method) []string {
+	notes := standardNotes(m)
+	notes = append(notes, sourceNotes(m)...)
+	return append(notes, profileNotes(m)...)
+}
+
+// standardNotes state what every run's numbers mean.
+func standardNotes(m Method) []string {
+	notes := []string{
+		fmt.Sprintf("Open model: vegeta sends on schedule whatever the app answers, with unlimited workers and at most %d connections per app; requests waiting for a connection count in the latency. Each run is %s of warm-up (discarded) then %s measured; apps are measured one at a time in rotating order with %s of cool-down.",
+			m.MaxConnections, m.Warmup, m.Duration, m.Cooldown),
+		"The measured window is the requests scheduled after the warm-up: exactly rate × duration of them, sent however late the load generator runs. Achieved rate = those requests / the time from when the first was due to the last send plus one scheduled interval, never less than the window's length (below the target when the load generator fell behind and never caught up; a burst that catches up is not a higher rate). Throughput = their successful answers / the later of that time and the time from when the first was due to the last answer. A request succeeds with status 2xx/3xx and the right kind of answer (a GraphQL errors payload or an unexpected status is a failure).",
+		"Each app gives every request a deadline (REQUEST_TIMEOUT, 5 s by default, the same for all apps) and answers 503 when the database, or a connection from the pool, did not come in time: an overloaded app shows failed requests, not latencies above its deadline.",
+		fmt.Sprintf("read-small asks every app for %d open vacancies (limit/first %d), above the default page of %d, so each app returns the complete open list of the default dataset.", m.ReadSmallLimit, m.ReadSmallLimit, m.DefaultLimit),
+		"write: vegeta measures single requests, so a write run is a rotation of single steps — create a vacancy, update a row an earlier create made, delete a row an earlier update changed — each step one request at the target rate (about a third each). Every create has a title of its own; rows still alive when the attack ends are deleted after the window, and the vacancy count is checked to be unchanged.",
+		fmt.Sprintf("mixed: %s, interleaved evenly; its write share follows the write rotation.", mixText(m.Mix)),
+		fmt.Sprintf("CPU is a fraction of one core (1.0 = one core), read in nanoseconds from each process's CPU clock (clock_getcpuclockid; /proc's 10 ms ticks only for the children PostgreSQL has reaped), rates over windows of at least 1 s; CPU-ms per request divides the window's CPU time by its successful requests, and is shown as below resolution where a reading's lag (up to a scheduler tick per busy thread) could make up all of it. PostgreSQL's CPU rate is taken over the samples around the window. Apps are sampled every %s; PostgreSQL, a tree of some sixty processes whose full reading costs far more, every %s, its list of processes and its memory only every %d samples (a process that starts in between adds its CPU time when it is found). App RSS is VmRSS; PostgreSQL memory is the Pss sum of the server's processes; PostgreSQL CPU includes its background processes.",
+			m.SampleInterval, m.DBSampleInterval, m.TreeEvery),
+		"SQL statements per request: pg_stat_statements calls in the apps' database over the whole attack, warm-up included (BEGIN and COMMIT count), divided by all its successful requests — a per-request cost, counted with no request straddling the bounds.",
+		"Raw vegeta results (raw/*.bin) hold the measured window only, without response bodies: vegeta report and vegeta plot read them. Samples CSVs: samples/<run>.csv for the app, samples/<run>.postgres.csv for PostgreSQL.",
+		"The runner's own cost (runner): CPU mean is getrusage over the whole invocation (start-up, seeding and validation included), CPU max the busiest attack's average; its CPU-ms per request is its CPU during the attacks divided by every request sent, warm-up included. The sampler's overhead is its own thread's CPU while sampling.",
+	}
+	if m.ParitySource != "" {
+		notes = append(notes, fmt.Sprintf("Field parity was checked against the %s: JSON values compared after lower-casing GraphQL enums and reading GraphQL IDs as numbers; the site's pages were checked to show the same names, e-mail addresses, titles and payers.", m.ParitySource))
+	}
+	return notes
+}
+
+// sourceNotes state how figures from the apps' metrics were taken, when
+// some were.
+func sourceNotes(m Method) []string {
+	if m.ScrapeInterval <= 0 {
+		return nil
+	}
+	notes := []string{fmt.Sprintf("App metrics (Prometheus, scraped every %s, never more often than once a second): the pool's wait per request is pgxpool_acquire_duration_seconds_total over the scrapes around the window, scaled to its length, divided by the window's requests. Where /proc could not or was told not to be used (-no-proc), CPU and RSS come from process_cpu_seconds_total and process_resident_memory_bytes of the same scrapes (the report says which): rates over the scrapes around the window, in 10 ms ticks, so CPU-ms per request is coarser there.",
+		m.ScrapeInterval)}
+	if m.Replicas {
+		notes = append(notes, "An app run as replicas (-metrics-url given for it more than once) has the sum of its replicas' figures, each from its own scrapes: CPU (its peak the sum of the replicas' peaks, a bound), RSS (mean, peak, start and end each added up), the pool's acquisitions, wait and size. A replica not read over a window makes the app's figures n/a there, never a sum of the others. Each replica's samples are in samples/<run>.replica1.csv and on; samples/<run>.csv holds none.")
+	}
+	return notes
+}
+
+// profileNotes state how CPU profiles were taken, when they were.
+func profileNotes(m Method) []string {
+	if !m.ProfileCPU {
+		return nil
+	}
+	return []string{
+		fmt.Sprintf("CPU profiles (profiles/<run>.pb.gz, go tool pprof reads them): taken from each app's net/http/pprof on its loopback admin address, at Go's 100 Hz sampling, over the measured window's whole seconds (%s) from its scheduled start. Profiling adds CPU to the app: compare CPU-ms per request with a run without -profile-cpu.",
+			m.Duration.Truncate(time.Second)),
+	}
+}
+
+// mixText lists the mixed scenario's shares: "40% read-one, …".
+func mixText(mix []MixShare) string {
+	parts := make([]string, len(mix))
+	for i, w := range mix {
+		parts[i] = fmt.Sprintf("%d%% %s", w.Percent, w.Scenario)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// CapacityNotes say what only the runner knows of a capacity search, the
+// report's capacity section stating the SLO, the ramp and the
+// confirmation from the settings: the cores an app's CPU limit was judged
+// against (cores, all of the machine's, since the runner sets no
+// GOMAXPROCS for the apps it starts and does not know attached apps'),
+// and which apps ran as replicas (replicas maps each such app to their
+// number), listed in the order of apps.
+func CapacityNotes(attached bool, cores int, apps []string, replicas map[string]int) []string {
+	var notes []string
+	if attached {
+		notes = append(notes, fmt.Sprintf("Capacity: the attached apps' GOMAXPROCS is not known to the runner, so an app's CPU limit is judged against all %d cores of this machine.", cores))
+	} else {
+		notes = append(notes, fmt.Sprintf("Capacity: the runner starts the apps without GOMAXPROCS, so each may use all %d cores, and an app's CPU limit is judged against them.", cores))
+	}
+	for _, a := range apps {
+		if n := replicas[a]; n > 1 {
+			notes = append(notes, fmt.Sprintf("Capacity: %s runs as %d replicas, whose cores the runner does not know: its CPU in the probes is their sum, in cores, and is not judged; a stop reason never names the app's CPU (nor counts it as this machine's), and an app that ran out of CPU shows as queueing.", a, n))
+		}
+	}
+	return notes
+}

@@ -1,0 +1,96 @@
+package results
+
+// The capacity search's service level besides the p99: stricter than the
+// fixed profiles' verdict, because a capacity is a rate to size servers
+// with, not a description of what happened.
+const (
+	CapacityMinSuccessRatio    = 0.999
+	CapacityMinThroughputShare = 0.99
+)
+
+// Capacity statuses.
+const (
+	CapacityFound   = "found"   // a highest rate within the SLO was bracketed to the precision
+	CapacityCapped  = "capped"  // every rate up to the cap met the SLO: the capacity is at least Rate
+	CapacityNone    = "none"    // even the first rate of the ramp missed the SLO
+	CapacityFailed  = "failed"  // not searched: validation failed, or a probe could not run
+	CapacitySkipped = "skipped" // not searched: interrupted
+)
+
+// Stop reasons: what kept a capacity from being higher, judged on the
+// lowest probe that missed the SLO.
+const (
+	StopAppCPU        = "app-cpu"        // the app used (nearly) all the CPU it could
+	StopPostgresCPU   = "postgres-cpu"   // PostgreSQL did
+	StopLoadGenerator = "load-generator" // the runner could not keep its schedule, or used the CPU the others needed
+	StopQueueing      = "queueing"       // latency grew with CPU to spare: a pool, lock or connection limit
+	StopOtherLoad     = "other-load"     // other processes on the machine used more CPU than any of app, PostgreSQL and runner
+	StopCap           = "cap"            // the search reached -capacity-max
+	StopPool          = "pool"           // requests waited for a database connection from the app's pool, with CPU to spare
+	StopSpike         = "latency-spike"  // the rate was held and most requests were quick, with CPU to spare: a tail nothing measured explains
+)
+
+// Capacity is the outcome of the capacity search of one (scenario, app).
+type Capacity struct {
+	Scenario string `json:"scenario"`
+	App      string `json:"app"`
+	Status   string `json:"status"`
+	// Reason says why a search failed or was skipped.
+	Reason string `json:"reason,omitempty"`
+
+	// Rate is the highest rate (req/s) that met the SLO; Upper the lowest
+	// that missed it (0 when the cap was reached first).
+	Rate  float64 `json:"rate"`
+	Upper float64 `json:"upper,omitempty"`
+
+	// StopReason is one of the Stop* constants; StopDetail says it with
+	// the numbers it was judged on.
+	StopReason string `json:"stopReason,omitempty"`
+	StopDetail string `json:"stopDetail,omitempty"`
+
+	// PerCore is Rate divided by the app's mean CPU (cores) in the
+	// confirmation run: the figure that transfers to a bigger machine.
+	// Zero when the app's CPU was not visible.
+	PerCore float64 `json:"perCore,omitempty"`
+
+	// Probes are the short runs of the search, in the order they ran.
+	Probes []Probe `json:"probes"`
+	// Confirmation is the full-length run at Rate (profile "capacity");
+	// Held says whether it met the SLO too.
+	Confirmation *Result `json:"confirmation,omitempty"`
+	Held         bool    `json:"held"`
+}
+
+// Probe is one short run of a capacity search.
+type Probe struct {
+	Rate float64 `json:"rate"`
+	// Try is the probe's number among those of its rate: 1 for the
+	// first, 2 and 3 for the tries after a miss (zero in files written
+	// before the search tried a rate again).
+	Try          int     `json:"try,omitempty"`
+	AchievedRate float64 `json:"achievedRate"`
+	Throughput   float64 `json:"throughput"`
+	SuccessRatio float64 `json:"successRatio"`
+	P50          float64 `json:"p50Ms"`
+	P99          float64 `json:"p99Ms"`
+
+	// CPU in cores over the probe's measured window: the app, PostgreSQL,
+	// the runner itself, and the whole machine (/proc/stat), each only
+	// when its Available flag is set.
+	AppCPU              float64 `json:"appCPU"`
+	AppCPUAvailable     bool    `json:"appCPUAvailable"`
+	DBCPU               float64 `json:"dbCPU"`
+	DBCPUAvailable      bool    `json:"dbCPUAvailable"`
+	RunnerCPU           float64 `json:"runnerCPU"`
+	MachineCPU          float64 `json:"machineCPU"`
+	MachineCPUAvailable bool    `json:"machineCPUAvailable"`
+	// PoolWaitMs is the mean time a request of the probe waited for a
+	// connection from the app's pool (from its metrics), when
+	// PoolAvailable.
+	PoolWaitMs    float64 `json:"poolWaitMs,omitempty"`
+	PoolAvailable bool    `json:"poolAvailable,omitempty"`
+
+	// Met says whether the probe met the SLO; Why names what it missed.
+	Met bool   `json:"met"`
+	Why string `json:"why,omitempty"`
+}
