@@ -55,13 +55,16 @@ func TestCapacity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "App CPU and RSS came from the apps' metrics (Prometheus, 1 s scrapes, CPU in 10 ms ticks) for rest."; !strings.Contains(string(md), want) {
-		t.Errorf("report.md does not say where the app's CPU came from: lacks %q", want)
-	}
 	if len(run.Capacities) != 1 {
 		t.Fatalf("%d capacities, want 1", len(run.Capacities))
 	}
 	c := run.Capacities[0]
+	// The source of the CPU figures is stated for the runs measured: the
+	// confirmation, which a busy machine's miss at the first rate leaves
+	// out.
+	if want := "App CPU and RSS came from the apps' metrics (Prometheus, 1 s scrapes, CPU in 10 ms ticks) for rest."; c.Confirmation != nil && !strings.Contains(string(md), want) {
+		t.Errorf("report.md does not say where the app's CPU came from: lacks %q", want)
+	}
 	if c.Scenario != "read-one" || c.App != "rest" {
 		t.Errorf("capacity of %s on %s", c.Scenario, c.App)
 	}
@@ -105,14 +108,23 @@ func checkOutcome(t *testing.T, c results.Capacity) {
 	if len(c.Probes) == 0 || c.Probes[0].Rate != capStart {
 		t.Fatalf("probes %+v, want the first at %v req/s", c.Probes, capStart)
 	}
+	// A rate is missed when two of its tries miss; one miss among met
+	// tries is a spike the search looked past.
+	misses := map[float64]int{}
 	var missed []float64
 	for _, p := range c.Probes {
 		if !p.Met {
-			missed = append(missed, p.Rate)
-			t.Logf("probe at %v req/s missed: %s (a late tail on a busy machine)", p.Rate, p.Why)
+			t.Logf("probe at %v req/s (try %d) missed: %s (a late tail on a busy machine)", p.Rate, p.Try, p.Why)
+			if misses[p.Rate]++; misses[p.Rate] == 2 {
+				missed = append(missed, p.Rate)
+			}
 		}
 	}
 	switch {
+	case len(missed) == 0 && len(misses) > 0:
+		if c.Status != results.CapacityCapped || c.Rate != capMax {
+			t.Errorf("no rate missed twice: status %s, rate %v; want capped at %v", c.Status, c.Rate, capMax)
+		}
 	case len(missed) == 0:
 		if c.Status != results.CapacityCapped || c.Rate != capMax || c.Upper != 0 || c.StopReason != results.StopCap || len(c.Probes) != 2 {
 			t.Errorf("every probe met: status %s, rate %v, upper %v, stop %s, %d probes; want capped at %v after 2 probes",
