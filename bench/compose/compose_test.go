@@ -285,18 +285,18 @@ func TestBenchUser(t *testing.T) {
 	}
 }
 
-// TestReadmeMatchesCompose checks that the README's compose section names
+// TestReadmeMatchesCompose checks that the docs/compose.md's compose section names
 // the same published ports, services and profile as the file.
 func TestReadmeMatchesCompose(t *testing.T) {
 	p := load(t)
-	b, err := os.ReadFile("../../README.md")
+	b, err := os.ReadFile("../../docs/compose.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	readme := string(b)
 	i := strings.Index(readme, "## Run with docker compose")
 	if i < 0 {
-		t.Fatal(`README has no "## Run with docker compose" section`)
+		t.Fatal(`docs/compose.md has no "## Run with docker compose" section`)
 	}
 	section := readme[i:]
 	if j := strings.Index(section[3:], "\n## "); j >= 0 {
@@ -308,23 +308,23 @@ func TestReadmeMatchesCompose(t *testing.T) {
 		for _, port := range p.Services[name].Ports {
 			published[port.Published] = true
 			if !strings.Contains(section, "http://localhost:"+port.Published) {
-				t.Errorf("README does not show %s at http://localhost:%s", name, port.Published)
+				t.Errorf("docs/compose.md does not show %s at http://localhost:%s", name, port.Published)
 			}
 		}
 	}
 	for _, m := range regexp.MustCompile(`http://localhost:(\d+)`).FindAllStringSubmatch(section, -1) {
 		if !published[m[1]] {
-			t.Errorf("README shows port %s, which no app publishes", m[1])
+			t.Errorf("docs/compose.md shows port %s, which no app publishes", m[1])
 		}
 	}
 	for _, cmd := range []string{"docker compose up", "docker compose run --rm bench", "BENCH_PROFILES=", "docker compose down",
 		"Compose v2", "BIND_ADDR=0.0.0.0", "DB CPU is always n/a", "METRICS_ADDR", "`logs/` is empty", "docker compose logs"} {
 		if !strings.Contains(section, cmd) {
-			t.Errorf("README compose section lacks %q", cmd)
+			t.Errorf("docs/compose.md compose section lacks %q", cmd)
 		}
 	}
 	if !strings.Contains(section, "results/") {
-		t.Error("README compose section does not say where results land")
+		t.Error("docs/compose.md compose section does not say where results land")
 	}
 	file, err := os.ReadFile("../../docker-compose.yml")
 	if err != nil {
@@ -336,7 +336,7 @@ func TestReadmeMatchesCompose(t *testing.T) {
 	}
 	for v := range vars {
 		if !strings.Contains(section, "`"+v+"`") {
-			t.Errorf("README compose section does not document the variable %s", v)
+			t.Errorf("docs/compose.md compose section does not document the variable %s", v)
 		}
 	}
 }

@@ -1,4 +1,4 @@
 // Package compose holds the test that keeps docker-compose.yml honest: it
 // loads the file with compose-go (no Docker engine needed) and checks the
-// promises the README makes about it.
+// promises docs/compose.md makes about it.
 package compose
