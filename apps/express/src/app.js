@@ -30,7 +30,7 @@ export function createApp({ logger, pool, persons, vacancies, users, tokens, req
   });
   app.get('/readyz', ready(pool));
   const openapi = readFileSync(OPENAPI_URL);
-  app.get('/openapi.yaml', (req, res) => res.set('Content-Type', 'application/yaml').end(openapi));
+  app.get('/openapi.yaml', (req, res) => res.setHeader('Content-Type', 'application/yaml').end(openapi));
 
   const api = express.Router();
   const reader = authenticate(tokens);
@@ -50,7 +50,8 @@ export function createApp({ logger, pool, persons, vacancies, users, tokens, req
 /** ready answers 200 while the database answers a ping within 2 s. */
 function ready(pool) {
   return async (req, res) => {
-    res.set({ 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+    res.setHeader('Content-Type', 'application/json');
+    res.setHeader('Cache-Control', 'no-store');
     try {
       await Promise.race([
         pool.query('SELECT 1'),

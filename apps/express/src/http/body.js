@@ -65,7 +65,9 @@ function decode(raw, shape) {
   try {
     members = JSON.parse(text);
   } catch (err) {
-    if (/end of JSON/i.test(err.message)) throw badRequest('the body is not valid JSON: it ends too early');
+    if (/end of JSON/i.test(err.message)) {
+      throw badRequest(`the body is not valid JSON: unexpected end of JSON input (at byte ${raw.length})`);
+    }
     throw badRequest(`the body is not valid JSON: ${err.message}`);
   }
   const unknown = Object.keys(members).filter((k) => !Object.hasOwn(shape, k));

@@ -16,7 +16,10 @@ const TITLES = { ...STATUS_CODES, 413: 'Request Entity Too Large' };
 export function sendJSON(res, status, value, contentType = 'application/json') {
   if (res.headersSent) return;
   const body = `${JSON.stringify(value)}\n`;
-  res.status(status).set('Content-Type', contentType).set('Content-Length', String(Buffer.byteLength(body)));
+  res.status(status);
+  // setHeader, not res.set: Express would append a charset the Go apps do not send.
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
   res.end(body);
 }
 
@@ -29,7 +32,8 @@ export function sendProblem(req, res, status, detail, fields) {
   if (detail) problem.detail = detail;
   // The path as the client sent it: inside a router req.path is relative.
   problem.instance = req.originalUrl.split('?')[0];
-  if (fields && Object.keys(fields).length > 0) problem.fields = fields;
+  // Sorted like Go's encoder sorts a map's keys: the same bytes as the Go app.
+  if (fields && Object.keys(fields).length > 0) problem.fields = Object.fromEntries(Object.entries(fields).sort(([a], [b]) => (a < b ? -1 : 1)));
   sendJSON(res, status, problem, 'application/problem+json');
 }
 
