@@ -1,7 +1,8 @@
+import cluster from 'node:cluster';
 import pino from 'pino';
 import { createApp } from './app.js';
 import { loadConfig, DEV_AUTH_SECRET } from './config.js';
-import { serveMetrics } from './metrics.js';
+import { reportToPrimary, serveMetrics } from './metrics.js';
 import { openPool } from './store/pool.js';
 import { personStore } from './store/persons.js';
 import { userStore } from './store/users.js';
@@ -27,6 +28,8 @@ export async function run(env, { signal } = {}) {
   }
 
   const pool = openPool(config);
+  // A cluster worker's figures go to the primary, which adds them up.
+  if (cluster.isWorker) reportToPrimary(pool);
   const app = createApp({
     logger,
     pool,

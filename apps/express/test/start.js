@@ -12,15 +12,15 @@ if (!DATABASE_URL) {
   );
 }
 
-const MAIN = new URL('../src/main.js', import.meta.url).pathname;
+const entry = (name) => new URL(`../src/${name}`, import.meta.url).pathname;
 
 /**
  * startApp runs the app as its own process on a free port, as it runs in
  * production, and resolves once it listens: { url, logs, stop }. stop sends
- * SIGTERM and resolves with the exit code.
+ * SIGTERM and resolves with the exit code. main is the entry point in src/.
  */
-export async function startApp(env = {}) {
-  const child = spawn(process.execPath, [MAIN], {
+export async function startApp(env = {}, main = 'main.js') {
+  const child = spawn(process.execPath, [entry(main)], {
     env: { PATH: process.env.PATH, DATABASE_URL, ADDR: '127.0.0.1:0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
