@@ -42,7 +42,7 @@ function nonEmpty(s) {
 }
 
 /** address splits host:port; an empty host means every interface. */
-function address(s, message = 'must be host:port, for example :8084') {
+function address(s, message = 'must be host:port, for example :8080') {
   const m = /^(?:\[([^\]]*)\]|([^:]*)):(\d{1,5})$/.exec(s);
   if (!m) throw new Error(message);
   const port = Number(m[3]);

@@ -27,7 +27,7 @@ export async function run(env, { signal } = {}) {
     logger.warn('AUTH_SECRET is not set: tokens are signed with the public development secret');
   }
 
-  const pool = openPool(config);
+  const pool = openPool(config, 'crudbench-express');
   // A cluster worker's figures go to the primary, which adds them up.
   if (cluster.isWorker) reportToPrimary(pool);
   const app = createApp({

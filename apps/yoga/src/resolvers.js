@@ -66,7 +66,7 @@ export const resolvers = {
     person: translated((_, args, { persons }) => persons.findById(id(args.id))),
     persons: translated(async (_, { first, after, search }, { persons }) => page(await persons.find({ limit: first, after, search }))),
     vacancy: translated((_, args, { vacancies }) => vacancies.findById(id(args.id))),
-    vacancies: translated(async (_, { status, first, after }, { vacancies }) => page(await vacancies.find({ status, limit: first, after }))),
+    vacancies: translated(async (_, { status, first, after }, { vacancies }) => page(await vacancies.find({ status, limit: first, after, limitField: 'first' }))),
   },
 
   Mutation: {

@@ -27,7 +27,7 @@ export async function run(env, { signal } = {}) {
     logger.warn('AUTH_SECRET is not set: tokens are signed with the public development secret');
   }
 
-  const pool = openPool(config);
+  const pool = openPool(config, 'crudbench-yoga');
   const app = createApp({
     logger,
     pool,

@@ -19,7 +19,7 @@ types.setTypeParser(types.builtins.TIMESTAMPTZ, (s) => s.replace(' ', 'T').repla
  * timeout: for a free connection, for a new one, and for each statement
  * (server side and, should the server not answer at all, client side).
  */
-export function openPool({ databaseUrl, dbMaxConns, requestTimeoutMs }) {
+export function openPool({ databaseUrl, dbMaxConns, requestTimeoutMs }, applicationName) {
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: dbMaxConns,
@@ -27,7 +27,7 @@ export function openPool({ databaseUrl, dbMaxConns, requestTimeoutMs }) {
     statement_timeout: requestTimeoutMs,
     query_timeout: requestTimeoutMs + 1000,
     options: '-c TimeZone=UTC',
-    application_name: 'crudbench-express',
+    application_name: applicationName, // names the app in pg_stat_activity
   });
   // An idle connection the server drops must not crash the process.
   pool.on('error', () => {});

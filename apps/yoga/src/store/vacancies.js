@@ -69,9 +69,9 @@ export function vacancyStore(pool) {
       return vacancyOf(rows[0]);
     },
 
-    /** find returns one page ordered by id: { items, nextCursor }. */
-    async find({ status, after, limit }) {
-      const size = pageLimit(limit, 'first');
+    /** find returns one page ordered by id: { items, nextCursor }; limitField names the page size in errors. */
+    async find({ status, after, limit, limitField = 'limit' }) {
+      const size = pageLimit(limit, limitField);
       if (status && !VACANCY_STATUSES.includes(status)) {
         throw invalid({ status: `must be one of ${VACANCY_STATUSES.join(', ')}` });
       }
