@@ -12,9 +12,9 @@ const OPENAPI_URL = new URL('../../../resources/openapi.yaml', import.meta.url);
 
 /**
  * createApp returns the Express app: the whole surface is on this screen.
- * deps: { logger, pool, persons, vacancies, users, tokens, requestTimeoutMs }.
+ * deps: { logger, pool, persons, personWriter, vacancies, users, tokens, requestTimeoutMs }.
  */
-export function createApp({ logger, pool, persons, vacancies, users, tokens, requestTimeoutMs }) {
+export function createApp({ logger, pool, persons, personWriter, vacancies, users, tokens, requestTimeoutMs }) {
   const app = express();
   // Express's own ETag would hash the body; ours is the row's version.
   app.set('etag', false);
@@ -36,7 +36,7 @@ export function createApp({ logger, pool, persons, vacancies, users, tokens, req
   const reader = authenticate(tokens);
   const writer = [reader, requireEditor];
   loginRoutes(api, { users, tokens });
-  personRoutes(api, { persons, reader });
+  personRoutes(api, { persons, personWriter, reader, writer });
   vacancyRoutes(api, { vacancies, reader, writer });
   app.use('/api', api);
 

@@ -19,6 +19,12 @@ export class AppError extends Error {
 
 export const invalid = (fields) => new AppError(EINVALID, 'invalid input', { fields });
 
+/** staleVersion refuses an update based on a version that is no longer current. */
+export const staleVersion = (what) =>
+  new AppError(ECONFLICT, `the ${what} was changed by someone else; reload it and apply your change again`, {
+    fields: { version: 'is stale: the current version is newer than the one sent' },
+  });
+
 /**
  * RequestError is a request this app refuses before it reaches the data
  * layer (bad body, bad path, missing version): it carries its own status.

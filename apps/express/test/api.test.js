@@ -170,3 +170,35 @@ describe('refusals', () => {
     assert.equal(res.status, 413);
   });
 });
+
+describe('person writes', () => {
+  const person = {
+    employeeNo: 990001, firstName: 'Grace', lastName: 'Hopper', email: 'grace.hopper.990001@institute.example',
+    phone: '+1 202 555 0100', department: 'Computer Science', hiredOn: '2026-01-01',
+  };
+
+  test('create, duplicate, update, delete', async () => {
+    await db.query('DELETE FROM person WHERE employee_no = $1', [person.employeeNo]);
+    const created = await call('POST', '/api/persons', { body: person });
+    assert.equal(created.status, 201);
+    assert.equal(created.body.status, 'active');
+    const id = created.body.id;
+    try {
+      const duplicate = await call('POST', '/api/persons', { body: { ...person, employeeNo: person.employeeNo + 1 } });
+      assert.equal(duplicate.status, 409);
+      assert.deepEqual(duplicate.body.fields, { email: 'is already used by another person' });
+      const bad = await call('POST', '/api/persons', { body: { ...person, email: 'not an address', phone: 'call me' } });
+      assert.equal(bad.status, 422);
+      assert.deepEqual(Object.keys(bad.body.fields), ['email', 'phone']);
+      const updated = await call('PATCH', `/api/persons/${id}`, { body: { version: 1, status: 'on_leave' } });
+      assert.equal(updated.status, 200);
+      assert.equal(updated.body.status, 'on_leave');
+      assert.equal(updated.headers.get('etag'), '"2"');
+      const detail = await call('GET', `/api/persons/${id}`);
+      assert.deepEqual(detail.body.appointments, []);
+    } finally {
+      assert.equal((await call('DELETE', `/api/persons/${id}`)).status, 204);
+    }
+    assert.equal((await call('GET', `/api/persons/${id}`)).status, 404);
+  });
+});

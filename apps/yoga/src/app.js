@@ -8,9 +8,9 @@ export const MAX_BODY_BYTES = 1 << 20;
 
 /**
  * createApp returns the request listener: /healthz, /readyz and Yoga on
- * /graphql. deps: { logger, pool, persons, vacancies, users, tokens }.
+ * /graphql. deps: { logger, pool, persons, personWriter, vacancies, users, tokens }.
  */
-export function createApp({ logger, pool, persons, vacancies, users, tokens }) {
+export function createApp({ logger, pool, persons, personWriter, vacancies, users, tokens }) {
   const yoga = createYoga({
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
@@ -29,7 +29,7 @@ export function createApp({ logger, pool, persons, vacancies, users, tokens }) {
       },
     },
     context({ request }) {
-      const ctx = { persons, vacancies, users, tokens, loaders: createLoaders(persons) };
+      const ctx = { persons, personWriter, vacancies, users, tokens, loaders: createLoaders(persons) };
       const header = request.headers.get('authorization');
       if (header) {
         const [scheme, ...rest] = header.split(' ');

@@ -75,6 +75,16 @@ export const resolvers = {
       const { token, expiresAt } = tokens.issue(user);
       return { token, expiresAt: expiresAt.toISOString().replace('.000Z', 'Z'), user };
     }),
+    createPerson: translated((_, { input }, { personWriter }) => personWriter.create(input)),
+    updatePerson: translated((_, args, { personWriter }) => {
+      // null on a person field leaves it as it is (the schema says so).
+      const patch = Object.fromEntries(Object.entries(args.input).filter(([, v]) => v != null));
+      return personWriter.update(id(args.id), args.version, patch);
+    }),
+    deletePerson: translated(async (_, args, { personWriter }) => {
+      await personWriter.delete(id(args.id));
+      return true;
+    }),
     createVacancy: translated((_, { input }, { vacancies }) =>
       vacancies.create({ ...input, filledBy: input.filledBy == null ? null : id(input.filledBy, 'filledBy') })),
     updateVacancy: translated((_, args, { vacancies }) => vacancies.update(id(args.id), args.version, vacancyPatch(args.input))),

@@ -5,6 +5,7 @@ import { loadConfig, DEV_AUTH_SECRET } from './config.js';
 import { serveMetrics } from './metrics.js';
 import { openPool } from './store/pool.js';
 import { personStore } from './store/persons.js';
+import { personWriter } from './store/personWrites.js';
 import { userStore } from './store/users.js';
 import { vacancyStore } from './store/vacancies.js';
 import { createTokens } from './tokens.js';
@@ -32,6 +33,7 @@ export async function run(env, { signal } = {}) {
     logger,
     pool,
     persons: personStore(pool),
+    personWriter: personWriter(pool),
     vacancies: vacancyStore(pool),
     users: userStore(pool),
     tokens: createTokens(config.authSecret, config.tokenTtlMs),

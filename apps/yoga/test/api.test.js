@@ -152,3 +152,26 @@ describe('refusals', () => {
     assert.equal((await res.json()).errors[0].extensions.code, 'REQUEST_TOO_LARGE');
   });
 });
+
+describe('person writes', () => {
+  test('create, duplicate, update with null left alone, delete', async () => {
+    const input = {
+      employeeNo: 990101, firstName: 'Grace', lastName: 'Hopper', email: 'grace.hopper.990101@institute.example',
+      department: 'Computer Science', hiredOn: '2026-01-01',
+    };
+    await db.query('DELETE FROM person WHERE employee_no = $1', [input.employeeNo]);
+    const create = 'mutation($input: PersonInput!) { createPerson(input: $input) { id status phone version } }';
+    const { createPerson } = await data(create, { variables: { input } });
+    assert.deepEqual({ ...createPerson, id: undefined }, { id: undefined, status: 'ACTIVE', phone: '', version: 1 });
+    try {
+      assert.deepEqual(await codes(create, { variables: { input: { ...input, employeeNo: input.employeeNo + 1 } } }), ['CONFLICT']);
+      const { updatePerson } = await data(
+        'mutation($id: ID!) { updatePerson(id: $id, version: 1, input: {status: ON_LEAVE, email: null}) { status email version } }',
+        { variables: { id: createPerson.id } },
+      );
+      assert.deepEqual(updatePerson, { status: 'ON_LEAVE', email: input.email, version: 2 });
+    } finally {
+      assert.deepEqual(await data('mutation($id: ID!) { deletePerson(id: $id) }', { variables: { id: createPerson.id } }), { deletePerson: true });
+    }
+  });
+});

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 // change both, or neither.
 const SHARED = [
   'config.js', 'errors.js', 'tokens.js',
-  'store/cursor.js', 'store/pool.js', 'store/users.js', 'store/vacancies.js', 'store/validate.js',
+  'store/cursor.js', 'store/personWrites.js', 'store/pool.js', 'store/users.js', 'store/vacancies.js', 'store/validate.js',
 ];
 
 for (const file of SHARED) {

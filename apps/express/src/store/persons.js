@@ -2,15 +2,13 @@ import { AppError, ENOTFOUND, badRequest } from '../errors.js';
 import { query } from './pool.js';
 import { Problems, pageLimit } from './validate.js';
 import { encodeCursor, decodeCursor, badCursor } from './cursor.js';
+import { PERSON_COLUMNS, personOf } from './personWrites.js';
 
 // The statements are the Go app's (queries/person.sql, appointment.sql as
 // sqlc expands them): the person detail is four statements, one per level,
 // and a list is one.
-const COLUMNS =
-  'id, employee_no, first_name, last_name, email, phone, department, status, hired_on, version, created_at, updated_at';
-
-const GET = `SELECT ${COLUMNS} FROM person WHERE id = $1`;
-const LIST = `SELECT ${COLUMNS} FROM person
+const GET = `SELECT ${PERSON_COLUMNS} FROM person WHERE id = $1`;
+const LIST = `SELECT ${PERSON_COLUMNS} FROM person
 WHERE ($1::text IS NULL
        OR (first_name || ' ' || last_name || ' ' || email) ILIKE $1::text)
   AND (NOT $2::boolean
@@ -29,21 +27,6 @@ const FUNDINGS = `SELECT funding.appointment_id, funding.payer_id, funding.perce
 FROM funding JOIN payer ON payer.id = funding.payer_id
 WHERE funding.appointment_id = ANY($1::bigint[])
 ORDER BY funding.appointment_id, payer.code`;
-
-const personOf = (r) => ({
-  id: r.id,
-  employeeNo: r.employee_no,
-  firstName: r.first_name,
-  lastName: r.last_name,
-  email: r.email,
-  phone: r.phone,
-  department: r.department,
-  status: r.status,
-  hiredOn: r.hired_on,
-  version: r.version,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
 
 const appointmentOf = (r) => ({
   id: r.id,

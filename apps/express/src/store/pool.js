@@ -37,6 +37,15 @@ export function openPool({ databaseUrl, dbMaxConns, requestTimeoutMs }, applicat
 // constraintFields names the field behind each database rule, as the Go
 // store does, so a write the database refuses reads like a validation error.
 const constraintFields = {
+  person_employee_no_key: ['employeeNo', 'is already used by another person'],
+  person_email_key: ['email', 'is already used by another person'],
+  person_employee_no_check: ['employeeNo', 'must be a positive number'],
+  person_first_name_check: ['firstName', 'must be 1 to 100 characters'],
+  person_last_name_check: ['lastName', 'must be 1 to 100 characters'],
+  person_email_check: ['email', 'must be a valid email address'],
+  person_phone_check: ['phone', 'must be at most 40 characters'],
+  person_department_check: ['department', 'must be 1 to 100 characters'],
+  person_status_check: ['status', 'is not a known status'],
   vacancy_filled_by_fkey: ['filledBy', 'is not the id of a person'],
   vacancy_salary_check: ['salaryMaxCents', 'must not be less than salaryMinCents'],
   vacancy_salary_min_cents_check: ['salaryMinCents', 'must not be negative'],

@@ -5,6 +5,7 @@ import { invalid } from '../errors.js';
 
 export const EMPLOYMENT_TYPES = ['full_time', 'part_time', 'contract'];
 export const VACANCY_STATUSES = ['draft', 'open', 'closed', 'filled'];
+export const PERSON_STATUSES = ['active', 'on_leave', 'former'];
 const MAX_SALARY_CENTS = 100_000_000_000;
 export const MAX_LIMIT = 1000;
 export const DEFAULT_LIMIT = 50;
@@ -66,6 +67,27 @@ export function validateVacancy(v) {
   }
   p.text('description', v.description, 0, 10000, { multiline: true });
   if (v.filledBy != null && v.filledBy <= 0) p.add('filledBy', 'must be the id of a person');
+  p.throwIfAny();
+}
+
+// An addr-spec without a display name, as Go's net/mail accepts it for the
+// Go store's check: dot-atoms of letters, digits and RFC 5322 symbols.
+const ATOM = "[\\p{L}\\p{N}!#$%&'*+/=?^_`{|}~-]+";
+const EMAIL = new RegExp(`^${ATOM}(?:\\.${ATOM})*@${ATOM}(?:\\.${ATOM})*$`, 'u');
+
+/** validatePerson checks a whole person, new or patched. */
+export function validatePerson(v) {
+  const p = new Problems();
+  if (!(v.employeeNo > 0)) p.add('employeeNo', 'must be a positive number');
+  p.text('firstName', v.firstName, 1, 100);
+  p.text('lastName', v.lastName, 1, 100);
+  p.text('email', v.email, 1, 254);
+  if (!p.has('email') && !EMAIL.test(v.email)) p.add('email', 'must be a valid email address like name@example.org');
+  p.text('phone', v.phone, 0, 40);
+  if (/[^0-9+\-(). ]/.test(v.phone)) p.add('phone', 'may contain only digits, spaces and + - ( ) .');
+  p.text('department', v.department, 1, 100);
+  if (!PERSON_STATUSES.includes(v.status)) p.add('status', `must be one of ${PERSON_STATUSES.join(', ')}`);
+  p.date('hiredOn', v.hiredOn, true);
   p.throwIfAny();
 }
 

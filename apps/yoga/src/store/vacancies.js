@@ -1,7 +1,6 @@
-import { AppError, ENOTFOUND, ECONFLICT } from '../errors.js';
+import { AppError, ENOTFOUND, invalid, staleVersion } from '../errors.js';
 import { query, inTransaction } from './pool.js';
 import { validateVacancy, pageLimit, VACANCY_STATUSES } from './validate.js';
-import { invalid } from '../errors.js';
 import { encodeCursor, decodeCursor } from './cursor.js';
 
 // The statements are the Go app's (queries/vacancy.sql as sqlc expands it),
@@ -54,11 +53,6 @@ const params = (v) => [
 ];
 
 const notFound = (id) => new AppError(ENOTFOUND, `vacancy ${id} not found`);
-
-export const staleVersion = (what) =>
-  new AppError(ECONFLICT, `the ${what} was changed by someone else; reload it and apply your change again`, {
-    fields: { version: 'is stale: the current version is newer than the one sent' },
-  });
 
 /** vacancyStore reads and writes vacancies in pool. */
 export function vacancyStore(pool) {
