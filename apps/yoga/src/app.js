@@ -1,4 +1,4 @@
-import { createYoga, maskError } from 'graphql-yoga';
+import { createYoga } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
 import { useLimits } from './limits.js';
 import { createLoaders } from './loaders.js';
@@ -21,7 +21,7 @@ export function createApp({ logger, pool, persons, personWriter, vacancies, user
     // What is not a GraphQLError of ours is an internal error: logged, and
     // answered without details.
     maskedErrors: {
-      maskError(error, message, isDev) {
+      maskError(error) {
         const original = error instanceof GraphQLError ? error.originalError : error;
         if (error instanceof GraphQLError && (!original || original instanceof GraphQLError || error.extensions?.code)) return error;
         logger.error({ err: original ?? error }, 'internal error');

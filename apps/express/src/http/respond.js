@@ -51,7 +51,6 @@ const STATUS_OF = {
  */
 export function errorHandler(logger) {
   // Express recognises an error handler by its four parameters.
-  // eslint-disable-next-line no-unused-vars
   return (err, req, res, next) => {
     if (err instanceof RequestError) return sendProblem(req, res, err.status, err.message, err.fields);
     if (err.type === 'entity.too.large') return sendProblem(req, res, 413, `the body is larger than ${1 << 20} bytes`);
