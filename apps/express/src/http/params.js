@@ -1,0 +1,51 @@
+import { RequestError, badRequest } from '../errors.js';
+
+const MAX_INT64 = 2n ** 63n - 1n;
+
+/** pathId reads the positive int64 id in the path. */
+export function pathId(req) {
+  const raw = req.params.id;
+  if (!/^\+?\d{1,19}$/.test(raw) || BigInt(raw) < 1n || BigInt(raw) > MAX_INT64) {
+    throw badRequest('the id in the path must be a positive whole number', { id: 'must be a positive whole number' });
+  }
+  return Number(raw);
+}
+
+/** queryParam returns a query parameter's first value, or undefined. */
+export function queryParam(req, name) {
+  const v = req.query[name];
+  return Array.isArray(v) ? v[0] : typeof v === 'string' ? v : undefined;
+}
+
+/** setETag tells the client the version it read, for its If-Match. */
+export function setETag(res, version) {
+  res.set('ETag', `"${version}"`);
+}
+
+/**
+ * versionOf returns the version an update is based on: "version" in the
+ * body or an If-Match header carrying an ETag this API sent.
+ */
+export function versionOf(req, bodyVersion) {
+  const header = (req.get('If-Match') ?? '').trim();
+  let fromHeader;
+  if (header !== '') {
+    const m = /^"([+-]?\d+)"$/.exec(header);
+    fromHeader = m ? Number(m[1]) : NaN;
+    if (!Number.isInteger(fromHeader) || fromHeader < -(2 ** 31) || fromHeader >= 2 ** 31) {
+      throw badRequest('If-Match must be one ETag as this API sends it, like "3"');
+    }
+  }
+  if (bodyVersion !== undefined && fromHeader !== undefined && bodyVersion !== fromHeader) {
+    throw badRequest("the body's version and If-Match disagree", { version: 'does not match If-Match' });
+  }
+  const version = bodyVersion ?? fromHeader;
+  if (version === undefined) {
+    throw new RequestError(
+      428,
+      'an update must name the version it is based on: send "version" in the body or an If-Match header',
+      { version: 'is required' },
+    );
+  }
+  return version;
+}

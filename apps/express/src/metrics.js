@@ -1,0 +1,63 @@
+import http from 'node:http';
+import client from 'prom-client';
+
+/**
+ * registerMetrics adds to registry the process's CPU and memory
+ * (process_cpu_seconds_total, process_resident_memory_bytes: the figures the
+ * bench reads from every app) and the pool's connections.
+ */
+export function registerMetrics(registry, pool) {
+  client.collectDefaultMetrics({ register: registry });
+  const gauge = (name, help, value) =>
+    new client.Gauge({ name, help, registers: [registry], collect() { this.set(value()); } });
+  gauge('pg_pool_total_conns', 'All open connections now.', () => pool.totalCount);
+  gauge('pg_pool_idle_conns', 'Open connections waiting for a request now.', () => pool.idleCount);
+  gauge('pg_pool_waiting_requests', 'Requests waiting for a connection now.', () => pool.waitingCount);
+}
+
+/** serveMetrics serves /metrics on addr, and nothing else. */
+export function serveMetrics(addr, pool) {
+  const registry = new client.Registry();
+  registerMetrics(registry, pool);
+  const server = http.createServer(async (req, res) => {
+    if (req.url !== '/metrics') {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': registry.contentType }).end(await registry.metrics());
+  });
+  return new Promise((resolve) => server.listen(addr.port, addr.host || undefined, () => resolve(server)));
+}
+
+/**
+ * serveClusterMetrics serves, from the cluster's primary, every worker's
+ * figures added up (prom-client's AggregatorRegistry): the app's CPU and
+ * memory are the sum of its processes.
+ */
+export function serveClusterMetrics(addr) {
+  const aggregator = new client.AggregatorRegistry();
+  const server = http.createServer(async (req, res) => {
+    if (req.url !== '/metrics') {
+      res.writeHead(404).end();
+      return;
+    }
+    try {
+      const text = await aggregator.clusterMetrics();
+      res.writeHead(200, { 'Content-Type': aggregator.contentType }).end(text);
+    } catch (err) {
+      res.writeHead(503, { 'Content-Type': 'text/plain' }).end(`${err.message}\n`);
+    }
+  });
+  return new Promise((resolve) => server.listen(addr.port, addr.host || undefined, () => resolve(server)));
+}
+
+/**
+ * reportToPrimary makes a cluster worker answer its primary's requests for
+ * metrics with this process's figures.
+ */
+export function reportToPrimary(pool) {
+  registerMetrics(client.register, pool);
+  // prom-client installs the worker's answering listener when an
+  // AggregatorRegistry is constructed, in the worker as in the primary.
+  return new client.AggregatorRegistry();
+}

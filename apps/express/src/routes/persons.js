@@ -1,0 +1,72 @@
+import { badRequest } from '../errors.js';
+import { jsonBody } from '../http/body.js';
+import { sendJSON } from '../http/respond.js';
+import { pathId, queryParam, setETag, versionOf } from '../http/params.js';
+import { methodNotAllowed } from './vacancies.js';
+
+const PERSON = {
+  employeeNo: 'int32',
+  firstName: 'string',
+  lastName: 'string',
+  email: 'string',
+  phone: 'string',
+  department: 'string',
+  status: 'string',
+  hiredOn: 'date',
+};
+
+/** newPerson fills in what a create leaves out, as Go's zero values do. */
+const newPerson = (body) => ({
+  employeeNo: 0, firstName: '', lastName: '', email: '', phone: '', department: '', status: '', hiredOn: '', ...body,
+});
+
+/** patchOf returns the members to change; no person field may be cleared. */
+function patchOf(body) {
+  const nulls = body.nulls.filter((k) => k !== 'version');
+  if (nulls.length > 0) {
+    throw badRequest('a field that cannot be cleared is null', Object.fromEntries(nulls.map((k) => [k, 'must not be null'])));
+  }
+  const { version, ...patch } = body;
+  return patch;
+}
+
+/** personRoutes serves /api/persons. */
+export function personRoutes(router, { persons, personWriter, reader, writer }) {
+  router
+    .route('/persons')
+    .get(reader, async (req, res) => {
+      const page = await persons.find({
+        search: queryParam(req, 'q'),
+        after: queryParam(req, 'after'),
+        limit: queryParam(req, 'limit'),
+      });
+      sendJSON(res, 200, page);
+    })
+    .post(writer, jsonBody(PERSON), async (req, res) => {
+      const p = await personWriter.create(newPerson(req.body));
+      res.set('Location', `/api/persons/${p.id}`);
+      setETag(res, p.version);
+      sendJSON(res, 201, p);
+    })
+    .all(methodNotAllowed('GET, HEAD, POST'));
+
+  router
+    .route('/persons/:id')
+    .get(reader, async (req, res) => {
+      const p = await persons.findDetail(pathId(req));
+      setETag(res, p.version);
+      sendJSON(res, 200, p);
+    })
+    .patch(writer, jsonBody({ version: 'int32', ...PERSON }), async (req, res) => {
+      const id = pathId(req);
+      const patch = patchOf(req.body);
+      const p = await personWriter.update(id, versionOf(req, req.body.version), patch);
+      setETag(res, p.version);
+      sendJSON(res, 200, p);
+    })
+    .delete(writer, async (req, res) => {
+      await personWriter.delete(pathId(req));
+      res.status(204).end();
+    })
+    .all(methodNotAllowed('GET, HEAD, PATCH, DELETE'));
+}

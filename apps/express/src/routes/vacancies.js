@@ -1,0 +1,83 @@
+import { badRequest } from '../errors.js';
+import { jsonBody } from '../http/body.js';
+import { sendJSON, sendProblem } from '../http/respond.js';
+import { pathId, queryParam, setETag, versionOf } from '../http/params.js';
+
+const VACANCY = {
+  title: 'string',
+  department: 'string',
+  location: 'string',
+  employmentType: 'string',
+  salaryMinCents: 'int64',
+  salaryMaxCents: 'int64',
+  status: 'string',
+  opensOn: 'date',
+  closesOn: 'date',
+  description: 'string',
+  filledBy: 'int64',
+};
+const CLEARABLE = ['closesOn', 'filledBy'];
+
+/** newVacancy fills in what a create leaves out, as Go's zero values do. */
+const newVacancy = (body) => ({
+  title: '', department: '', location: '', employmentType: '', salaryMinCents: 0, salaryMaxCents: 0,
+  status: '', opensOn: '', description: '', ...body,
+});
+
+/** patchOf returns the members to change; null clears only what may be empty. */
+function patchOf(body) {
+  const cannotClear = body.nulls.filter((k) => !CLEARABLE.includes(k) && k !== 'version');
+  if (cannotClear.length > 0) {
+    throw badRequest('a field that cannot be cleared is null', Object.fromEntries(cannotClear.map((k) => [k, 'must not be null'])));
+  }
+  const { version, ...patch } = body;
+  for (const k of CLEARABLE) if (body.nulls.includes(k)) patch[k] = null;
+  return patch;
+}
+
+/** vacancyRoutes serves /api/vacancies. */
+export function vacancyRoutes(router, { vacancies, reader, writer }) {
+  router
+    .route('/vacancies')
+    .get(reader, async (req, res) => {
+      const page = await vacancies.find({
+        status: queryParam(req, 'status'),
+        after: queryParam(req, 'after'),
+        limit: queryParam(req, 'limit'),
+      });
+      sendJSON(res, 200, page);
+    })
+    .post(writer, jsonBody(VACANCY), async (req, res) => {
+      const v = await vacancies.create(newVacancy(req.body));
+      res.set('Location', `/api/vacancies/${v.id}`);
+      setETag(res, v.version);
+      sendJSON(res, 201, v);
+    })
+    .all(methodNotAllowed('GET, HEAD, POST'));
+
+  router
+    .route('/vacancies/:id')
+    .get(reader, async (req, res) => {
+      const v = await vacancies.findById(pathId(req));
+      setETag(res, v.version);
+      sendJSON(res, 200, v);
+    })
+    .patch(writer, jsonBody({ version: 'int32', ...VACANCY }), async (req, res) => {
+      const id = pathId(req);
+      const patch = patchOf(req.body);
+      const v = await vacancies.update(id, versionOf(req, req.body.version), patch);
+      setETag(res, v.version);
+      sendJSON(res, 200, v);
+    })
+    .delete(writer, async (req, res) => {
+      await vacancies.delete(pathId(req));
+      res.status(204).end();
+    })
+    .all(methodNotAllowed('GET, HEAD, PATCH, DELETE'));
+}
+
+/** methodNotAllowed answers 405 with the methods the path does take. */
+export const methodNotAllowed = (allow) => (req, res) => {
+  res.set('Allow', allow);
+  sendProblem(req, res, 405, `${req.method} is not allowed here`);
+};

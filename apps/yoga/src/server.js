@@ -1,0 +1,65 @@
+import http from 'node:http';
+import pino from 'pino';
+import { createApp } from './app.js';
+import { loadConfig, DEV_AUTH_SECRET } from './config.js';
+import { serveMetrics } from './metrics.js';
+import { openPool } from './store/pool.js';
+import { personStore } from './store/persons.js';
+import { personWriter } from './store/personWrites.js';
+import { userStore } from './store/users.js';
+import { vacancyStore } from './store/vacancies.js';
+import { createTokens } from './tokens.js';
+
+const DEFAULT_ADDR = ':8085'; // rest 8081, graphql 8082, htmx 8083, express 8084
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/** run starts the app and resolves once it has shut down after signal. */
+export async function run(env, { signal } = {}) {
+  const config = loadConfig(env, DEFAULT_ADDR);
+  const logger = pino({
+    level: config.logLevel,
+    base: undefined,
+    // Field names as slog writes them, so one log reader serves every app.
+    messageKey: 'msg',
+    timestamp: () => `,"time":"${new Date().toISOString()}"`,
+    formatters: { level: (label) => ({ level: label.toUpperCase() }) },
+  });
+  if (config.authSecret === DEV_AUTH_SECRET) {
+    logger.warn('AUTH_SECRET is not set: tokens are signed with the public development secret');
+  }
+
+  const pool = openPool(config, 'crudbench-yoga');
+  const app = createApp({
+    logger,
+    pool,
+    persons: personStore(pool),
+    personWriter: personWriter(pool),
+    vacancies: vacancyStore(pool),
+    users: userStore(pool),
+    tokens: createTokens(config.authSecret, config.tokenTtlMs),
+  });
+  const server = http.createServer(app);
+  // Responses finish within the request timeout; 30 s is the Go servers' write timeout.
+  server.requestTimeout = 30_000;
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.addr.port, config.addr.host || undefined, resolve);
+  });
+  const metrics = config.metricsAddr ? await serveMetrics(config.metricsAddr, pool) : null;
+  const { port } = server.address();
+  logger.info({ addr: `${config.addr.host}:${port}`, metrics_addr: metrics ? `:${metrics.address().port}` : '' }, 'listening');
+
+  await new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    signal?.addEventListener('abort', resolve, { once: true });
+  });
+  logger.info('shutting down');
+  server.closeIdleConnections();
+  const closed = new Promise((resolve) => server.close(resolve));
+  const grace = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
+  await closed;
+  clearTimeout(grace);
+  metrics?.close();
+  await pool.end();
+  logger.info('stopped');
+}

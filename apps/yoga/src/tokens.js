@@ -1,0 +1,49 @@
+import jwt from 'jsonwebtoken';
+
+// The session token every crudbench app shares (apps/internal/auth): HS256,
+// issuer "crudbench", sub the user id as a decimal string, name and role,
+// iat and exp in whole seconds. A token from any app verifies in any other
+// that has the same secret.
+
+const ISSUER = 'crudbench';
+const ROLES = ['viewer', 'editor'];
+const LEEWAY_SECONDS = 5; // small clock differences between app replicas
+
+export class TokenError extends Error {
+  constructor(message, { expired = false } = {}) {
+    super(message);
+    this.expired = expired;
+  }
+}
+
+/** createTokens issues and verifies tokens with one secret and lifetime. */
+export function createTokens(secret, ttlMs) {
+  return {
+    /** issue returns { token, expiresAt } for the user. */
+    issue({ id, username, role }) {
+      const now = Math.floor(Date.now() / 1000);
+      const exp = now + Math.floor(ttlMs / 1000);
+      const token = jwt.sign({ name: username, role, iss: ISSUER, sub: String(id), exp, iat: now }, secret, {
+        algorithm: 'HS256',
+      });
+      return { token, expiresAt: new Date(exp * 1000) };
+    },
+
+    /** verify returns { userId, username, role } or throws a TokenError. */
+    verify(token) {
+      let claims;
+      try {
+        // Pinning the algorithm blocks "none" and key-confusion attacks.
+        claims = jwt.verify(token, secret, { algorithms: ['HS256'], issuer: ISSUER, clockTolerance: LEEWAY_SECONDS });
+      } catch (err) {
+        throw new TokenError(err.message, { expired: err.name === 'TokenExpiredError' });
+      }
+      const now = Date.now() / 1000;
+      if (typeof claims.exp !== 'number') throw new TokenError('token has no expiry');
+      if (claims.iat !== undefined && !(claims.iat <= now + LEEWAY_SECONDS)) throw new TokenError('token used before issued');
+      if (typeof claims.sub !== 'string' || !/^\d+$/.test(claims.sub)) throw new TokenError('subject is not a user id');
+      if (!ROLES.includes(claims.role)) throw new TokenError(`unknown role ${JSON.stringify(claims.role)}`);
+      return { userId: Number(claims.sub), username: claims.name, role: claims.role };
+    },
+  };
+}
