@@ -25,9 +25,6 @@ const (
 	mediaGraphQLResponse = "application/graphql-response+json"
 )
 
-// allowedMethods is the Allow header of /graphql.
-const allowedMethods = "GET, HEAD, POST, OPTIONS"
-
 // httpTransport is GraphQL over HTTP as the spec
 // (graphql.github.io/graphql-over-http) has it, in place of gqlgen's GET,
 // POST and Options transports, which answer what they refuse in plain text
@@ -39,7 +36,8 @@ const allowedMethods = "GET, HEAD, POST, OPTIONS"
 // JSON object.
 //
 // It serves every request, so gqlgen's own "transport not supported" is
-// never answered.
+// never answered. The routes bring it GET, HEAD, POST and OPTIONS only;
+// other methods are refused before it (methodNotAllowed).
 type httpTransport struct{}
 
 // Supports implements graphql.Transport.
@@ -53,12 +51,10 @@ func (httpTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 	case http.MethodGet, http.MethodHead:
 		serveGET(w, r, exec)
 	case http.MethodOptions:
-		w.Header().Set("Allow", allowedMethods)
+		w.Header().Set("Allow", strings.Join(serve.Allowed(r), ", "))
 		w.WriteHeader(http.StatusOK)
 	default:
-		w.Header().Set("Allow", allowedMethods)
-		writeError(w, r, http.StatusMethodNotAllowed, codeMethodNotAllowed,
-			fmt.Sprintf("%s is not allowed on /graphql: send queries with GET or POST, mutations with POST", r.Method))
+		serve.MethodNotAllowed(http.NotFound, methodNotAllowed)(w, r)
 	}
 }
 

@@ -5,9 +5,6 @@ import (
 	"maps"
 	"net/http"
 	"slices"
-	"strings"
-
-	"github.com/go-chi/chi/v5"
 
 	"crudbench/apps/internal/serve"
 	"crudbench/db"
@@ -85,46 +82,12 @@ func (s *site) notFound(w http.ResponseWriter, r *http.Request) {
 		fmt.Sprintf("There is no page at %s. Check the address, or start again from the lists.", r.URL.Path))
 }
 
-// methodNotAllowed answers a known address asked with the wrong method,
-// with the Allow header RFC 9110 requires of a 405. chi also calls it for a
-// method no route uses (PROPFIND) whatever the address, so an address that
-// no method serves is answered as the 404 it is.
+// methodNotAllowed answers a known address asked with the wrong method;
+// serve.MethodNotAllowed has set Allow from the routes.
 func (s *site) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
-	allowed := allowedMethods(r)
-	if len(allowed) == 0 {
-		s.notFound(w, r)
-		return
-	}
-	w.Header().Set("Allow", strings.Join(allowed, ", "))
+	allowed := w.Header().Get("Allow")
 	s.errorPage(w, r, http.StatusMethodNotAllowed, "Method not allowed",
-		fmt.Sprintf("%s cannot be used on %s; it answers %s.", r.Method, r.URL.Path, strings.Join(allowed, ", ")))
-}
-
-// routeMethods are the methods a route could be registered for. HEAD is not
-// among them: middleware.GetHead serves it wherever GET is served.
-var routeMethods = []string{
-	http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete,
-	http.MethodOptions, http.MethodConnect, http.MethodTrace,
-}
-
-// allowedMethods lists the methods the routes serve at the request's path,
-// found by asking the router, so that the list cannot drift from routes.go.
-func allowedMethods(r *http.Request) []string {
-	routes := chi.RouteContext(r.Context()).Routes
-	path := r.URL.RawPath // what chi matches when the path has escapes
-	if path == "" {
-		path = r.URL.Path
-	}
-	var allowed []string
-	for _, m := range routeMethods {
-		if routes.Match(chi.NewRouteContext(), m, path) {
-			allowed = append(allowed, m)
-			if m == http.MethodGet {
-				allowed = append(allowed, http.MethodHead)
-			}
-		}
-	}
-	return allowed
+		fmt.Sprintf("%s cannot be used on %s; it answers %s.", r.Method, r.URL.Path, allowed))
 }
 
 // forbidden answers a viewer who tries to change data.

@@ -7,6 +7,7 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 
 	"crudbench/apps/internal/health"
+	"crudbench/apps/internal/serve"
 )
 
 // addRoutes is the site's whole surface. Pages answer a full document, or
@@ -17,7 +18,7 @@ import (
 func addRoutes(r chi.Router, s *site) {
 	r.Use(middleware.GetHead) // HEAD of every page, for curl -I and link checkers
 	r.NotFound(s.notFound)
-	r.MethodNotAllowed(s.methodNotAllowed)
+	r.MethodNotAllowed(serve.MethodNotAllowed(s.notFound, s.methodNotAllowed))
 
 	r.Method(http.MethodGet, "/healthz", health.Live())
 	r.Method(http.MethodGet, "/readyz", health.Ready(s.store))
