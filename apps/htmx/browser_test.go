@@ -17,7 +17,6 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
-	"crudbench/apps/internal/config"
 	"crudbench/db"
 	"crudbench/db/dbtest"
 	"crudbench/db/seed"
@@ -219,7 +218,7 @@ func TestBrowser(t *testing.T) {
 	// The tuned renderer's pages must work in a browser as the default's do:
 	// the main flow once more, on a site started with it.
 	t.Run("with htmx, templ renderer", func(t *testing.T) {
-		tuned := startSiteWith(t, dbtest.Seeded(t), db.Options{}, config.DefaultRequestTimeout, rendererTempl)
+		tuned := startSiteWith(t, dbtest.Seeded(t), db.Options{}, db.DefaultTimeout, rendererTempl)
 		tab := b.tab(t, true)
 		tab.base, tab.shots = tuned.URL, "htmx-tuned"
 		browseWithHTMX(t, tuned, tab)
