@@ -247,7 +247,7 @@ func parseOptionalDate(v values, name string, errs map[string]string) *db.Date {
 var amountPattern = regexp.MustCompile(`^[0-9]{1,10}(\.[0-9]{1,2})?$`)
 
 // maxAmount is the largest salary the Store accepts, in whole units.
-const maxAmount = 1_000_000_000
+const maxAmount = db.MaxSalaryCents / 100
 
 // parseAmount reads a required money amount in whole units with optional
 // cents and returns cents.
@@ -266,7 +266,7 @@ func parseAmount(v values, name string, errs map[string]string) int64 {
 	frac = (frac + "00")[:2]
 	c, _ := strconv.ParseInt(frac, 10, 64)
 	if u > maxAmount || (u == maxAmount && c > 0) {
-		errs[name] = "must be at most 1,000,000,000"
+		errs[name] = "must be at most " + salary(db.MaxSalaryCents)
 		return 0
 	}
 	return u*100 + c

@@ -18,7 +18,7 @@ type loginPage struct {
 }
 
 var loginSpecs = []fieldSpec{
-	{Name: "username", Label: "Username", Type: "text", Required: true, MaxLen: 100, Complete: "username"},
+	{Name: "username", Label: "Username", Type: "text", Required: true, MaxLen: db.MaxUsernameLen, Complete: "username"},
 	{Name: "password", Label: "Password", Type: "password", Required: true, Complete: "current-password"},
 }
 

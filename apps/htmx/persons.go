@@ -31,12 +31,12 @@ type personDetailPage struct {
 
 // personSpecs are the fields of the person form, named like the APIs'.
 var personSpecs = []fieldSpec{
-	{Name: "firstName", Label: "First name", Type: "text", Required: true, MaxLen: 100, Complete: "off"},
-	{Name: "lastName", Label: "Last name", Type: "text", Required: true, MaxLen: 100, Complete: "off"},
+	{Name: "firstName", Label: "First name", Type: "text", Required: true, MaxLen: db.MaxNameLen, Complete: "off"},
+	{Name: "lastName", Label: "Last name", Type: "text", Required: true, MaxLen: db.MaxNameLen, Complete: "off"},
 	{Name: "employeeNo", Label: "Employee no.", Type: "number", Required: true, Min: "1", Step: "1"},
-	{Name: "email", Label: "Email", Type: "email", Required: true, MaxLen: 254, Complete: "off"},
-	{Name: "phone", Label: "Phone", Type: "tel", MaxLen: 40, Complete: "off"},
-	{Name: "department", Label: "Department", Type: "text", Required: true, MaxLen: 100},
+	{Name: "email", Label: "Email", Type: "email", Required: true, MaxLen: db.MaxEmailLen, Complete: "off"},
+	{Name: "phone", Label: "Phone", Type: "tel", MaxLen: db.MaxPhoneLen, Complete: "off"},
+	{Name: "department", Label: "Department", Type: "text", Required: true, MaxLen: db.MaxNameLen},
 	{Name: "status", Label: "Status", Type: "select", Required: true, Options: options(db.PersonStatuses)},
 	{Name: "hiredOn", Label: "Hired on", Type: "date", Required: true},
 }

@@ -34,9 +34,9 @@ type vacancyDetailPage struct {
 // whole currency units (the APIs' salaryMinCents and salaryMaxCents are in
 // cents): people think in 52,000, not 5,200,000.
 var vacancySpecs = []fieldSpec{
-	{Name: "title", Label: "Title", Type: "text", Required: true, MaxLen: 200, Wide: true},
-	{Name: "department", Label: "Department", Type: "text", Required: true, MaxLen: 100},
-	{Name: "location", Label: "Location", Type: "text", Required: true, MaxLen: 100},
+	{Name: "title", Label: "Title", Type: "text", Required: true, MaxLen: db.MaxTitleLen, Wide: true},
+	{Name: "department", Label: "Department", Type: "text", Required: true, MaxLen: db.MaxNameLen},
+	{Name: "location", Label: "Location", Type: "text", Required: true, MaxLen: db.MaxNameLen},
 	{Name: "employmentType", Label: "Employment type", Type: "select", Required: true, Options: options(db.EmploymentTypes)},
 	{Name: "status", Label: "Status", Type: "select", Required: true, Options: vacancyStatusOptions},
 	{Name: "salaryMin", Label: "Minimum salary", Type: "number", Required: true, Min: "0", Step: "0.01", Hint: "Per year, e.g. 52000"},
@@ -44,7 +44,7 @@ var vacancySpecs = []fieldSpec{
 	{Name: "opensOn", Label: "Opens on", Type: "date", Required: true},
 	{Name: "closesOn", Label: "Closes on", Type: "date", Hint: "Leave empty while open-ended"},
 	{Name: "filledBy", Label: "Filled by", Type: "number", Min: "1", Step: "1", Hint: "Person id, once the vacancy is filled"},
-	{Name: "description", Label: "Description", Type: "textarea", MaxLen: 10000, Wide: true},
+	{Name: "description", Label: "Description", Type: "textarea", MaxLen: db.MaxDescriptionLen, Wide: true},
 }
 
 // vacancyStatusOptions are the choices of the form's status and of the
