@@ -22,7 +22,9 @@ import (
 
 // views holds every page's templates, parsed once at start-up from the
 // embedded resources, and renders them as a full document or as the partial
-// an htmx request asks for.
+// an htmx request asks for; it also answers with the error pages
+// (errors.go), so a handler is given the Store and the views it renders
+// with (routes.go), as the REST and GraphQL handlers are given theirs.
 type views struct {
 	logger *slog.Logger
 	pages  map[string]*template.Template // page name -> layout + shared blocks + the page
