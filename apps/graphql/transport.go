@@ -132,7 +132,7 @@ func execute(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor,
 		if mediaType == mediaGraphQLResponse && errcode.GetErrorKind(errs) == errcode.KindProtocol {
 			status = http.StatusBadRequest
 		}
-		writeJSON(w, mediaType, status, exec.DispatchError(graphql.WithOperationContext(ctx, opCtx), errs))
+		writeResponse(w, mediaType, status, exec.DispatchError(graphql.WithOperationContext(ctx, opCtx), errs))
 		return
 	}
 	if queriesOnly && opCtx.Operation.Operation != ast.Query {
@@ -148,7 +148,7 @@ func execute(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor,
 		w.Header().Set("Retry-After", serve.RetryAfter)
 		status = http.StatusServiceUnavailable
 	}
-	writeJSON(w, mediaType, status, resp)
+	writeResponse(w, mediaType, status, resp)
 }
 
 // decodeObject reads data, which must be exactly one JSON object, into v;
@@ -194,22 +194,22 @@ func responseType(r *http.Request) string {
 	return mediaGraphQLResponse
 }
 
+// writeResponse writes v, a GraphQL response, with status, through
+// serve.Respond like every app's answers. A response that cannot be encoded
+// is a bug: the panic is answered by writePanic, nothing having been sent.
+func writeResponse(w http.ResponseWriter, mediaType string, status int, v any) {
+	err := serve.Respond(w, status, mediaType, func(b io.Writer) error { return json.NewEncoder(b).Encode(v) })
+	if err != nil {
+		panic(fmt.Errorf("encoding a GraphQL response: %w", err))
+	}
+}
+
 // writeError answers a request refused before GraphQL execution (not a
 // GraphQL request, a method or media type /graphql does not take, a body
 // too large, a panic outside the resolvers) as a GraphQL response without
 // data, in the media type the request accepts.
 func writeError(w http.ResponseWriter, r *http.Request, status int, code, message string) {
-	writeJSON(w, responseType(r), status, struct {
+	writeResponse(w, responseType(r), status, struct {
 		Errors gqlerror.List `json:"errors"`
 	}{gqlerror.List{gqlError(code, message)}})
-}
-
-// writeJSON writes v, a GraphQL response, with status, through
-// serve.Respond like every app's answers. A response that cannot be encoded
-// is a bug: the panic is answered by writePanic, nothing having been sent.
-func writeJSON(w http.ResponseWriter, mediaType string, status int, v any) {
-	err := serve.Respond(w, status, mediaType, func(b io.Writer) error { return json.NewEncoder(b).Encode(v) })
-	if err != nil {
-		panic(fmt.Errorf("encoding a GraphQL response: %w", err))
-	}
 }
