@@ -23,7 +23,8 @@ import (
 // Options tune the GraphQL app beyond the configuration all apps share.
 type Options struct {
 	// Introspection lets clients read the schema (GraphiQL needs it).
-	// GRAPHQL_INTROSPECTION=false turns it off.
+	// GRAPHQL_INTROSPECTION=false or -graphql-introspection=false turns it
+	// off (introspectionSetting).
 	Introspection bool
 }
 

@@ -21,10 +21,10 @@ import (
 	"crudbench/db"
 )
 
-// DevSecretWarning is logged at start-up when tokens (the APIs' bearer
+// devSecretWarning is logged at start-up when tokens (the APIs' bearer
 // tokens and the site's session cookie alike) are signed with the public
 // config.DevAuthSecret.
-const DevSecretWarning = "AUTH_SECRET is not set: tokens are signed with the public development secret"
+const devSecretWarning = "AUTH_SECRET is not set: tokens are signed with the public development secret"
 
 // App is what one app brings to the shared start-up.
 type App struct {
@@ -73,7 +73,7 @@ func Run(ctx context.Context, app App, args []string, getenv func(string) string
 	}
 	logger := cfg.Logger(stdout)
 	if cfg.UsesDevAuthSecret() {
-		logger.Warn(DevSecretWarning)
+		logger.Warn(devSecretWarning)
 	}
 
 	ctx, stop := serve.SignalContext(ctx)
