@@ -49,7 +49,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 func introspectionSetting(on *bool) config.Setting {
 	return config.Setting{
 		Flag: "graphql-introspection", Env: "GRAPHQL_INTROSPECTION", Default: "true",
-		Usage: "let clients read the schema (GraphiQL needs it): `true|false`",
+		Usage: "whether clients may read the schema (GraphiQL needs it), a `bool`; false hides it",
 		Set: func(s string) error {
 			v, err := strconv.ParseBool(s)
 			if err != nil {
