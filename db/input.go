@@ -93,14 +93,20 @@ type FundingInput struct {
 	Percent       float64
 }
 
-// Limits shared by validation and the database CHECKs.
+// The field limits, defined here once. The Store's validation and its
+// messages use them, the site's forms give them to the browser, and tests
+// check that the OpenAPI document (apps/rest) and the migrations' CHECK
+// constraints (TestLimitsMatchSchema) say the same. Lengths count
+// characters (runes), as PostgreSQL's char_length does.
 const (
-	maxNameLen        = 100
-	maxTitleLen       = 200
-	maxEmailLen       = 254
-	maxPhoneLen       = 40
-	maxDescriptionLen = 10000
-	maxSalaryCents    = 1_000_000_000_00 // a billion a year is not a typo we accept
+	MaxNameLen        = 100   // first and last names, departments, locations
+	MaxTitleLen       = 200   // vacancy titles, appointments' position titles
+	MaxEmailLen       = 254   // the longest address SMTP can carry
+	MaxPhoneLen       = 40    // free-form phone numbers, extensions included
+	MaxDescriptionLen = 10000 // a vacancy's description
+	// MaxSalaryCents caps a vacancy's salaries: a billion a year is not a
+	// typo we accept. The database does not repeat this one.
+	MaxSalaryCents = 1_000_000_000_00
 )
 
 func (p PersonPatch) apply(in PersonInput) PersonInput {
@@ -207,19 +213,19 @@ func (in PersonInput) validate() error {
 	if in.EmployeeNo <= 0 {
 		p.add("employeeNo", "must be a positive number")
 	}
-	p.text("firstName", in.FirstName, 1, maxNameLen)
-	p.text("lastName", in.LastName, 1, maxNameLen)
-	p.text("email", in.Email, 1, maxEmailLen)
+	p.text("firstName", in.FirstName, 1, MaxNameLen)
+	p.text("lastName", in.LastName, 1, MaxNameLen)
+	p.text("email", in.Email, 1, MaxEmailLen)
 	if _, ok := p["email"]; !ok {
 		if a, err := mail.ParseAddress(in.Email); err != nil || a.Address != in.Email || a.Name != "" {
 			p.add("email", "must be a valid email address like name@example.org")
 		}
 	}
-	p.text("phone", in.Phone, 0, maxPhoneLen)
+	p.text("phone", in.Phone, 0, MaxPhoneLen)
 	if strings.ContainsFunc(in.Phone, func(r rune) bool { return !strings.ContainsRune("0123456789+-(). ", r) }) {
 		p.add("phone", "may contain only digits, spaces and + - ( ) .")
 	}
-	p.text("department", in.Department, 1, maxNameLen)
+	p.text("department", in.Department, 1, MaxNameLen)
 	if !slices.Contains(PersonStatuses, in.Status) {
 		p.add("status", "must be one of %s", list(PersonStatuses))
 	}
@@ -229,17 +235,17 @@ func (in PersonInput) validate() error {
 
 func (in VacancyInput) validate() error {
 	p := problems{}
-	p.text("title", in.Title, 1, maxTitleLen)
-	p.text("department", in.Department, 1, maxNameLen)
-	p.text("location", in.Location, 1, maxNameLen)
+	p.text("title", in.Title, 1, MaxTitleLen)
+	p.text("department", in.Department, 1, MaxNameLen)
+	p.text("location", in.Location, 1, MaxNameLen)
 	if !slices.Contains(EmploymentTypes, in.EmploymentType) {
 		p.add("employmentType", "must be one of %s", list(EmploymentTypes))
 	}
-	if in.SalaryMinCents < 0 || in.SalaryMinCents > maxSalaryCents {
-		p.add("salaryMinCents", "must be between 0 and %d", int64(maxSalaryCents))
+	if in.SalaryMinCents < 0 || in.SalaryMinCents > MaxSalaryCents {
+		p.add("salaryMinCents", "must be between 0 and %d", int64(MaxSalaryCents))
 	}
-	if in.SalaryMaxCents < 0 || in.SalaryMaxCents > maxSalaryCents {
-		p.add("salaryMaxCents", "must be between 0 and %d", int64(maxSalaryCents))
+	if in.SalaryMaxCents < 0 || in.SalaryMaxCents > MaxSalaryCents {
+		p.add("salaryMaxCents", "must be between 0 and %d", int64(MaxSalaryCents))
 	} else if in.SalaryMaxCents < in.SalaryMinCents {
 		p.add("salaryMaxCents", "must not be less than salaryMinCents")
 	}
@@ -253,7 +259,7 @@ func (in VacancyInput) validate() error {
 			p.add("closesOn", "must not be before opensOn")
 		}
 	}
-	p.textBlock("description", in.Description, 0, maxDescriptionLen, true)
+	p.textBlock("description", in.Description, 0, MaxDescriptionLen, true)
 	if in.FilledBy != nil && *in.FilledBy <= 0 {
 		p.add("filledBy", "must be the id of a person")
 	}
@@ -265,8 +271,8 @@ func (in AppointmentInput) validate() error {
 	if in.PersonID <= 0 {
 		p.add("personId", "must be the id of a person")
 	}
-	p.text("positionTitle", in.PositionTitle, 1, maxTitleLen)
-	p.text("department", in.Department, 1, maxNameLen)
+	p.text("positionTitle", in.PositionTitle, 1, MaxTitleLen)
+	p.text("department", in.Department, 1, MaxNameLen)
 	if !(in.FTE > 0 && in.FTE <= 1) {
 		p.add("fte", "must be greater than 0 and at most 1")
 	}

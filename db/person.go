@@ -14,8 +14,8 @@ import (
 	"crudbench/db/internal/sqlcdb"
 )
 
-// maxSearchLen is the longest search text of the person list.
-const maxSearchLen = 100
+// MaxSearchLen is the longest search text of the person list.
+const MaxSearchLen = 100
 
 // PersonFilter selects a page of persons ordered by last name, first name
 // and id.
@@ -113,7 +113,7 @@ func (s *Store) FindPersons(ctx context.Context, f PersonFilter) (PersonPage, er
 	arg := sqlcdb.ListPersonsParams{RowLimit: int32(limit + 1)}
 	if f.Search != "" {
 		p := problems{}
-		p.text("search", f.Search, 0, maxSearchLen)
+		p.text("search", f.Search, 0, MaxSearchLen)
 		if err := p.err(); err != nil {
 			return PersonPage{}, err
 		}

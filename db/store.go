@@ -15,12 +15,19 @@ import (
 	"crudbench/db/internal/sqlcdb"
 )
 
-// DefaultMaxConns is the pool size every app uses unless told otherwise: the
-// same for all three, so that no app wins by having more connections.
+// DefaultMaxConns is the pool size every app uses unless told otherwise
+// (DB_MAX_CONNS): the same for all three, so that no app wins by having more
+// connections.
 const DefaultMaxConns = 20
 
+// DefaultTimeout is the statement timeout of a Store opened without one and
+// every app's default request deadline (REQUEST_TIMEOUT), which the apps
+// also give the Store as its statement timeout: how long a request may wait
+// for the database before it is answered 503.
+const DefaultTimeout = 5 * time.Second
+
 // Options tune a Store. The zero value gives DefaultMaxConns connections and
-// a 5 s statement timeout.
+// a DefaultTimeout statement timeout.
 type Options struct {
 	MaxConns int32
 	// StatementTimeout is PostgreSQL's statement_timeout: the server stops a
@@ -54,7 +61,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	}
 	timeout := opts.StatementTimeout
 	if timeout <= 0 {
-		timeout = 5 * time.Second
+		timeout = DefaultTimeout
 	}
 	cfg.ConnConfig.RuntimeParams["statement_timeout"] = fmt.Sprint(timeout.Milliseconds())
 	cfg.ConnConfig.ConnectTimeout = 5 * time.Second

@@ -12,11 +12,18 @@ import (
 // wrong username costs as much time as a wrong password (no enumeration).
 var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("crudbench-no-such-user"), bcrypt.DefaultCost)
 
+// Login limits: longer credentials are refused before any lookup. Bcrypt
+// reads at most 72 bytes of a password.
+const (
+	MaxUsernameLen = 100
+	MaxPasswordLen = 72
+)
+
 // Authenticate checks a username and password. Wrong ones are EUNAUTHORIZED
 // with the same message, whichever was wrong.
 func (s *Store) Authenticate(ctx context.Context, username, password string) (User, error) {
 	bad := Errorf(EUNAUTHORIZED, "invalid username or password")
-	if len(username) > 100 || len(password) > 72 {
+	if len(username) > MaxUsernameLen || len(password) > MaxPasswordLen {
 		return User{}, bad
 	}
 	row, err := s.q.GetUserByUsername(ctx, username)

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"crudbench/apps/internal/auth"
-	"crudbench/apps/internal/config"
 	"crudbench/apps/internal/metrics"
 	"crudbench/db"
 	"crudbench/db/dbtest"
@@ -58,7 +57,7 @@ func startApp(t testing.TB, cfgs ...appConfig) *testApp {
 	}
 	app := &testApp{logs: &syncBuffer{}}
 	if cfg.timeout == 0 {
-		cfg.timeout = config.DefaultRequestTimeout
+		cfg.timeout = db.DefaultTimeout
 	}
 	app.Store = dbtest.Store(t, cfg.dbURL, db.Options{MaxConns: cfg.maxConns, OnQuery: func(sql string) {
 		app.mu.Lock()

@@ -10,6 +10,7 @@ import (
 	"crudbench/apps/graphql/loaders"
 	"crudbench/apps/internal/auth"
 	"crudbench/apps/internal/health"
+	"crudbench/apps/internal/serve"
 	"crudbench/db"
 )
 
@@ -24,13 +25,15 @@ func addRoutes(r chi.Router, logger *slog.Logger, store *db.Store, tokens *auth.
 	r.Method(http.MethodGet, "/", handleGraphiQL())
 	r.Method(http.MethodGet, "/graphiql/{file}", handleGraphiQLAsset())
 
-	// GraphQL over HTTP: POST for everything, GET for queries only. Every
-	// method reaches the transport, which answers what it refuses (405 with
-	// Allow) in the GraphQL shape, so the endpoint is routed for all methods.
-	// Authentication happens per field (@auth, @editor), so login needs no
-	// token; the loaders batch one request's nested reads.
+	// GraphQL over HTTP: POST for everything, GET for queries only, OPTIONS
+	// to ask which. Any other method is answered 405 in the GraphQL shape
+	// (methodNotAllowed), with Allow from these routes. Authentication
+	// happens per field (@auth, @editor), so login needs no token; the
+	// loaders batch one request's nested reads.
 	endpoint := chi.Chain(tokens.Bearer, loaders.Middleware(store)).
 		Handler(handleGraphQL(logger, store, tokens, opts))
-	r.Handle("/graphql", endpoint)
-	r.MethodNotAllowed(handleMethodNotAllowed(r, endpoint))
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodOptions} {
+		r.Method(m, endpointPath, endpoint)
+	}
+	r.MethodNotAllowed(serve.MethodNotAllowed(http.NotFound, methodNotAllowed))
 }

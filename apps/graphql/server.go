@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
@@ -22,7 +23,8 @@ import (
 // Options tune the GraphQL app beyond the configuration all apps share.
 type Options struct {
 	// Introspection lets clients read the schema (GraphiQL needs it).
-	// GRAPHQL_INTROSPECTION=false turns it off.
+	// GRAPHQL_INTROSPECTION=false or -graphql-introspection=false turns it
+	// off (introspectionSetting).
 	Introspection bool
 }
 
@@ -75,23 +77,18 @@ func handleGraphQL(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, op
 	return srv
 }
 
-// handleMethodNotAllowed answers 405 with the Allow header RFC 9110 asks
-// for (chi's own leaves out HEAD): every route but /graphql serves GET and
-// HEAD only. chi also sends here, before it looks at the path, a method it
-// does not know (PROPFIND, …): on /graphql that goes to the endpoint, whose
-// transport answers every method itself; on a path without a route it is
-// a 404.
-func handleMethodNotAllowed(routes chi.Routes, graphql http.Handler) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/graphql" {
-			graphql.ServeHTTP(w, r)
-			return
-		}
-		if !routes.Match(chi.NewRouteContext(), http.MethodGet, r.URL.Path) {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Allow", "GET, HEAD")
+// endpointPath is where GraphQL is served.
+const endpointPath = "/graphql"
+
+// methodNotAllowed answers a method a route does not take, after
+// serve.MethodNotAllowed has set Allow from the routes: on the endpoint as a
+// GraphQL response with a code, like every other refusal there; elsewhere
+// in plain text.
+func methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != endpointPath {
 		http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
+		return
 	}
+	writeError(w, r, http.StatusMethodNotAllowed, codeMethodNotAllowed,
+		fmt.Sprintf("%s is not allowed on %s: send queries with GET or POST, mutations with POST", r.Method, endpointPath))
 }

@@ -25,9 +25,6 @@ const (
 	mediaGraphQLResponse = "application/graphql-response+json"
 )
 
-// allowedMethods is the Allow header of /graphql.
-const allowedMethods = "GET, HEAD, POST, OPTIONS"
-
 // httpTransport is GraphQL over HTTP as the spec
 // (graphql.github.io/graphql-over-http) has it, in place of gqlgen's GET,
 // POST and Options transports, which answer what they refuse in plain text
@@ -39,7 +36,8 @@ const allowedMethods = "GET, HEAD, POST, OPTIONS"
 // JSON object.
 //
 // It serves every request, so gqlgen's own "transport not supported" is
-// never answered.
+// never answered. The routes bring it GET, HEAD, POST and OPTIONS only;
+// other methods are refused before it (methodNotAllowed).
 type httpTransport struct{}
 
 // Supports implements graphql.Transport.
@@ -53,12 +51,10 @@ func (httpTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 	case http.MethodGet, http.MethodHead:
 		serveGET(w, r, exec)
 	case http.MethodOptions:
-		w.Header().Set("Allow", allowedMethods)
+		w.Header().Set("Allow", strings.Join(serve.Allowed(r), ", "))
 		w.WriteHeader(http.StatusOK)
 	default:
-		w.Header().Set("Allow", allowedMethods)
-		writeError(w, r, http.StatusMethodNotAllowed, codeMethodNotAllowed,
-			fmt.Sprintf("%s is not allowed on /graphql: send queries with GET or POST, mutations with POST", r.Method))
+		serve.MethodNotAllowed(http.NotFound, methodNotAllowed)(w, r)
 	}
 }
 
@@ -204,15 +200,14 @@ func responseType(r *http.Request) string {
 	return mediaGraphQLResponse
 }
 
-// writeResponse writes a GraphQL response with status.
-func writeResponse(w http.ResponseWriter, mediaType string, status int, resp *graphql.Response) {
-	body, err := json.Marshal(resp)
+// writeResponse writes v, a GraphQL response, with status, through
+// serve.Respond like every app's answers. A response that cannot be encoded
+// is a bug: the panic is answered by writePanic, nothing having been sent.
+func writeResponse(w http.ResponseWriter, mediaType string, status int, v any) {
+	err := serve.Respond(w, status, mediaType, func(b io.Writer) error { return json.NewEncoder(b).Encode(v) })
 	if err != nil {
 		panic(fmt.Errorf("encoding a GraphQL response: %w", err))
 	}
-	w.Header().Set("Content-Type", mediaType)
-	w.WriteHeader(status)
-	w.Write(body)
 }
 
 // writeError answers a request refused before GraphQL execution (not a
@@ -220,10 +215,7 @@ func writeResponse(w http.ResponseWriter, mediaType string, status int, resp *gr
 // too large, a panic outside the resolvers) as a GraphQL response without
 // data, in the media type the request accepts.
 func writeError(w http.ResponseWriter, r *http.Request, status int, code, message string) {
-	body, _ := json.Marshal(struct {
+	writeResponse(w, responseType(r), status, struct {
 		Errors gqlerror.List `json:"errors"`
 	}{gqlerror.List{gqlError(code, message)}})
-	w.Header().Set("Content-Type", responseType(r))
-	w.WriteHeader(status)
-	w.Write(body)
 }

@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"crudbench/apps/internal/config"
 )
 
 // GraphQL over HTTP as the spec (graphql.github.io/graphql-over-http) has it.
@@ -187,15 +189,44 @@ func TestIntrospectionSwitch(t *testing.T) {
 	}
 }
 
-func TestIntrospectionFromEnv(t *testing.T) {
+// GRAPHQL_INTROSPECTION and -graphql-introspection are read like every
+// other setting: on by default, the flag winning over the variable, and a
+// value that is not true or false refused with the name it came from.
+func TestIntrospectionSetting(t *testing.T) {
 	t.Parallel()
-	for v, want := range map[string]bool{"": true, "true": true, "1": true, "false": false, "0": false} {
-		got, err := introspectionFromEnv(func(string) string { return v })
-		if err != nil || got != want {
-			t.Errorf("GRAPHQL_INTROSPECTION=%q: %v, %v; want %v", v, got, err, want)
+	for _, tt := range []struct {
+		env  string
+		args []string
+		want bool
+	}{
+		{"", nil, true},
+		{"true", nil, true},
+		{"1", nil, true},
+		{"false", nil, false},
+		{"0", nil, false},
+		{"false", []string{"-graphql-introspection=true"}, true},
+		{"", []string{"-graphql-introspection=false"}, false},
+	} {
+		on := !tt.want
+		getenv := func(k string) string {
+			if k == "GRAPHQL_INTROSPECTION" {
+				return tt.env
+			}
+			return ""
+		}
+		if _, err := config.Load("graphql", tt.args, getenv, defaultAddr, io.Discard, introspectionSetting(&on)); err != nil || on != tt.want {
+			t.Errorf("GRAPHQL_INTROSPECTION=%q %q: %v, %v; want %v", tt.env, tt.args, on, err, tt.want)
 		}
 	}
-	if _, err := introspectionFromEnv(func(string) string { return "maybe" }); err == nil {
-		t.Error("GRAPHQL_INTROSPECTION=maybe: no error")
+	var on bool
+	maybe := func(k string) string {
+		if k == "GRAPHQL_INTROSPECTION" {
+			return "maybe"
+		}
+		return ""
+	}
+	_, err := config.Load("graphql", nil, maybe, defaultAddr, io.Discard, introspectionSetting(&on))
+	if err == nil || !strings.Contains(err.Error(), "GRAPHQL_INTROSPECTION") {
+		t.Errorf("GRAPHQL_INTROSPECTION=maybe: error %v, want one naming it", err)
 	}
 }

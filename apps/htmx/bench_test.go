@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"crudbench/apps/internal/auth"
-	"crudbench/apps/internal/config"
 	"crudbench/db"
 	"crudbench/db/dbtest"
 )
@@ -19,7 +18,7 @@ import (
 func BenchmarkReads(b *testing.B) {
 	dbURL := dbtest.Seeded(b)
 	for _, renderer := range []string{rendererTemplate, rendererTempl} {
-		ts := startSiteWith(b, dbURL, db.Options{}, config.DefaultRequestTimeout, renderer)
+		ts := startSiteWith(b, dbURL, db.Options{}, db.DefaultTimeout, renderer)
 		token, _, err := ts.tokens.Issue(1, "viewer", auth.RoleViewer)
 		if err != nil {
 			b.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"github.com/a-h/templ"
 )
 
-// Renderers the site can be started with (HTMX_RENDERER). The default,
+// Renderers the site can be started with (HTMX_RENDERER, -htmx-renderer). The default,
 // "template" (html/template), evaluates the pages of resources/templates by reflection on
 // every request; "templ" renders the pages the bench reads most (the person
 // detail and the vacancy list) with templ components compiled to Go (the
@@ -43,7 +43,7 @@ func compiledFor(name string) (map[string]map[string]func(any) templ.Component, 
 	case rendererTempl:
 		return compiledPages, nil
 	}
-	return nil, fmt.Errorf("HTMX_RENDERER %q: want %q or %q", name, rendererTemplate, rendererTempl)
+	return nil, fmt.Errorf("must be %q or %q", rendererTemplate, rendererTempl)
 }
 
 // framedPage is every page's view model: each embeds Layout.

@@ -7,7 +7,6 @@ import (
 
 	"golang.org/x/net/html"
 
-	"crudbench/apps/internal/config"
 	"crudbench/db"
 	"crudbench/db/dbtest"
 )
@@ -21,8 +20,8 @@ import (
 func TestCompiledParity(t *testing.T) {
 	t.Parallel()
 	dbURL := dbtest.Seeded(t)
-	def := startSiteWith(t, dbURL, db.Options{}, config.DefaultRequestTimeout, rendererTemplate)
-	tuned := startSiteWith(t, dbURL, db.Options{}, config.DefaultRequestTimeout, rendererTempl)
+	def := startSiteWith(t, dbURL, db.Options{}, db.DefaultTimeout, rendererTemplate)
+	tuned := startSiteWith(t, dbURL, db.Options{}, db.DefaultTimeout, rendererTempl)
 	requests := []struct {
 		name string
 		h    hdr

@@ -5,9 +5,6 @@ import (
 	"maps"
 	"net/http"
 	"slices"
-	"strings"
-
-	"github.com/go-chi/chi/v5"
 
 	"crudbench/apps/internal/serve"
 	"crudbench/db"
@@ -27,26 +24,26 @@ type errorPage struct {
 // EINVALID and ECONFLICT themselves (they re-render with messages) and call
 // fail for the rest. Internal details go to the log (serve.LogError, with the
 // cause), never to the page.
-func (s *site) fail(w http.ResponseWriter, r *http.Request, err error) {
+func (ui *views) fail(w http.ResponseWriter, r *http.Request, err error) {
 	e := db.ErrorOf(err)
-	serve.LogError(r.Context(), s.logger, e)
+	serve.LogError(r.Context(), ui.logger, e)
 	switch e.Code {
 	case db.ENOTFOUND:
-		s.errorPage(w, r, http.StatusNotFound, "Not found", e.Message+". It may have been deleted.")
+		ui.errorPage(w, r, http.StatusNotFound, "Not found", e.Message+". It may have been deleted.")
 	case db.EINVALID:
-		s.errorPage(w, r, http.StatusBadRequest, "Bad request", "The address asks for something this page cannot show.",
+		ui.errorPage(w, r, http.StatusBadRequest, "Bad request", "The address asks for something this page cannot show.",
 			fieldProblems(e.Fields)...)
 	case db.ECONFLICT:
-		s.errorPage(w, r, http.StatusConflict, "Conflict", e.Message,
+		ui.errorPage(w, r, http.StatusConflict, "Conflict", e.Message,
 			fieldProblems(e.Fields)...)
 	case db.EUNAUTHORIZED:
-		s.errorPage(w, r, http.StatusUnauthorized, "Not signed in", "Please sign in again.")
+		ui.errorPage(w, r, http.StatusUnauthorized, "Not signed in", "Please sign in again.")
 	case db.EUNAVAILABLE:
 		w.Header().Set("Retry-After", serve.RetryAfter)
-		s.errorPage(w, r, http.StatusServiceUnavailable, "Database unavailable",
+		ui.errorPage(w, r, http.StatusServiceUnavailable, "Database unavailable",
 			"The site cannot reach its database right now. Nothing was lost; please try again in a few seconds.")
 	default:
-		s.serverError(w, r)
+		ui.serverError(w, r)
 	}
 }
 
@@ -60,9 +57,9 @@ func fieldProblems(fields map[string]string) []string {
 }
 
 // errorPage renders the error page with status.
-func (s *site) errorPage(w http.ResponseWriter, r *http.Request, status int, heading, message string, details ...string) {
-	s.views.page(w, r, status, "error", errorPage{
-		Layout:  s.layout(w, r, heading, ""),
+func (ui *views) errorPage(w http.ResponseWriter, r *http.Request, status int, heading, message string, details ...string) {
+	ui.page(w, r, status, "error", errorPage{
+		Layout:  layout(w, r, heading, ""),
 		Status:  status,
 		Heading: heading,
 		Message: message,
@@ -71,86 +68,52 @@ func (s *site) errorPage(w http.ResponseWriter, r *http.Request, status int, hea
 }
 
 // serverError is the 500 page; it says nothing about the cause.
-func (s *site) serverError(w http.ResponseWriter, r *http.Request) {
-	s.errorPage(w, r, http.StatusInternalServerError, "Something went wrong",
+func (ui *views) serverError(w http.ResponseWriter, r *http.Request) {
+	ui.errorPage(w, r, http.StatusInternalServerError, "Something went wrong",
 		"The site hit an unexpected error. It has been logged; please try again.")
 }
 
 // panicked answers a request whose handler panicked (serve.Recover logs it).
-func (s *site) panicked(w http.ResponseWriter, r *http.Request) { s.serverError(w, r) }
+func (ui *views) panicked(w http.ResponseWriter, r *http.Request) { ui.serverError(w, r) }
 
 // notFound answers addresses no route matches.
-func (s *site) notFound(w http.ResponseWriter, r *http.Request) {
-	s.errorPage(w, r, http.StatusNotFound, "Page not found",
+func (ui *views) notFound(w http.ResponseWriter, r *http.Request) {
+	ui.errorPage(w, r, http.StatusNotFound, "Page not found",
 		fmt.Sprintf("There is no page at %s. Check the address, or start again from the lists.", r.URL.Path))
 }
 
-// methodNotAllowed answers a known address asked with the wrong method,
-// with the Allow header RFC 9110 requires of a 405. chi also calls it for a
-// method no route uses (PROPFIND) whatever the address, so an address that
-// no method serves is answered as the 404 it is.
-func (s *site) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
-	allowed := allowedMethods(r)
-	if len(allowed) == 0 {
-		s.notFound(w, r)
-		return
-	}
-	w.Header().Set("Allow", strings.Join(allowed, ", "))
-	s.errorPage(w, r, http.StatusMethodNotAllowed, "Method not allowed",
-		fmt.Sprintf("%s cannot be used on %s; it answers %s.", r.Method, r.URL.Path, strings.Join(allowed, ", ")))
-}
-
-// routeMethods are the methods a route could be registered for. HEAD is not
-// among them: middleware.GetHead serves it wherever GET is served.
-var routeMethods = []string{
-	http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete,
-	http.MethodOptions, http.MethodConnect, http.MethodTrace,
-}
-
-// allowedMethods lists the methods the routes serve at the request's path,
-// found by asking the router, so that the list cannot drift from routes.go.
-func allowedMethods(r *http.Request) []string {
-	routes := chi.RouteContext(r.Context()).Routes
-	path := r.URL.RawPath // what chi matches when the path has escapes
-	if path == "" {
-		path = r.URL.Path
-	}
-	var allowed []string
-	for _, m := range routeMethods {
-		if routes.Match(chi.NewRouteContext(), m, path) {
-			allowed = append(allowed, m)
-			if m == http.MethodGet {
-				allowed = append(allowed, http.MethodHead)
-			}
-		}
-	}
-	return allowed
+// methodNotAllowed answers a known address asked with the wrong method;
+// serve.MethodNotAllowed has set Allow from the routes.
+func (ui *views) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	allowed := w.Header().Get("Allow")
+	ui.errorPage(w, r, http.StatusMethodNotAllowed, "Method not allowed",
+		fmt.Sprintf("%s cannot be used on %s; it answers %s.", r.Method, r.URL.Path, allowed))
 }
 
 // forbidden answers a viewer who tries to change data.
-func (s *site) forbidden(w http.ResponseWriter, r *http.Request) {
-	s.errorPage(w, r, http.StatusForbidden, "Editors only",
+func (ui *views) forbidden(w http.ResponseWriter, r *http.Request) {
+	ui.errorPage(w, r, http.StatusForbidden, "Editors only",
 		"You are signed in with the viewer role: you can read everything, but creating, editing and deleting need the editor role.")
 }
 
 // crossOrigin answers a form post that another site's page sent.
-func (s *site) crossOrigin(w http.ResponseWriter, r *http.Request) {
-	s.errorPage(w, r, http.StatusForbidden, "Cross-site request refused",
+func (ui *views) crossOrigin(w http.ResponseWriter, r *http.Request) {
+	ui.errorPage(w, r, http.StatusForbidden, "Cross-site request refused",
 		"This form was sent from another site, so it was ignored. Nothing was changed.")
 }
 
 // badForm answers a body that is not a readable form: 413 when it is larger
 // than serve.MaxBodyBytes, 400 otherwise.
-func (s *site) badForm(w http.ResponseWriter, r *http.Request, err error) {
+func (ui *views) badForm(w http.ResponseWriter, r *http.Request, err error) {
 	if _, ok := err.(*http.MaxBytesError); ok {
-		s.tooLarge(w, r)
+		ui.tooLarge(w, r)
 		return
 	}
-	s.errorPage(w, r, http.StatusBadRequest, "Bad request", "The form could not be read. Nothing was saved.")
+	ui.errorPage(w, r, http.StatusBadRequest, "Bad request", "The form could not be read. Nothing was saved.")
 }
 
 // tooLarge answers a body over serve.MaxBodyBytes.
-func (s *site) tooLarge(w http.ResponseWriter, r *http.Request) {
-	s.errorPage(w, r, http.StatusRequestEntityTooLarge, "Too much data",
+func (ui *views) tooLarge(w http.ResponseWriter, r *http.Request) {
+	ui.errorPage(w, r, http.StatusRequestEntityTooLarge, "Too much data",
 		fmt.Sprintf("The form sent more than %d KiB. Nothing was saved.", serve.MaxBodyBytes>>10))
 }

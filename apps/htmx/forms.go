@@ -80,9 +80,9 @@ type deletePage struct {
 }
 
 // renderDeletePage shows the confirmation page p in the navigation section.
-func (s *site) renderDeletePage(w http.ResponseWriter, r *http.Request, section string, p deletePage) {
-	p.Layout = s.layout(w, r, p.Heading, section)
-	s.views.page(w, r, http.StatusOK, "delete", p)
+func (ui *views) renderDeletePage(w http.ResponseWriter, r *http.Request, section string, p deletePage) {
+	p.Layout = layout(w, r, p.Heading, section)
+	ui.page(w, r, http.StatusOK, "delete", p)
 }
 
 // crumb is one step of the breadcrumb trail above a heading.
@@ -173,17 +173,17 @@ func formErrorOf(err error, specs []fieldSpec, rename map[string]string, words *
 
 // renderForm answers with the form: only the form element when htmx asked
 // for it (the form targets itself), the whole page otherwise.
-func (s *site) renderForm(w http.ResponseWriter, r *http.Request, status int, title, section string, crumbs []crumb, f form) {
+func (ui *views) renderForm(w http.ResponseWriter, r *http.Request, status int, title, section string, crumbs []crumb, f form) {
 	if !wantsDocument(r) && r.Header.Get("HX-Target") == f.ID {
 		if f.Conflict {
 			// The conflict message heads the form: bring it into view.
 			w.Header().Set("HX-Reswap", "outerHTML show:top")
 		}
-		s.views.execute(w, status, "form", "form", f)
+		ui.execute(w, status, "form", "form", f)
 		return
 	}
-	s.views.page(w, r, status, "form", formPage{
-		Layout:  s.layout(w, r, title, section),
+	ui.page(w, r, status, "form", formPage{
+		Layout:  layout(w, r, title, section),
 		Crumbs:  crumbs,
 		Heading: title,
 		Form:    f,
@@ -247,7 +247,7 @@ func parseOptionalDate(v values, name string, errs map[string]string) *db.Date {
 var amountPattern = regexp.MustCompile(`^[0-9]{1,10}(\.[0-9]{1,2})?$`)
 
 // maxAmount is the largest salary the Store accepts, in whole units.
-const maxAmount = 1_000_000_000
+const maxAmount = db.MaxSalaryCents / 100
 
 // parseAmount reads a required money amount in whole units with optional
 // cents and returns cents.
@@ -266,7 +266,7 @@ func parseAmount(v values, name string, errs map[string]string) int64 {
 	frac = (frac + "00")[:2]
 	c, _ := strconv.ParseInt(frac, 10, 64)
 	if u > maxAmount || (u == maxAmount && c > 0) {
-		errs[name] = "must be at most 1,000,000,000"
+		errs[name] = "must be at most " + salary(db.MaxSalaryCents)
 		return 0
 	}
 	return u*100 + c

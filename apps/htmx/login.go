@@ -18,14 +18,14 @@ type loginPage struct {
 }
 
 var loginSpecs = []fieldSpec{
-	{Name: "username", Label: "Username", Type: "text", Required: true, MaxLen: 100, Complete: "username"},
+	{Name: "username", Label: "Username", Type: "text", Required: true, MaxLen: db.MaxUsernameLen, Complete: "username"},
 	{Name: "password", Label: "Password", Type: "password", Required: true, Complete: "current-password"},
 }
 
 // handleLoginForm shows the sign-in form, or sends a signed-in user on. A
 // rejected session cookie (expired, forged) is deleted, with a word when it
 // expired.
-func (s *site) handleLoginForm() http.Handler {
+func handleLoginForm(ui *views) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		next := safeNext(r.URL.Query().Get("next"))
 		if _, ok := auth.FromContext(r.Context()); ok {
@@ -39,17 +39,17 @@ func (s *site) handleLoginForm() http.Handler {
 				p.Notice = "Your session has expired. Please sign in again."
 			}
 		}
-		s.renderLogin(w, r, http.StatusOK, p, values{}, nil)
+		ui.renderLogin(w, r, http.StatusOK, p, values{}, nil)
 	})
 }
 
 // handleLogin checks the credentials, sets the session cookie and sends the
 // user to the page they wanted (303). Wrong credentials re-render the form
 // with 401 and keep the username.
-func (s *site) handleLogin() http.Handler {
+func handleLogin(store *db.Store, tokens *auth.Tokens, ui *views) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := r.ParseForm(); err != nil {
-			s.badForm(w, r, err)
+			ui.badForm(w, r, err)
 			return
 		}
 		vals := readValues(r, loginSpecs)
@@ -63,47 +63,47 @@ func (s *site) handleLogin() http.Handler {
 			}
 		}
 		if len(errs) > 0 {
-			s.renderLogin(w, r, http.StatusUnprocessableEntity, p, vals, errs)
+			ui.renderLogin(w, r, http.StatusUnprocessableEntity, p, vals, errs)
 			return
 		}
 
-		user, err := s.store.Authenticate(r.Context(), vals["username"], vals["password"])
+		user, err := store.Authenticate(r.Context(), vals["username"], vals["password"])
 		switch db.ErrorCode(err) {
 		case "":
 		case db.EUNAUTHORIZED, db.EINVALID:
 			p.Error = "Wrong username or password."
-			s.renderLogin(w, r, http.StatusUnauthorized, p, vals, nil)
+			ui.renderLogin(w, r, http.StatusUnauthorized, p, vals, nil)
 			return
 		default:
-			s.fail(w, r, err)
+			ui.fail(w, r, err)
 			return
 		}
-		token, expires, err := s.tokens.Issue(user.ID, user.Username, user.Role)
+		token, expires, err := tokens.Issue(user.ID, user.Username, user.Role)
 		if err != nil {
-			s.fail(w, r, err)
+			ui.fail(w, r, err)
 			return
 		}
-		s.tokens.SetCookie(w, r, token, expires)
+		tokens.SetCookie(w, r, token, expires)
 		http.Redirect(w, r, p.Next, http.StatusSeeOther)
 	})
 }
 
-func (s *site) renderLogin(w http.ResponseWriter, r *http.Request, status int, p loginPage, vals values, errs map[string]string) {
+func (ui *views) renderLogin(w http.ResponseWriter, r *http.Request, status int, p loginPage, vals values, errs map[string]string) {
 	vals["password"] = "" // never sent back
-	p.Layout = s.layout(w, r, "Sign in", "")
+	p.Layout = layout(w, r, "Sign in", "")
 	p.Fields = fields(loginSpecs, vals, errs, nil)
 	if len(errs) == 0 && p.Error == "" {
 		p.Fields[0].Autofocus = true
 	} else if p.Error != "" {
 		p.Fields[1].Autofocus = true
 	}
-	s.views.page(w, r, status, "login", p)
+	ui.page(w, r, status, "login", p)
 }
 
 // handleLogout deletes the session cookie and shows the sign-in page. Tokens
 // are stateless, so there is nothing to revoke server-side; the cookie is gone
 // and the token expires on its own.
-func (s *site) handleLogout() http.Handler {
+func handleLogout() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		auth.ClearCookie(w, r)
 		setFlash(w, r, "signed-out")

@@ -10,74 +10,64 @@
 // /metrics alone, any interface, none when empty); run it with -h for the
 // list. It logs JSON to stdout and stops gracefully on SIGINT or SIGTERM.
 //
-// HTMX_RENDERER=templ starts the tuned variant: the same site, with its most
-// read pages rendered by compiled templ components instead of html/template
-// (see compiled.go). Unset, or "template", is the default.
+// Its own HTMX_RENDERER (-htmx-renderer) set to templ starts the tuned
+// variant: the same site, with its most read pages rendered by compiled templ
+// components instead of html/template (see compiled.go); "template" is the
+// default. The start-up sequence is the one all three apps share (package
+// launch).
 package main
 
 import (
 	"context"
-	"errors"
-	"flag"
-	"fmt"
 	"io"
-	"os"
+	"net/http"
 
-	"crudbench/apps/internal/auth"
 	"crudbench/apps/internal/config"
-	"crudbench/apps/internal/metrics"
-	"crudbench/apps/internal/serve"
-	"crudbench/db"
+	"crudbench/apps/internal/launch"
 )
 
 // defaultAddr is the site's listen address unless ADDR or -addr says
 // otherwise (REST listens on :8081, GraphQL on :8082).
 const defaultAddr = ":8083"
 
-func main() {
-	if err := run(context.Background(), os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "htmx:", err)
-		os.Exit(1)
-	}
-}
+func main() { launch.Main("htmx", run) }
 
 // run is the whole program: read the configuration, open the Store, parse
 // the templates and serve until ctx is cancelled or a signal arrives. Logs go
 // to stdout, usage and flag errors to stderr.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	cfg, err := config.Load("htmx", args, getenv, defaultAddr, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil
+	renderer := rendererTemplate
+	app := launch.App{
+		Name:     "htmx",
+		Addr:     defaultAddr,
+		Settings: []config.Setting{rendererSetting(&renderer)},
+		Handler: func(d launch.Deps) (http.Handler, error) {
+			static, err := loadStatic()
+			if err != nil {
+				return nil, err
+			}
+			views, err := loadViews(d.Logger, static, renderer)
+			if err != nil {
+				return nil, err
+			}
+			return NewServer(d.Logger, d.Store, d.Tokens, d.Config.RequestTimeout, views, d.Metrics), nil
+		},
 	}
-	if err != nil {
-		return err
-	}
-	logger := cfg.Logger(stdout)
-	if cfg.UsesDevAuthSecret() {
-		logger.Warn("AUTH_SECRET is not set: signing sessions with the public development secret")
-	}
+	return launch.Run(ctx, app, args, getenv, stdout, stderr)
+}
 
-	ctx, stop := serve.SignalContext(ctx)
-	defer stop()
-
-	static, err := loadStatic()
-	if err != nil {
-		return err
+// rendererSetting is HTMX_RENDERER (-htmx-renderer): template, the
+// default, or templ (see compiled.go).
+func rendererSetting(renderer *string) config.Setting {
+	return config.Setting{
+		Flag: "htmx-renderer", Env: "HTMX_RENDERER", Default: rendererTemplate,
+		Usage: "page `renderer`: " + rendererTemplate + " (html/template) or " + rendererTempl + " (compiled templ components for the most read pages)",
+		Set: func(s string) error {
+			if _, err := compiledFor(s); err != nil {
+				return err
+			}
+			*renderer = s
+			return nil
+		},
 	}
-	views, err := loadViews(logger, static, getenv("HTMX_RENDERER"))
-	if err != nil {
-		return err
-	}
-	// Open does not connect: the site starts while the database is down and
-	// answers 503 until it is back.
-	store, err := db.Open(ctx, cfg.DatabaseURL, db.Options{MaxConns: cfg.DBMaxConns, StatementTimeout: cfg.RequestTimeout})
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-
-	tokens := auth.NewTokens(cfg.AuthSecret, cfg.TokenTTL)
-	m := metrics.New(store.PoolStats)
-	srv := NewServer(logger, store, tokens, cfg.RequestTimeout, views, m)
-	return serve.Run(ctx, logger, cfg.Addr, srv, serve.Options{DebugAddr: cfg.DebugAddr, MetricsAddr: cfg.MetricsAddr, Metrics: m.Handler()})
 }

@@ -138,6 +138,10 @@ func TestRun(t *testing.T) {
 	if err == nil {
 		t.Error("run with DB_MAX_CONNS 0 succeeded")
 	}
+	err = run(context.Background(), nil, getenv(map[string]string{"HTMX_RENDERER": "jinja"}), io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "HTMX_RENDERER") {
+		t.Errorf("run with HTMX_RENDERER jinja: %v, want an error naming it", err)
+	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -31,12 +31,12 @@ type personDetailPage struct {
 
 // personSpecs are the fields of the person form, named like the APIs'.
 var personSpecs = []fieldSpec{
-	{Name: "firstName", Label: "First name", Type: "text", Required: true, MaxLen: 100, Complete: "off"},
-	{Name: "lastName", Label: "Last name", Type: "text", Required: true, MaxLen: 100, Complete: "off"},
+	{Name: "firstName", Label: "First name", Type: "text", Required: true, MaxLen: db.MaxNameLen, Complete: "off"},
+	{Name: "lastName", Label: "Last name", Type: "text", Required: true, MaxLen: db.MaxNameLen, Complete: "off"},
 	{Name: "employeeNo", Label: "Employee no.", Type: "number", Required: true, Min: "1", Step: "1"},
-	{Name: "email", Label: "Email", Type: "email", Required: true, MaxLen: 254, Complete: "off"},
-	{Name: "phone", Label: "Phone", Type: "tel", MaxLen: 40, Complete: "off"},
-	{Name: "department", Label: "Department", Type: "text", Required: true, MaxLen: 100},
+	{Name: "email", Label: "Email", Type: "email", Required: true, MaxLen: db.MaxEmailLen, Complete: "off"},
+	{Name: "phone", Label: "Phone", Type: "tel", MaxLen: db.MaxPhoneLen, Complete: "off"},
+	{Name: "department", Label: "Department", Type: "text", Required: true, MaxLen: db.MaxNameLen},
 	{Name: "status", Label: "Status", Type: "select", Required: true, Options: options(db.PersonStatuses)},
 	{Name: "hiredOn", Label: "Hired on", Type: "date", Required: true},
 }
@@ -52,18 +52,18 @@ func options[T ~string](vs []T) []option {
 // handlePersonList shows a page of persons, filtered by ?q=, paged by ?after=
 // and sized by ?limit= (up to 1000: the whole register). For the active search
 // it answers only the results block.
-func (s *site) handlePersonList() http.Handler {
+func handlePersonList(store *db.Store, ui *views) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		limit, err := parseLimit(r)
 		if err != nil {
-			s.fail(w, r, err)
+			ui.fail(w, r, err)
 			return
 		}
 		p := personListPage{Q: strings.TrimSpace(q.Get("q")), Limit: limit}
-		page, err := s.store.FindPersons(r.Context(), db.PersonFilter{Search: p.Q, After: q.Get("after"), Limit: limit})
+		page, err := store.FindPersons(r.Context(), db.PersonFilter{Search: p.Q, After: q.Get("after"), Limit: limit})
 		if err != nil {
-			s.fail(w, r, err)
+			ui.fail(w, r, err)
 			return
 		}
 		p.Persons = page.Persons
@@ -73,11 +73,11 @@ func (s *site) handlePersonList() http.Handler {
 		}
 		p.FirstURL, p.NextURL = pageLinks("/persons", link, limit, q.Get("after"), page.NextCursor)
 		if !wantsDocument(r) && r.Header.Get("HX-Target") == "person-results" {
-			s.views.execute(w, http.StatusOK, "persons", "person-results", p)
+			ui.execute(w, http.StatusOK, "persons", "person-results", p)
 			return
 		}
-		p.Layout = s.layout(w, r, "Persons", "persons")
-		s.views.page(w, r, http.StatusOK, "persons", p)
+		p.Layout = layout(w, r, "Persons", "persons")
+		ui.page(w, r, http.StatusOK, "persons", p)
 	})
 }
 
@@ -107,39 +107,39 @@ func pageLinks(path string, link url.Values, limit int, after, next string) (fir
 
 // handlePersonGet shows one person with all appointments, stipends and
 // fundings: a fixed number of SQL statements however many there are.
-func (s *site) handlePersonGet() http.Handler {
+func handlePersonGet(store *db.Store, ui *views) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, ok := parseID(chi.URLParam(r, "id"))
 		if !ok {
-			s.notFound(w, r)
+			ui.notFound(w, r)
 			return
 		}
-		p, err := s.store.FindPersonDetail(r.Context(), id)
+		p, err := store.FindPersonDetail(r.Context(), id)
 		if err != nil {
-			s.fail(w, r, err)
+			ui.fail(w, r, err)
 			return
 		}
-		s.views.page(w, r, http.StatusOK, "person", personDetailPage{
-			Layout: s.layout(w, r, p.FirstName+" "+p.LastName, "persons"),
+		ui.page(w, r, http.StatusOK, "person", personDetailPage{
+			Layout: layout(w, r, p.FirstName+" "+p.LastName, "persons"),
 			Person: p,
 		})
 	})
 }
 
 // handlePersonNewForm shows the empty person form.
-func (s *site) handlePersonNewForm() http.Handler {
+func handlePersonNewForm(ui *views) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		vals := values{"status": string(db.PersonActive)}
-		s.renderPersonForm(w, r, http.StatusOK, nil, newPersonForm(vals, nil, nil))
+		ui.renderPersonForm(w, r, http.StatusOK, nil, newPersonForm(vals, nil, nil))
 	})
 }
 
 // handlePersonCreate stores a new person and shows it; bad input re-renders
 // the form with a message per field (422, or 409 for a duplicate).
-func (s *site) handlePersonCreate() http.Handler {
+func handlePersonCreate(store *db.Store, ui *views) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := r.ParseForm(); err != nil {
-			s.badForm(w, r, err)
+			ui.badForm(w, r, err)
 			return
 		}
 		vals := readValues(r, personSpecs)
@@ -147,39 +147,39 @@ func (s *site) handlePersonCreate() http.Handler {
 		status := http.StatusUnprocessableEntity
 		var problems []string
 		if len(errs) == 0 {
-			p, err := s.store.CreatePerson(r.Context(), in)
+			p, err := store.CreatePerson(r.Context(), in)
 			if err == nil {
 				redirectAfterWrite(w, r, "/persons/"+strconv.FormatInt(p.ID, 10), "person-created")
 				return
 			}
 			fe, ok := formErrorOf(err, personSpecs, nil, nil)
 			if !ok {
-				s.fail(w, r, err)
+				ui.fail(w, r, err)
 				return
 			}
 			errs, problems, status = fe.fields, fe.problems, fe.status
 		}
 		f := newPersonForm(vals, errs, nil)
 		f.Problems = problems
-		s.renderPersonForm(w, r, status, nil, f)
+		ui.renderPersonForm(w, r, status, nil, f)
 	})
 }
 
 // handlePersonEditForm shows the form filled with the stored person and its
 // version.
-func (s *site) handlePersonEditForm() http.Handler {
+func handlePersonEditForm(store *db.Store, ui *views) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, ok := parseID(chi.URLParam(r, "id"))
 		if !ok {
-			s.notFound(w, r)
+			ui.notFound(w, r)
 			return
 		}
-		p, err := s.store.FindPersonByID(r.Context(), id)
+		p, err := store.FindPersonByID(r.Context(), id)
 		if err != nil {
-			s.fail(w, r, err)
+			ui.fail(w, r, err)
 			return
 		}
-		s.renderPersonForm(w, r, http.StatusOK, &p, editPersonForm(p, personValues(p), nil, nil))
+		ui.renderPersonForm(w, r, http.StatusOK, &p, editPersonForm(p, personValues(p), nil, nil))
 	})
 }
 
@@ -187,15 +187,15 @@ func (s *site) handlePersonEditForm() http.Handler {
 // the form was read at. Otherwise (409) the form comes back with the user's
 // input, the values saved meanwhile and the new version, so that saving again
 // is a deliberate overwrite.
-func (s *site) handlePersonUpdate() http.Handler {
+func handlePersonUpdate(store *db.Store, ui *views) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, ok := parseID(chi.URLParam(r, "id"))
 		if !ok {
-			s.notFound(w, r)
+			ui.notFound(w, r)
 			return
 		}
 		if err := r.ParseForm(); err != nil {
-			s.badForm(w, r, err)
+			ui.badForm(w, r, err)
 			return
 		}
 		vals := readValues(r, personSpecs)
@@ -206,7 +206,7 @@ func (s *site) handlePersonUpdate() http.Handler {
 		var problems []string
 		var saved values
 		if len(errs) == 0 {
-			p, err := s.store.UpdatePerson(r.Context(), id, version, personPatch(in))
+			p, err := store.UpdatePerson(r.Context(), id, version, personPatch(in))
 			if err == nil {
 				redirectAfterWrite(w, r, "/persons/"+strconv.FormatInt(p.ID, 10), "person-saved")
 				return
@@ -214,41 +214,41 @@ func (s *site) handlePersonUpdate() http.Handler {
 			fe, ok := formErrorOf(err, personSpecs, nil, nil)
 			switch {
 			case fe.stale:
-				cur, err := s.store.FindPersonByID(r.Context(), id)
+				cur, err := store.FindPersonByID(r.Context(), id)
 				if err != nil {
-					s.fail(w, r, err)
+					ui.fail(w, r, err)
 					return
 				}
 				stored, saved, status = cur, personValues(cur), http.StatusConflict
 			case ok:
 				errs, problems, status = fe.fields, fe.problems, fe.status
 			default:
-				s.fail(w, r, err)
+				ui.fail(w, r, err)
 				return
 			}
 		}
 		f := editPersonForm(stored, vals, errs, saved)
 		f.Problems = problems
-		s.renderPersonForm(w, r, status, &stored, f)
+		ui.renderPersonForm(w, r, status, &stored, f)
 	})
 }
 
 // handlePersonDeleteForm asks before deleting a person: a page naming them,
 // with a button that posts to …/delete and a way back.
-func (s *site) handlePersonDeleteForm() http.Handler {
+func handlePersonDeleteForm(store *db.Store, ui *views) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, ok := parseID(chi.URLParam(r, "id"))
 		if !ok {
-			s.notFound(w, r)
+			ui.notFound(w, r)
 			return
 		}
-		p, err := s.store.FindPersonByID(r.Context(), id)
+		p, err := store.FindPersonByID(r.Context(), id)
 		if err != nil {
-			s.fail(w, r, err)
+			ui.fail(w, r, err)
 			return
 		}
 		to := "/persons/" + strconv.FormatInt(p.ID, 10)
-		s.renderDeletePage(w, r, "persons", deletePage{
+		ui.renderDeletePage(w, r, "persons", deletePage{
 			Crumbs:   []crumb{{"/persons", "Persons"}, {to, p.FirstName + " " + p.LastName}},
 			Heading:  "Delete person",
 			Question: personDeleteQuestion(p),
@@ -268,15 +268,15 @@ func personDeleteQuestion(p db.Person) string {
 // handlePersonDelete removes a person with their appointments and goes back to
 // the list. It serves both DELETE (htmx, after hx-confirm) and POST …/delete
 // (from the confirmation page).
-func (s *site) handlePersonDelete() http.Handler {
+func handlePersonDelete(store *db.Store, ui *views) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, ok := parseID(chi.URLParam(r, "id"))
 		if !ok {
-			s.notFound(w, r)
+			ui.notFound(w, r)
 			return
 		}
-		if err := s.store.DeletePerson(r.Context(), id); err != nil {
-			s.fail(w, r, err)
+		if err := store.DeletePerson(r.Context(), id); err != nil {
+			ui.fail(w, r, err)
 			return
 		}
 		redirectAfterWrite(w, r, "/persons", "person-deleted")
@@ -301,7 +301,7 @@ func editPersonForm(p db.Person, vals values, errs map[string]string, saved valu
 }
 
 // renderPersonForm renders the new (p == nil) or edit form.
-func (s *site) renderPersonForm(w http.ResponseWriter, r *http.Request, status int, p *db.Person, f form) {
+func (ui *views) renderPersonForm(w http.ResponseWriter, r *http.Request, status int, p *db.Person, f form) {
 	crumbs := []crumb{{"/persons", "Persons"}}
 	title := "New person"
 	if p != nil {
@@ -310,7 +310,7 @@ func (s *site) renderPersonForm(w http.ResponseWriter, r *http.Request, status i
 			crumbs = append(crumbs, crumb{"/persons/" + strconv.FormatInt(p.ID, 10), p.FirstName + " " + p.LastName})
 		}
 	}
-	s.renderForm(w, r, status, title, "persons", crumbs, f)
+	ui.renderForm(w, r, status, title, "persons", crumbs, f)
 }
 
 // personValues are the form values of a stored person.

@@ -13,14 +13,6 @@ import (
 	"crudbench/db"
 )
 
-// site holds what the handlers share.
-type site struct {
-	logger *slog.Logger
-	store  *db.Store
-	tokens *auth.Tokens
-	views  *views
-}
-
 // NewServer returns the site's whole HTTP surface: the routes of routes.go
 // behind the middleware every request passes, outermost first: security
 // headers, the middleware all three apps share (serve.Stack: panic recovery,
@@ -28,10 +20,9 @@ type site struct {
 // logging at debug level), refusal of cross-site form posts and the session
 // cookie; m's request histogram is the router's first middleware.
 func NewServer(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, timeout time.Duration, views *views, m *metrics.Metrics) http.Handler {
-	s := &site{logger: logger, store: store, tokens: tokens, views: views}
 	r := chi.NewRouter()
 	r.Use(m.Requests)
-	addRoutes(r, s)
+	addRoutes(r, store, tokens, views)
 
 	var h http.Handler = r
 	h = tokens.Cookie(h)
@@ -39,13 +30,13 @@ func NewServer(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, timeou
 	// that differs from Host): such POSTs and DELETEs never reach a handler.
 	// Non-browser clients (the bench, curl) send neither and pass.
 	cop := http.NewCrossOriginProtection()
-	cop.SetDenyHandler(http.HandlerFunc(s.crossOrigin))
+	cop.SetDenyHandler(http.HandlerFunc(views.crossOrigin))
 	h = cop.Handler(h)
 	h = serve.Stack{
 		Logger:     logger,
 		Timeout:    timeout,
-		OnPanic:    s.panicked,
-		OnTooLarge: s.tooLarge,
+		OnPanic:    views.panicked,
+		OnTooLarge: views.tooLarge,
 	}.Wrap(h)
 	return securityHeaders(h)
 }

@@ -13,7 +13,7 @@ import (
 // login page, which returns them here afterwards: a 303 for a normal request,
 // HX-Redirect for htmx (a redirected XHR would swap the login page into
 // whatever element asked).
-func (s *site) requireSession(next http.Handler) http.Handler {
+func requireSession(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if _, ok := auth.FromContext(r.Context()); ok {
 			next.ServeHTTP(w, r)
@@ -55,20 +55,23 @@ func safeNext(next string) string {
 	return next
 }
 
-// requireEditor refuses writes (and the forms leading to them) to viewers.
-func (s *site) requireEditor(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if c, ok := auth.FromContext(r.Context()); !ok || !c.Role.CanWrite() {
-			s.forbidden(w, r)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
+// requireEditor refuses writes (and the forms leading to them) to viewers,
+// with ui's page.
+func requireEditor(ui *views) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if c, ok := auth.FromContext(r.Context()); !ok || !c.Role.CanWrite() {
+				ui.forbidden(w, r)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
 }
 
 // layout returns the frame data of a page: the signed-in user and the
 // one-time notice left by the previous redirect.
-func (s *site) layout(w http.ResponseWriter, r *http.Request, title, section string) Layout {
+func layout(w http.ResponseWriter, r *http.Request, title, section string) Layout {
 	l := Layout{Title: title, Section: section, Flash: takeFlash(w, r)}
 	if c, ok := auth.FromContext(r.Context()); ok {
 		l.User = &c

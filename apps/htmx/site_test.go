@@ -21,7 +21,6 @@ import (
 	"time"
 
 	"crudbench/apps/internal/auth"
-	"crudbench/apps/internal/config"
 	"crudbench/apps/internal/metrics"
 	"crudbench/db"
 	"crudbench/db/dbtest"
@@ -51,7 +50,7 @@ func newTestSite(t testing.TB) *testSite {
 // printed when the test fails.
 func startSite(t testing.TB, dbURL string) *testSite {
 	t.Helper()
-	return startSiteWith(t, dbURL, db.Options{}, config.DefaultRequestTimeout, rendererTemplate)
+	return startSiteWith(t, dbURL, db.Options{}, db.DefaultTimeout, rendererTemplate)
 }
 
 // forRenderers runs test as parallel subtests, one per renderer the site
@@ -63,7 +62,7 @@ func forRenderers(t *testing.T, test func(t *testing.T, ts *testSite)) {
 	for _, renderer := range []string{rendererTemplate, rendererTempl} {
 		t.Run(renderer, func(t *testing.T) {
 			t.Parallel()
-			test(t, startSiteWith(t, dbtest.Seeded(t), db.Options{}, config.DefaultRequestTimeout, renderer))
+			test(t, startSiteWith(t, dbtest.Seeded(t), db.Options{}, db.DefaultTimeout, renderer))
 		})
 	}
 }

@@ -34,9 +34,9 @@ type vacancyDetailPage struct {
 // whole currency units (the APIs' salaryMinCents and salaryMaxCents are in
 // cents): people think in 52,000, not 5,200,000.
 var vacancySpecs = []fieldSpec{
-	{Name: "title", Label: "Title", Type: "text", Required: true, MaxLen: 200, Wide: true},
-	{Name: "department", Label: "Department", Type: "text", Required: true, MaxLen: 100},
-	{Name: "location", Label: "Location", Type: "text", Required: true, MaxLen: 100},
+	{Name: "title", Label: "Title", Type: "text", Required: true, MaxLen: db.MaxTitleLen, Wide: true},
+	{Name: "department", Label: "Department", Type: "text", Required: true, MaxLen: db.MaxNameLen},
+	{Name: "location", Label: "Location", Type: "text", Required: true, MaxLen: db.MaxNameLen},
 	{Name: "employmentType", Label: "Employment type", Type: "select", Required: true, Options: options(db.EmploymentTypes)},
 	{Name: "status", Label: "Status", Type: "select", Required: true, Options: vacancyStatusOptions},
 	{Name: "salaryMin", Label: "Minimum salary", Type: "number", Required: true, Min: "0", Step: "0.01", Hint: "Per year, e.g. 52000"},
@@ -44,7 +44,7 @@ var vacancySpecs = []fieldSpec{
 	{Name: "opensOn", Label: "Opens on", Type: "date", Required: true},
 	{Name: "closesOn", Label: "Closes on", Type: "date", Hint: "Leave empty while open-ended"},
 	{Name: "filledBy", Label: "Filled by", Type: "number", Min: "1", Step: "1", Hint: "Person id, once the vacancy is filled"},
-	{Name: "description", Label: "Description", Type: "textarea", MaxLen: 10000, Wide: true},
+	{Name: "description", Label: "Description", Type: "textarea", MaxLen: db.MaxDescriptionLen, Wide: true},
 }
 
 // vacancyStatusOptions are the choices of the form's status and of the
@@ -65,20 +65,20 @@ var vacancyWords = strings.NewReplacer(
 
 // handleVacancyList shows a page of vacancies, filtered by ?status=. For the
 // filter's htmx request it answers only the results block.
-func (s *site) handleVacancyList() http.Handler {
+func handleVacancyList(store *db.Store, ui *views) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		limit, err := parseLimit(r)
 		if err != nil {
-			s.fail(w, r, err)
+			ui.fail(w, r, err)
 			return
 		}
 		p := vacancyListPage{Status: q.Get("status"), Limit: limit, Statuses: vacancyStatusOptions}
-		page, err := s.store.FindVacancies(r.Context(), db.VacancyFilter{
+		page, err := store.FindVacancies(r.Context(), db.VacancyFilter{
 			Status: db.VacancyStatus(p.Status), After: q.Get("after"), Limit: limit,
 		})
 		if err != nil {
-			s.fail(w, r, err)
+			ui.fail(w, r, err)
 			return
 		}
 		p.Vacancies = page.Vacancies
@@ -88,63 +88,63 @@ func (s *site) handleVacancyList() http.Handler {
 		}
 		p.FirstURL, p.NextURL = pageLinks("/vacancies", link, limit, q.Get("after"), page.NextCursor)
 		if !wantsDocument(r) && r.Header.Get("HX-Target") == "vacancy-results" {
-			s.views.execute(w, http.StatusOK, "vacancies", "vacancy-results", p)
+			ui.execute(w, http.StatusOK, "vacancies", "vacancy-results", p)
 			return
 		}
 		title := "Vacancies"
 		if p.Status != "" {
 			title = label(p.Status) + " vacancies"
 		}
-		p.Layout = s.layout(w, r, title, "vacancies")
-		s.views.page(w, r, http.StatusOK, "vacancies", p)
+		p.Layout = layout(w, r, title, "vacancies")
+		ui.page(w, r, http.StatusOK, "vacancies", p)
 	})
 }
 
 // handleVacancyGet shows one vacancy and, when filled, who filled it.
-func (s *site) handleVacancyGet() http.Handler {
+func handleVacancyGet(store *db.Store, ui *views) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, ok := parseID(chi.URLParam(r, "id"))
 		if !ok {
-			s.notFound(w, r)
+			ui.notFound(w, r)
 			return
 		}
-		v, err := s.store.FindVacancyByID(r.Context(), id)
+		v, err := store.FindVacancyByID(r.Context(), id)
 		if err != nil {
-			s.fail(w, r, err)
+			ui.fail(w, r, err)
 			return
 		}
 		p := vacancyDetailPage{Vacancy: v}
 		if v.FilledBy != nil {
-			person, err := s.store.FindPersonByID(r.Context(), *v.FilledBy)
+			person, err := store.FindPersonByID(r.Context(), *v.FilledBy)
 			switch db.ErrorCode(err) {
 			case "":
 				p.FilledBy = &person
 			case db.ENOTFOUND:
 			default:
-				s.fail(w, r, err)
+				ui.fail(w, r, err)
 				return
 			}
 		}
-		p.Layout = s.layout(w, r, v.Title, "vacancies")
-		s.views.page(w, r, http.StatusOK, "vacancy", p)
+		p.Layout = layout(w, r, v.Title, "vacancies")
+		ui.page(w, r, http.StatusOK, "vacancy", p)
 	})
 }
 
 // handleVacancyNewForm shows the empty vacancy form.
-func (s *site) handleVacancyNewForm() http.Handler {
+func handleVacancyNewForm(ui *views) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		vals := values{"employmentType": string(db.FullTime), "status": string(db.VacancyDraft)}
-		s.renderVacancyForm(w, r, http.StatusOK, nil, newVacancyForm(vals, nil))
+		ui.renderVacancyForm(w, r, http.StatusOK, nil, newVacancyForm(vals, nil))
 	})
 }
 
 // handleVacancyCreate stores a new vacancy and shows it (303 to
 // /vacancies/{id}); bad input re-renders the form with a message per field
 // (422).
-func (s *site) handleVacancyCreate() http.Handler {
+func handleVacancyCreate(store *db.Store, ui *views) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := r.ParseForm(); err != nil {
-			s.badForm(w, r, err)
+			ui.badForm(w, r, err)
 			return
 		}
 		vals := readValues(r, vacancySpecs)
@@ -152,39 +152,39 @@ func (s *site) handleVacancyCreate() http.Handler {
 		status := http.StatusUnprocessableEntity
 		var problems []string
 		if len(errs) == 0 {
-			v, err := s.store.CreateVacancy(r.Context(), in)
+			v, err := store.CreateVacancy(r.Context(), in)
 			if err == nil {
 				redirectAfterWrite(w, r, "/vacancies/"+strconv.FormatInt(v.ID, 10), "vacancy-created")
 				return
 			}
 			fe, ok := formErrorOf(err, vacancySpecs, vacancyFormNames, vacancyWords)
 			if !ok {
-				s.fail(w, r, err)
+				ui.fail(w, r, err)
 				return
 			}
 			errs, problems, status = fe.fields, fe.problems, fe.status
 		}
 		f := newVacancyForm(vals, errs)
 		f.Problems = problems
-		s.renderVacancyForm(w, r, status, nil, f)
+		ui.renderVacancyForm(w, r, status, nil, f)
 	})
 }
 
 // handleVacancyEditForm shows the form filled with the stored vacancy and its
 // version.
-func (s *site) handleVacancyEditForm() http.Handler {
+func handleVacancyEditForm(store *db.Store, ui *views) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, ok := parseID(chi.URLParam(r, "id"))
 		if !ok {
-			s.notFound(w, r)
+			ui.notFound(w, r)
 			return
 		}
-		v, err := s.store.FindVacancyByID(r.Context(), id)
+		v, err := store.FindVacancyByID(r.Context(), id)
 		if err != nil {
-			s.fail(w, r, err)
+			ui.fail(w, r, err)
 			return
 		}
-		s.renderVacancyForm(w, r, http.StatusOK, &v, editVacancyForm(v, vacancyValues(v), nil, nil))
+		ui.renderVacancyForm(w, r, http.StatusOK, &v, editVacancyForm(v, vacancyValues(v), nil, nil))
 	})
 }
 
@@ -193,15 +193,15 @@ func (s *site) handleVacancyEditForm() http.Handler {
 // answers 409 with the user's input kept, the values saved meanwhile shown
 // beside it and the new version in the form, so that saving again is a
 // deliberate overwrite.
-func (s *site) handleVacancyUpdate() http.Handler {
+func handleVacancyUpdate(store *db.Store, ui *views) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, ok := parseID(chi.URLParam(r, "id"))
 		if !ok {
-			s.notFound(w, r)
+			ui.notFound(w, r)
 			return
 		}
 		if err := r.ParseForm(); err != nil {
-			s.badForm(w, r, err)
+			ui.badForm(w, r, err)
 			return
 		}
 		vals := readValues(r, vacancySpecs)
@@ -212,7 +212,7 @@ func (s *site) handleVacancyUpdate() http.Handler {
 		var problems []string
 		var saved values
 		if len(errs) == 0 {
-			v, err := s.store.UpdateVacancy(r.Context(), id, version, vacancyPatch(in))
+			v, err := store.UpdateVacancy(r.Context(), id, version, vacancyPatch(in))
 			if err == nil {
 				redirectAfterWrite(w, r, "/vacancies/"+strconv.FormatInt(v.ID, 10), "vacancy-saved")
 				return
@@ -220,41 +220,41 @@ func (s *site) handleVacancyUpdate() http.Handler {
 			fe, ok := formErrorOf(err, vacancySpecs, vacancyFormNames, vacancyWords)
 			switch {
 			case fe.stale:
-				cur, err := s.store.FindVacancyByID(r.Context(), id)
+				cur, err := store.FindVacancyByID(r.Context(), id)
 				if err != nil {
-					s.fail(w, r, err)
+					ui.fail(w, r, err)
 					return
 				}
 				stored, saved, status = cur, vacancyValues(cur), http.StatusConflict
 			case ok:
 				errs, problems, status = fe.fields, fe.problems, fe.status
 			default:
-				s.fail(w, r, err)
+				ui.fail(w, r, err)
 				return
 			}
 		}
 		f := editVacancyForm(stored, vals, errs, saved)
 		f.Problems = problems
-		s.renderVacancyForm(w, r, status, &stored, f)
+		ui.renderVacancyForm(w, r, status, &stored, f)
 	})
 }
 
 // handleVacancyDeleteForm asks before deleting a vacancy: a page naming it,
 // with a button that posts to …/delete and a way back.
-func (s *site) handleVacancyDeleteForm() http.Handler {
+func handleVacancyDeleteForm(store *db.Store, ui *views) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, ok := parseID(chi.URLParam(r, "id"))
 		if !ok {
-			s.notFound(w, r)
+			ui.notFound(w, r)
 			return
 		}
-		v, err := s.store.FindVacancyByID(r.Context(), id)
+		v, err := store.FindVacancyByID(r.Context(), id)
 		if err != nil {
-			s.fail(w, r, err)
+			ui.fail(w, r, err)
 			return
 		}
 		to := "/vacancies/" + strconv.FormatInt(v.ID, 10)
-		s.renderDeletePage(w, r, "vacancies", deletePage{
+		ui.renderDeletePage(w, r, "vacancies", deletePage{
 			Crumbs:   []crumb{{"/vacancies", "Vacancies"}, {to, v.Title}},
 			Heading:  "Delete vacancy",
 			Question: vacancyDeleteQuestion(v),
@@ -273,15 +273,15 @@ func vacancyDeleteQuestion(v db.Vacancy) string {
 
 // handleVacancyDelete removes a vacancy and goes back to the list: DELETE for
 // htmx (after hx-confirm), POST …/delete from the confirmation page.
-func (s *site) handleVacancyDelete() http.Handler {
+func handleVacancyDelete(store *db.Store, ui *views) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, ok := parseID(chi.URLParam(r, "id"))
 		if !ok {
-			s.notFound(w, r)
+			ui.notFound(w, r)
 			return
 		}
-		if err := s.store.DeleteVacancy(r.Context(), id); err != nil {
-			s.fail(w, r, err)
+		if err := store.DeleteVacancy(r.Context(), id); err != nil {
+			ui.fail(w, r, err)
 			return
 		}
 		redirectAfterWrite(w, r, "/vacancies", "vacancy-deleted")
@@ -306,7 +306,7 @@ func editVacancyForm(v db.Vacancy, vals values, errs map[string]string, saved va
 }
 
 // renderVacancyForm renders the new (v == nil) or edit form.
-func (s *site) renderVacancyForm(w http.ResponseWriter, r *http.Request, status int, v *db.Vacancy, f form) {
+func (ui *views) renderVacancyForm(w http.ResponseWriter, r *http.Request, status int, v *db.Vacancy, f form) {
 	crumbs := []crumb{{"/vacancies", "Vacancies"}}
 	title := "New vacancy"
 	if v != nil {
@@ -315,7 +315,7 @@ func (s *site) renderVacancyForm(w http.ResponseWriter, r *http.Request, status 
 			crumbs = append(crumbs, crumb{"/vacancies/" + strconv.FormatInt(v.ID, 10), v.Title})
 		}
 	}
-	s.renderForm(w, r, status, title, "vacancies", crumbs, f)
+	ui.renderForm(w, r, status, title, "vacancies", crumbs, f)
 }
 
 // vacancyValues are the form values of a stored vacancy.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"html/template"
 	"io"
@@ -11,19 +10,21 @@ import (
 	"path"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/a-h/templ"
 
 	"crudbench/apps/internal/auth"
+	"crudbench/apps/internal/serve"
 	"crudbench/db"
 	"crudbench/resources"
 )
 
 // views holds every page's templates, parsed once at start-up from the
 // embedded resources, and renders them as a full document or as the partial
-// an htmx request asks for.
+// an htmx request asks for; it also answers with the error pages
+// (errors.go), so a handler is given the Store and the views it renders
+// with (routes.go), as the REST and GraphQL handlers are given theirs.
 type views struct {
 	logger *slog.Logger
 	pages  map[string]*template.Template // page name -> layout + shared blocks + the page
@@ -32,7 +33,6 @@ type views struct {
 	// html/template.
 	compiled map[string]map[string]func(any) templ.Component
 	static   *staticFiles
-	bufs     sync.Pool
 }
 
 // Layout is what the frame around every page needs. Each page's view model
@@ -61,7 +61,6 @@ func loadViews(logger *slog.Logger, static *staticFiles, renderer string) (*view
 		logger:   logger,
 		pages:    map[string]*template.Template{},
 		static:   static,
-		bufs:     sync.Pool{New: func() any { return new(bytes.Buffer) }},
 	}
 	funcs := template.FuncMap{
 		"static":                static.url,
@@ -123,7 +122,7 @@ func (v *views) page(w http.ResponseWriter, r *http.Request, status int, name st
 
 // execute renders one block of the page name: "document" or "body" (see
 // page), or a fragment such as the rows of a search or a form with its
-// messages. It renders into a buffer first, so a template error becomes a
+// messages. It renders with serve.Respond, so a template error becomes a
 // clean 500 instead of half a page.
 func (v *views) execute(w http.ResponseWriter, status int, name, block string, data any) {
 	t, ok := v.pages[name]
@@ -132,30 +131,18 @@ func (v *views) execute(w http.ResponseWriter, status int, name, block string, d
 		http.Error(w, http.StatusText(http.StatusInternalServerError), http.StatusInternalServerError)
 		return
 	}
-	buf := v.bufs.Get().(*bytes.Buffer)
-	defer func() {
-		// Very large pages (the 1000-row list) are not kept: the pool would
-		// hold their memory for good.
-		if buf.Cap() <= 1<<20 {
-			buf.Reset()
-			v.bufs.Put(buf)
-		}
-	}()
-	buf.Reset()
-	if err := v.render(buf, t, name, block, data); err != nil {
-		v.logger.Error("render", "page", name, "block", block, "err", err)
-		http.Error(w, http.StatusText(http.StatusInternalServerError), http.StatusInternalServerError)
-		return
-	}
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Length", strconv.Itoa(buf.Len()))
 	// The same URL answers a document or a partial depending on HX-Request:
 	// caches must keep them apart, and pages are per user.
+	h := w.Header()
 	h.Add("Vary", "HX-Request")
 	h.Set("Cache-Control", "private, no-cache")
-	w.WriteHeader(status)
-	w.Write(buf.Bytes())
+	err := serve.Respond(w, status, "text/html; charset=utf-8", func(b io.Writer) error {
+		return v.render(b, t, name, block, data)
+	})
+	if err != nil {
+		v.logger.Error("render", "page", name, "block", block, "err", err)
+		http.Error(w, http.StatusText(http.StatusInternalServerError), http.StatusInternalServerError)
+	}
 }
 
 // render writes the block of the page name: compiled when the renderer

@@ -9,9 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"reflect"
-	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"crudbench/apps/internal/serve"
@@ -27,33 +25,17 @@ func encode(w http.ResponseWriter, status int, v any) {
 	writeJSON(w, status, "application/json", v)
 }
 
-// bufs holds the buffers writeJSON encodes into, so that a response costs
-// no allocation of its size.
-var bufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
-// writeJSON encodes into a buffer before writing anything, so a value that
-// cannot be encoded becomes a clean 500 rather than half a body. The body
-// ends with a newline.
+// writeJSON encodes v with serve.Respond, so that a value that cannot be
+// encoded becomes a clean 500 rather than half a body. The body ends with a
+// newline.
 func writeJSON(w http.ResponseWriter, status int, contentType string, v any) {
-	buf := bufs.Get().(*bytes.Buffer)
-	defer func() {
-		// Very large bodies (the 1000-row lists) are not kept: the pool
-		// would hold their memory for good.
-		if buf.Cap() <= 1<<20 {
-			bufs.Put(buf)
-		}
-	}()
-	buf.Reset()
-	if err := json.NewEncoder(buf).Encode(v); err != nil {
-		status, contentType = http.StatusInternalServerError, "application/problem+json"
-		buf.Reset()
-		buf.WriteString(`{"type":"about:blank","title":"Internal Server Error","status":500}` + "\n")
+	err := serve.Respond(w, status, contentType, func(b io.Writer) error { return json.NewEncoder(b).Encode(v) })
+	if err != nil {
+		serve.Respond(w, http.StatusInternalServerError, "application/problem+json", func(b io.Writer) error {
+			_, err := io.WriteString(b, `{"type":"about:blank","title":"Internal Server Error","status":500}`+"\n")
+			return err
+		})
 	}
-	h := w.Header()
-	h.Set("Content-Type", contentType)
-	h.Set("Content-Length", strconv.Itoa(buf.Len()))
-	w.WriteHeader(status)
-	w.Write(buf.Bytes())
 }
 
 // decode reads a request body into a T, strictly: the media type must be

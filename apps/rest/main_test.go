@@ -28,7 +28,6 @@ import (
 	"github.com/getkin/kin-openapi/routers/legacy"
 
 	"crudbench/apps/internal/auth"
-	"crudbench/apps/internal/config"
 	"crudbench/apps/internal/metrics"
 	"crudbench/db"
 	"crudbench/db/dbtest"
@@ -58,7 +57,7 @@ func newApp(t testing.TB) *testApp {
 // newAppOn serves the app on store with the default request deadline.
 func newAppOn(t testing.TB, store *db.Store) *testApp {
 	t.Helper()
-	return newAppWith(t, store, config.DefaultRequestTimeout, io.Discard)
+	return newAppWith(t, store, db.DefaultTimeout, io.Discard)
 }
 
 // newAppWith serves the app on store with the given request deadline,

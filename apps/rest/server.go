@@ -3,7 +3,6 @@ package main
 import (
 	"log/slog"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -23,10 +22,10 @@ import (
 func NewServer(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, timeout time.Duration, m *metrics.Metrics) http.Handler {
 	mux := chi.NewRouter()
 	mux.Use(m.Requests)
-	mux.NotFound(func(w http.ResponseWriter, r *http.Request) {
-		writeProblem(w, r, http.StatusNotFound, "nothing lives at this path; the API is described at /openapi.yaml", nil)
-	})
-	mux.MethodNotAllowed(handleMethodNotAllowed(mux))
+	mux.NotFound(notFound)
+	mux.MethodNotAllowed(serve.MethodNotAllowed(notFound, func(w http.ResponseWriter, r *http.Request) {
+		writeProblem(w, r, http.StatusMethodNotAllowed, r.Method+" is not allowed here", nil)
+	}))
 	addRoutes(mux, logger, store, tokens)
 
 	return serve.Stack{
@@ -41,24 +40,9 @@ func NewServer(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, timeou
 	}.Wrap(mux)
 }
 
-// handleMethodNotAllowed answers 405 with the Allow header RFC 9110 asks
-// for, which chi leaves out once the handler is replaced. HEAD is listed
-// wherever GET is, since middleware.GetHead serves it there.
-func handleMethodNotAllowed(routes chi.Routes) http.HandlerFunc {
-	methods := []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
-	return func(w http.ResponseWriter, r *http.Request) {
-		var allowed []string
-		for _, m := range methods {
-			if routes.Match(chi.NewRouteContext(), m, r.URL.Path) {
-				allowed = append(allowed, m)
-				if m == http.MethodGet {
-					allowed = append(allowed, http.MethodHead)
-				}
-			}
-		}
-		w.Header().Set("Allow", strings.Join(allowed, ", "))
-		writeProblem(w, r, http.StatusMethodNotAllowed, r.Method+" is not allowed here", nil)
-	}
+// notFound answers a path no route serves.
+func notFound(w http.ResponseWriter, r *http.Request) {
+	writeProblem(w, r, http.StatusNotFound, "nothing lives at this path; the API is described at /openapi.yaml", nil)
 }
 
 // handleOpenAPI serves the API's OpenAPI document.

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"crudbench/db"
 )
 
 // DevAuthSecret is the token signing secret used when AUTH_SECRET is not set.
@@ -20,15 +22,13 @@ import (
 // benchmarks; apps log a warning when they use it.
 const DevAuthSecret = "crudbench-dev-secret-change-me"
 
-// Defaults shared by all apps. DB_MAX_CONNS is the same for every app so that
-// no app wins a benchmark by holding more connections.
+// Defaults shared by all apps. The pool size (DB_MAX_CONNS) and the request
+// deadline (REQUEST_TIMEOUT) default to db.DefaultMaxConns and
+// db.DefaultTimeout: the Store defines them, so that an app and a Store
+// opened without options agree.
 const (
 	DefaultDatabaseURL = "postgres://postgres@localhost:5432/crudbench?sslmode=disable"
-	DefaultDBMaxConns  = 20
 	DefaultTokenTTL    = time.Hour // short: nothing revokes a token, so it outlives a sign-out by up to this
-	// DefaultRequestTimeout bounds how long a request may wait for the
-	// database before it is answered 503; the same for every app.
-	DefaultRequestTimeout = 5 * time.Second
 	// MaxRequestTimeout keeps the deadline short of the servers' 30 s write
 	// timeout, so that the 503 still reaches the client.
 	MaxRequestTimeout = 25 * time.Second
@@ -59,6 +59,16 @@ type Config struct {
 	MetricsAddr string
 }
 
+// Setting is a setting of one app only (GRAPHQL_INTROSPECTION,
+// HTMX_RENDERER), given to Load beside the shared ones and read the same
+// way: a flag, an environment variable, a default, in -h.
+type Setting struct {
+	Flag, Env, Default, Usage string
+	// Set checks and keeps the chosen value; Load reports its error with
+	// the variable or flag the value came from.
+	Set func(string) error
+}
+
 // setting is one configuration value: its flag, its environment variable and
 // how to store it once chosen.
 type setting struct {
@@ -75,14 +85,14 @@ type setting struct {
 //
 // An invalid value yields an error naming the variable or flag it came from.
 // With -h or -help, Load prints usage and returns an error matching
-// flag.ErrHelp.
-func Load(name string, args []string, getenv func(string) string, defaultAddr string, stderr io.Writer) (Config, error) {
+// flag.ErrHelp. own are the app's own settings, read after the shared ones.
+func Load(name string, args []string, getenv func(string) string, defaultAddr string, stderr io.Writer, own ...Setting) (Config, error) {
 	settings := []setting{
 		{flag: "database-url", env: "DATABASE_URL", def: DefaultDatabaseURL,
 			usage: "PostgreSQL connection `url`", sensitive: true, set: setDatabaseURL},
 		{flag: "addr", env: "ADDR", def: defaultAddr,
 			usage: "listen `address` (host:port; port 0 picks a free port)", set: setAddr},
-		{flag: "db-max-conns", env: "DB_MAX_CONNS", def: strconv.Itoa(DefaultDBMaxConns),
+		{flag: "db-max-conns", env: "DB_MAX_CONNS", def: strconv.Itoa(db.DefaultMaxConns),
 			usage: "maximum open database connections, `n` in 1..1000", set: setDBMaxConns},
 		{flag: "log-level", env: "LOG_LEVEL", def: "info",
 			usage: "log `level`: debug|info|warn|error (requests are logged at debug)", set: setLogLevel},
@@ -90,12 +100,16 @@ func Load(name string, args []string, getenv func(string) string, defaultAddr st
 			usage: "token signing `secret`, at least 16 bytes (the default is public: development only)", sensitive: true, set: setAuthSecret},
 		{flag: "token-ttl", env: "TOKEN_TTL", def: DefaultTokenTTL.String(),
 			usage: "how long a login token stays valid (a `duration` such as 12h)", set: setTokenTTL},
-		{flag: "request-timeout", env: "REQUEST_TIMEOUT", def: DefaultRequestTimeout.String(),
+		{flag: "request-timeout", env: "REQUEST_TIMEOUT", def: db.DefaultTimeout.String(),
 			usage: "each request's deadline (a `duration` up to 25s); a request still waiting for the database then gets 503", set: setRequestTimeout},
 		{flag: "debug-addr", env: "DEBUG_ADDR", def: "",
 			usage: "admin `address` serving /debug/pprof and /metrics, loopback only (127.0.0.1:6060); empty serves none", set: setDebugAddr},
 		{flag: "metrics-addr", env: "METRICS_ADDR", def: "",
 			usage: "`address` serving only /metrics, any interface (:9100) so a bench elsewhere can read it; empty serves none", set: setMetricsAddr},
+	}
+	for _, o := range own {
+		settings = append(settings, setting{flag: o.Flag, env: o.Env, def: o.Default, usage: o.Usage,
+			set: func(_ *Config, s string) error { return o.Set(s) }})
 	}
 
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)

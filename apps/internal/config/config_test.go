@@ -244,6 +244,47 @@ func TestLoadHelp(t *testing.T) {
 	}
 }
 
+// TestLoadOwnSettings checks that an app's own setting is read like the
+// shared ones: listed by -h, the flag over the variable over the default,
+// and an invalid value reported with where it came from.
+func TestLoadOwnSettings(t *testing.T) {
+	var got string
+	own := config.Setting{Flag: "color", Env: "APP_COLOR", Default: "red", Usage: "the `color`",
+		Set: func(s string) error {
+			if s != "red" && s != "blue" {
+				return errors.New("must be red or blue")
+			}
+			got = s
+			return nil
+		}}
+	for _, tt := range []struct {
+		name string
+		args []string
+		vars map[string]string
+		want string
+	}{
+		{"default", nil, nil, "red"},
+		{"environment", nil, map[string]string{"APP_COLOR": "blue"}, "blue"},
+		{"flag wins", []string{"-color", "red"}, map[string]string{"APP_COLOR": "blue"}, "red"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got = ""
+			if _, err := config.Load("testapp", tt.args, env(tt.vars), ":8081", io.Discard, own); err != nil || got != tt.want {
+				t.Errorf("got %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+	_, err := config.Load("testapp", []string{"-color", "green"}, env(nil), ":8081", io.Discard, own)
+	if err == nil || err.Error() != `config: -color "green": must be red or blue` {
+		t.Errorf("error %v, want it to name -color", err)
+	}
+	var stderr bytes.Buffer
+	config.Load("testapp", []string{"-h"}, env(nil), ":8081", &stderr, own)
+	if !strings.Contains(stderr.String(), "APP_COLOR") {
+		t.Errorf("usage does not mention APP_COLOR:\n%s", stderr.String())
+	}
+}
+
 func TestLogger(t *testing.T) {
 	c, err := load(t, nil, nil)
 	if err != nil {
