@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -178,7 +179,7 @@ func TestMeasureApps(t *testing.T) {
 }
 
 // shared lists the crudbench packages outside apps/<app> that the app
-// links, as go list prints them.
+// links, sorted.
 func shared(t *testing.T, app string) string {
 	t.Helper()
 	cmd := exec.Command("go", "list", "-deps", "-f", "{{if .Module}}{{if .Module.Main}}{{.ImportPath}}{{end}}{{end}}", "./apps/"+app)
@@ -194,6 +195,9 @@ func shared(t *testing.T, app string) string {
 			pkgs = append(pkgs, p)
 		}
 	}
+	// go list prints them in an order of its import graph, which differs
+	// between apps that import the same set in other orders.
+	slices.Sort(pkgs)
 	return strings.Join(pkgs, " ")
 }
 
