@@ -40,8 +40,14 @@ func ReferenceFromStore(ctx context.Context, store *db.Store) (*Reference, error
 	if err != nil {
 		return nil, fmt.Errorf("persons: %w", err)
 	}
-	ref := &Reference{Source: "database", Data: map[Op]any{}}
-	for op, v := range map[Op]any{OpReadOne: person, OpReadSmall: vacancies.Vacancies, OpReadMany: persons.Persons} {
+	return referenceOf("database", person, vacancies.Vacancies, persons.Persons)
+}
+
+// referenceOf turns the three reads into a Reference the way an app's
+// answer is read: JSON, decoded into generic values, normalised.
+func referenceOf(source string, person db.PersonDetail, vacancies []db.Vacancy, persons []db.Person) (*Reference, error) {
+	ref := &Reference{Source: source, Data: map[Op]any{}}
+	for op, v := range map[Op]any{OpReadOne: person, OpReadSmall: vacancies, OpReadMany: persons} {
 		b, err := json.Marshal(v)
 		if err != nil {
 			return nil, err
