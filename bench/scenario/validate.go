@@ -129,7 +129,11 @@ func jsonContent(kind Kind, op Op, r *vegeta.Result) (any, error) {
 	if body == nil {
 		return nil, fmt.Errorf("no data in the answer%s", snippet(r.Body))
 	}
-	return normalize(body, ""), nil
+	data, err := normalize(kind, body)
+	if err != nil {
+		return nil, fmt.Errorf("%s%w", op, err)
+	}
+	return data, nil
 }
 
 func member(v any, name string) any {
