@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,7 +29,7 @@ func (v *Validator) removeCreated(ctx context.Context, s *Session, w *Workload, 
 	}
 	found, ferr := v.findTitled(ctx, s, prefix)
 	for _, f := range found {
-		if f != id {
+		if !slices.Contains(ours, f) {
 			ours = append(ours, f)
 		}
 	}
