@@ -19,9 +19,11 @@ import (
 // A scenario that fails is not measured.
 type Validator struct {
 	Client *http.Client
-	// Ref is what the reads must return. When an entry is missing, the
-	// first valid REST answer fills it, so the other apps are at least
-	// compared with the REST app.
+	// Ref is what the reads must return: ReferenceFromStore with a
+	// database, ReferenceFromDataset without one. When an entry is
+	// missing, the first valid REST answer fills it, so the other apps
+	// are at least compared with the REST app (an app is then compared
+	// with itself: a last resort, not a check).
 	Ref *Reference
 	// CountVacancies, when set, counts the vacancy rows in the database:
 	// a write cycle must leave the count as it found it.
