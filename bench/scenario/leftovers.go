@@ -22,6 +22,9 @@ import (
 // drafts, which is how a row is found when the create's answer did not
 // say its id.
 func (v *Validator) removeCreated(ctx context.Context, s *Session, w *Workload, id int64, cause error) error {
+	// An interrupted validation still removes its row; the client's
+	// timeout bounds each request.
+	ctx = context.WithoutCancel(ctx)
 	prefix := w.tag + " #"
 	var ours []int64
 	if id != 0 && v.vacancyHas(ctx, s, id, prefix) == nil {
