@@ -14,7 +14,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"crudbench/bench/scenario"
 	"crudbench/bench/stack"
 	"crudbench/db/seed"
 )
@@ -44,6 +46,73 @@ func TestValidateOnly(t *testing.T) {
 			if !strings.Contains(console, line) {
 				t.Errorf("the console does not say %q", line)
 			}
+		}
+	})
+
+	t.Run("built-in apps against the dataset", func(t *testing.T) {
+		// What an app attached alone is compared with: the reference
+		// computed from the dataset, no database. The built-in apps pass
+		// it in every kind, and their write cycles leave nothing behind.
+		ref, err := scenario.ReferenceFromDataset(seed.Generate(seed.DefaultPersons))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		c := scenario.NewClient(30 * time.Second)
+		for _, row := range stack.Builtin {
+			app, err := scenario.NewApp(row.Name, row.Kind, procs[row.Name].URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := app.Login(ctx, c, "editor", "editor")
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := &scenario.Validator{Client: c, Ref: ref, Tag: "crudbench e2e dataset validation"}
+			for _, sc := range scenario.All {
+				if err := v.Validate(ctx, s, sc); err != nil {
+					t.Errorf("%s, %s: %v", row.Name, sc, err)
+				}
+			}
+		}
+	})
+
+	t.Run("graphql types against the dataset", func(t *testing.T) {
+		// A GraphQL app must write its schema's types: enums in upper
+		// case, IDs as strings. Lowering them passed before validation
+		// read each kind as its contract writes it.
+		ref, err := scenario.ReferenceFromDataset(seed.Generate(seed.DefaultPersons))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		c := scenario.NewClient(30 * time.Second)
+		for _, tt := range []struct {
+			name, from, to, want string
+		}{
+			{"enums in lower case", `"status":"ACTIVE"`, `"status":"active"`, `read-one.status: "active": a GraphQL enum value is in upper case`},
+			{"ids as numbers", `"id":"1",`, `"id":1,`, `read-one.id: 1: a GraphQL ID is written as a string`},
+		} {
+			t.Run(tt.name, func(t *testing.T) {
+				srv := wrongServer(t, procs["graphql"].URL, func(_ *http.Request, reqBody []byte, status int, body []byte) (int, []byte) {
+					if bytes.Contains(reqBody, []byte("query PersonDetail")) {
+						body = bytes.Replace(body, []byte(tt.from), []byte(tt.to), 1)
+					}
+					return status, body
+				})
+				app, err := scenario.NewApp("wrong-graphql", scenario.KindGraphQL, srv.URL)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s, err := app.Login(ctx, c, "editor", "editor")
+				if err != nil {
+					t.Fatal(err)
+				}
+				v := &scenario.Validator{Client: c, Ref: ref}
+				if err := v.Validate(ctx, s, scenario.ReadOne); err == nil || !strings.Contains(err.Error(), tt.want) {
+					t.Errorf("validation: %v, want %q", err, tt.want)
+				}
+			})
 		}
 	})
 

@@ -173,7 +173,7 @@ func (graphqlDialect) created(r *vegeta.Result) (int64, int32, error) {
 	var out struct {
 		CreateVacancy struct {
 			ID      json.RawMessage `json:"id"`
-			Version int32           `json:"version"`
+			Version *int32          `json:"version"`
 		} `json:"createVacancy"`
 	}
 	if err := decodeGraphQL(r, &out); err != nil {
@@ -183,7 +183,10 @@ func (graphqlDialect) created(r *vegeta.Result) (int64, int32, error) {
 	if err != nil {
 		return 0, 0, fmt.Errorf("no vacancy id in the answer%s", snippet(r.Body))
 	}
-	return id, out.CreateVacancy.Version, nil
+	if out.CreateVacancy.Version == nil {
+		return id, 0, fmt.Errorf("no version in the answer (an update must name it)%s", snippet(r.Body))
+	}
+	return id, *out.CreateVacancy.Version, nil
 }
 
 // parseID reads a GraphQL ID, which arrives as a string of digits.

@@ -53,6 +53,8 @@ type dialect interface {
 	// to run on every response of a load.
 	check(op Op, r *vegeta.Result) error
 	// created reads the new row's id and version from a create's answer.
+	// When the id was read but the answer is wrong otherwise, it returns
+	// the id with the error, so that the row can still be removed.
 	created(r *vegeta.Result) (id int64, version int32, err error)
 	// readVacancy reads one vacancy back (validation only).
 	readVacancy(base string, id int64) vegeta.Target

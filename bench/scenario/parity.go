@@ -15,10 +15,12 @@ import (
 )
 
 // Reference is the data every app must return for each read, in the REST
-// app's JSON shape, decoded and normalised (see normalize). A nil entry is
+// kind's JSON shape, decoded and normalised (see normalize). A nil entry is
 // not known: its parity check is skipped and says so.
 type Reference struct {
-	// Source names where the data came from: "database" or "rest app".
+	// Source names where the data came from: "database", "dataset" (the
+	// seed, computed without a database) or "<name> app" (the first REST
+	// answer, when neither is available).
 	Source string
 	// Data maps OpReadOne to the person detail object, OpReadSmall and
 	// OpReadMany to the list of items.
@@ -40,8 +42,14 @@ func ReferenceFromStore(ctx context.Context, store *db.Store) (*Reference, error
 	if err != nil {
 		return nil, fmt.Errorf("persons: %w", err)
 	}
-	ref := &Reference{Source: "database", Data: map[Op]any{}}
-	for op, v := range map[Op]any{OpReadOne: person, OpReadSmall: vacancies.Vacancies, OpReadMany: persons.Persons} {
+	return referenceOf("database", person, vacancies.Vacancies, persons.Persons)
+}
+
+// referenceOf turns the three reads into a Reference the way an app's
+// answer is read: JSON, decoded into generic values, normalised.
+func referenceOf(source string, person db.PersonDetail, vacancies []db.Vacancy, persons []db.Person) (*Reference, error) {
+	ref := &Reference{Source: source, Data: map[Op]any{}}
+	for op, v := range map[Op]any{OpReadOne: person, OpReadSmall: vacancies, OpReadMany: persons} {
 		b, err := json.Marshal(v)
 		if err != nil {
 			return nil, err
@@ -50,52 +58,83 @@ func ReferenceFromStore(ctx context.Context, store *db.Store) (*Reference, error
 		if err := json.Unmarshal(b, &generic); err != nil {
 			return nil, err
 		}
-		ref.Data[op] = normalize(generic, "")
+		if ref.Data[op], err = normalize(KindREST, generic); err != nil {
+			return nil, err
+		}
 	}
 	return ref, nil
 }
 
-// enumKeys hold enum values: GraphQL writes them in upper case, the other
-// apps in lower case.
+// enumKeys hold enum values: the GraphQL kind writes them in upper case
+// (its schema's enums), the REST kind in lower case.
 var enumKeys = map[string]bool{"status": true, "kind": true, "employmentType": true}
 
-// idKeys hold row ids: GraphQL's ID scalar is a string, JSON's a number.
+// idKeys hold row ids: the GraphQL kind's ID scalar is a string of digits,
+// the REST kind's ids are JSON numbers.
 var idKeys = map[string]bool{"id": true, "personId": true, "appointmentId": true, "filledBy": true}
 
-// normalize makes JSON from the different apps comparable: enum values in
-// lower case, ids as numbers, timestamps as instants in UTC. key is the
-// member name v was found under.
-func normalize(v any, key string) any {
+// timeKeys hold instants, compared in UTC whatever offset they are written
+// with; dates are compared as the YYYY-MM-DD strings they must be.
+var timeKeys = map[string]bool{"createdAt": true, "updatedAt": true}
+
+// normalize makes the answers of the different kinds comparable with the
+// reference, which is in the REST kind's shape: a GraphQL enum value is
+// lowered and a GraphQL ID read as a number, each only when it is written
+// as that kind's contract says (an enum in upper case, an ID as a string
+// of digits), so that an answer of the wrong type is an error rather than
+// a match. The REST kind's values are left as they are, so a string id or
+// an upper-case enum differs from the reference. Timestamps of every kind
+// become instants in UTC.
+func normalize(kind Kind, v any) (any, error) {
+	return normalizeAt(kind, v, "", "")
+}
+
+func normalizeAt(kind Kind, v any, path, key string) (any, error) {
 	switch x := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = normalize(e, k)
+			n, err := normalizeAt(kind, e, path+"."+k, k)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = n
 		}
-		return out
+		return out, nil
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = normalize(e, key)
+			n, err := normalizeAt(kind, e, fmt.Sprintf("%s[%d]", path, i), key)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = n
 		}
-		return out
+		return out, nil
 	case string:
-		if enumKeys[key] {
-			return strings.ToLower(x)
-		}
-		if idKeys[key] {
-			if n, err := strconv.ParseInt(x, 10, 64); err == nil {
-				return float64(n)
-			}
-		}
-		if strings.Contains(x, "T") {
+		switch {
+		case timeKeys[key]:
 			if t, err := time.Parse(time.RFC3339Nano, x); err == nil {
-				return t.UTC().Format(time.RFC3339Nano)
+				return t.UTC().Format(time.RFC3339Nano), nil
 			}
+		case kind == KindGraphQL && enumKeys[key]:
+			if x != strings.ToUpper(x) {
+				return nil, fmt.Errorf("%s: %q: a GraphQL enum value is in upper case", path, x)
+			}
+			return strings.ToLower(x), nil
+		case kind == KindGraphQL && idKeys[key]:
+			n, err := strconv.ParseInt(x, 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %q: a GraphQL ID here is a string of digits", path, x)
+			}
+			return float64(n), nil
 		}
-		return x
+	case float64:
+		if kind == KindGraphQL && idKeys[key] {
+			return nil, fmt.Errorf("%s: %s: a GraphQL ID is written as a string", path, describe(x))
+		}
 	}
-	return v
+	return v, nil
 }
 
 // firstDifference describes where got differs from want, or returns "".

@@ -8,13 +8,21 @@ import (
 	"crudbench/bench/scenario"
 )
 
-func decode(t *testing.T, s string) any {
+func decode(t *testing.T, kind scenario.Kind, s string) any {
 	t.Helper()
-	var v any
-	if err := json.Unmarshal([]byte(s), &v); err != nil {
+	v, err := normalized(kind, s)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return scenario.Normalize(v, "")
+	return v
+}
+
+func normalized(kind scenario.Kind, s string) (any, error) {
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		return nil, err
+	}
+	return scenario.Normalize(kind, v)
 }
 
 func TestParity(t *testing.T) {
@@ -45,12 +53,47 @@ func TestParity(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := scenario.FirstDifference("person", decode(t, rest), decode(t, tt.graphql))
+			d := scenario.FirstDifference("person", decode(t, scenario.KindREST, rest), decode(t, scenario.KindGraphQL, tt.graphql))
 			if tt.diff == "" && d != "" {
 				t.Errorf("difference %q, want none", d)
 			}
 			if tt.diff != "" && !strings.HasPrefix(d, tt.diff) {
 				t.Errorf("difference %q, want %q", d, tt.diff)
+			}
+		})
+	}
+}
+
+// TestNormalizeFollowsEachKindsContract checks that each kind's answer is
+// read as its contract writes it: a value in another kind's type is not
+// made to match.
+func TestNormalizeFollowsEachKindsContract(t *testing.T) {
+	ref := decode(t, scenario.KindREST, `{"id":1,"status":"open","filledBy":null,"opensOn":"2025-01-06","createdAt":"2025-01-06T09:00:00Z"}`)
+	tests := []struct {
+		name   string
+		kind   scenario.Kind
+		answer string
+		want   string // the difference or the error, "" when it matches
+	}{
+		{"rest as the contract says", scenario.KindREST, `{"id":1,"status":"open","filledBy":null,"opensOn":"2025-01-06","createdAt":"2025-01-06T10:00:00+01:00"}`, ""},
+		{"rest id as a string", scenario.KindREST, `{"id":"1","status":"open","filledBy":null,"opensOn":"2025-01-06","createdAt":"2025-01-06T09:00:00Z"}`, `v.id: got "1", want 1`},
+		{"rest enum in upper case", scenario.KindREST, `{"id":1,"status":"OPEN","filledBy":null,"opensOn":"2025-01-06","createdAt":"2025-01-06T09:00:00Z"}`, `v.status: got "OPEN", want "open"`},
+		{"rest date as a timestamp", scenario.KindREST, `{"id":1,"status":"open","filledBy":null,"opensOn":"2025-01-06T00:00:00Z","createdAt":"2025-01-06T09:00:00Z"}`, `v.opensOn: got "2025-01-06T00:00:00Z", want "2025-01-06"`},
+		{"graphql as the contract says", scenario.KindGraphQL, `{"id":"1","status":"OPEN","filledBy":null,"opensOn":"2025-01-06","createdAt":"2025-01-06T09:00:00Z"}`, ""},
+		{"graphql enum in lower case", scenario.KindGraphQL, `{"id":"1","status":"open","filledBy":null,"opensOn":"2025-01-06","createdAt":"2025-01-06T09:00:00Z"}`, `.status: "open": a GraphQL enum value is in upper case`},
+		{"graphql id as a number", scenario.KindGraphQL, `{"id":1,"status":"OPEN","filledBy":null,"opensOn":"2025-01-06","createdAt":"2025-01-06T09:00:00Z"}`, `.id: 1: a GraphQL ID is written as a string`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := normalized(tt.kind, tt.answer)
+			d := ""
+			if err != nil {
+				d = err.Error()
+			} else {
+				d = scenario.FirstDifference("v", ref, got)
+			}
+			if d != tt.want {
+				t.Errorf("got %q, want %q", d, tt.want)
 			}
 		})
 	}

@@ -93,11 +93,16 @@ func (restDialect) check(op Op, r *vegeta.Result) error {
 
 func (restDialect) created(r *vegeta.Result) (int64, int32, error) {
 	var v struct {
-		ID      int64 `json:"id"`
-		Version int32 `json:"version"`
+		ID      int64  `json:"id"`
+		Version *int32 `json:"version"`
 	}
 	if err := json.Unmarshal(r.Body, &v); err != nil || v.ID == 0 {
 		return 0, 0, fmt.Errorf("no vacancy id in the answer%s", snippet(r.Body))
 	}
-	return v.ID, v.Version, nil
+	if v.Version == nil {
+		// The id is returned with the error: the row exists and must be
+		// removed.
+		return v.ID, 0, fmt.Errorf("no version in the answer (an update must name it)%s", snippet(r.Body))
+	}
+	return v.ID, *v.Version, nil
 }

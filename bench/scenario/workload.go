@@ -170,6 +170,13 @@ func (w *Workload) Observe(r *vegeta.Result) {
 		newID, version, perr := w.session.App.d.created(r)
 		if perr != nil {
 			r.Error = fmt.Sprintf("%s: %v", op, perr)
+			if newID != 0 {
+				// The row exists though its answer is wrong: Cleanup
+				// removes it, and no update is sent for it.
+				w.mu.Lock()
+				w.alive[newID] = true
+				w.mu.Unlock()
+			}
 			return
 		}
 		w.mu.Lock()

@@ -152,6 +152,22 @@ func writeWrongAnswers(t *testing.T) {
 	if len(w.Alive()) != 0 {
 		t.Error("a failed create left a row to clean up")
 	}
+
+	// A create answered without a version made a row: it fails, and its
+	// row is kept for Cleanup, never updated.
+	tgt = next(t, w.Targeter())
+	r = &vegeta.Result{Method: tgt.Method, URL: tgt.URL, Code: http.StatusCreated,
+		Headers: http.Header{"Content-Type": {"application/json"}}, Body: []byte(`{"id":7}`)}
+	w.Observe(r)
+	if !strings.Contains(r.Error, "create: no version in the answer") {
+		t.Errorf("Error = %q, want the missing version", r.Error)
+	}
+	if alive := w.Alive(); !slices.Equal(alive, []int64{7}) {
+		t.Errorf("rows alive %v, want the row the create made, 7", alive)
+	}
+	if tgt := next(t, w.Targeter()); !strings.HasSuffix(tgt.URL, "#create") {
+		t.Errorf("next step %s %s, want a create: the row has no version to update", tgt.Method, tgt.URL)
+	}
 }
 
 func TestMixedOrder(t *testing.T) {

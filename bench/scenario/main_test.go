@@ -1,0 +1,9 @@
+package scenario_test
+
+import (
+	"testing"
+
+	"crudbench/db/dbtest"
+)
+
+func TestMain(m *testing.M) { dbtest.Main(m) }
