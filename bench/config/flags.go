@@ -57,8 +57,9 @@ type flagValues struct {
 // defineFlags declares the bench's flags on fs.
 func defineFlags(fs *flag.FlagSet) flagValues {
 	return flagValues{
-		profiles:     fs.String("profiles", scenario.Light, "profiles to run, comma-separated: light,medium,high or all"),
-		scenarios:    fs.String("scenarios", strings.Join(scenario.Core, ","), "scenarios, comma-separated, or all: "+strings.Join(scenario.All, ",")),
+		profiles: fs.String("profiles", scenario.Light, "profiles to run, comma-separated: light,medium,high or all"),
+		scenarios: fs.String("scenarios", "", "scenarios, comma-separated, or all: "+strings.Join(scenario.All, ",")+
+			" (default "+strings.Join(scenario.Core, ",")+"; with -validate-only: all)"),
 		apps:         fs.String("apps", strings.Join(stack.DefaultNames(), ","), "built-in apps to measure, comma-separated: "+strings.Join(stack.BuiltinNames(), ",")+" or all (with -attach: attached apps)"),
 		duration:     fs.Duration("duration", 15*time.Second, "measured `time` of each run"),
 		warmup:       fs.Duration("warmup", 3*time.Second, "warm-up `time` before each measured window (discarded)"),
@@ -143,8 +144,12 @@ func (c *Config) readLists(v flagValues, set map[string]bool) []error {
 		errs = append(errs, fmt.Errorf("-profiles: %w", err))
 	}
 	scenarios := *v.scenarios
-	if c.ValidateOnly && !set["scenarios"] {
+	switch {
+	case set["scenarios"]:
+	case c.ValidateOnly:
 		scenarios = "all"
+	default:
+		scenarios = strings.Join(scenario.Core, ",")
 	}
 	if c.Scenarios, err = scenario.ParseList("scenario", scenarios, scenario.All); err != nil {
 		errs = append(errs, fmt.Errorf("-scenarios: %w", err))

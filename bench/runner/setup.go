@@ -139,15 +139,16 @@ func (r *runner) openProbe(ctx context.Context, url string, run *results.Run) er
 	defer store.Close()
 	ref, err := scenario.ReferenceFromStore(ctx, store)
 	if err != nil {
-		// Validation then compares the apps with the REST app, and the
-		// read-one check names what is missing.
-		r.note(fmt.Sprintf("The reference data could not be read from the database (%v); apps are compared with the REST app instead.", err))
-		ref = nil
+		// Validation then compares the apps with the dataset the
+		// database should hold.
+		r.note(fmt.Sprintf("The reference data could not be read from the database (%v); apps are compared with the dataset instead.", err))
+		ref = r.datasetReference()
 	}
 	r.validator = &scenario.Validator{
-		Client:         r.client,
-		Ref:            ref,
-		CountVacancies: p.CountVacancies,
+		Client:          r.client,
+		Ref:             ref,
+		CountVacancies:  p.CountVacancies,
+		VacanciesTitled: p.VacanciesTitled,
 	}
 	return nil
 }

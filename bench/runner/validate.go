@@ -45,7 +45,9 @@ func Validate(ctx context.Context, cfg config.Config, stdout io.Writer) (vs []re
 // failed.
 func (r *runner) validate(ctx context.Context, run *results.Run) {
 	if r.validator == nil {
-		r.validator = &scenario.Validator{Client: r.client}
+		// Attached alone, without a database to read: compare with what
+		// the deterministic dataset holds, never with an app's own answers.
+		r.validator = &scenario.Validator{Client: r.client, Ref: r.datasetReference()}
 	}
 	r.validator.Tag = fmt.Sprintf("crudbench %s validation", r.runID)
 	r.con.printf("Validating %d scenario(s) on %d app(s)…\n", len(r.cfg.Scenarios), len(r.cfg.Apps))
@@ -124,4 +126,19 @@ func (r *runner) login(ctx context.Context, u *appUnderTest) (*scenario.Session,
 		pw = seed.DefaultEditorPassword
 	}
 	return u.app.Login(ctx, r.client, editorUser, pw)
+}
+
+// datasetReference is what the reads must return, computed from the seed
+// dataset of the configured size; nil, with a note, when it cannot be.
+func (r *runner) datasetReference() *scenario.Reference {
+	persons := r.cfg.Seed.Persons
+	if persons <= 0 {
+		persons = seed.DefaultPersons
+	}
+	ref, err := scenario.ReferenceFromDataset(seed.Generate(persons))
+	if err != nil {
+		r.note(fmt.Sprintf("The reference could not be computed from the dataset (%v); apps are compared with the REST app instead.", err))
+		return nil
+	}
+	return ref
 }
