@@ -116,6 +116,34 @@ func TestValidateOnly(t *testing.T) {
 		}
 	})
 
+	t.Run("a wrong server attached alone", func(t *testing.T) {
+		// No DATABASE_URL: the runner compares with the dataset, so ids
+		// as strings and enums in upper case are found, where comparing
+		// the server with its own first answers found nothing.
+		srv := wrongServer(t, procs["rest"].URL, func(r *http.Request, _ []byte, status int, body []byte) (int, []byte) {
+			switch r.Method + " " + r.URL.Path {
+			case "GET /api/persons/1":
+				body = bytes.Replace(body, []byte(`"id":1,`), []byte(`"id":"1",`), 1)
+			case "GET /api/persons":
+				body = bytes.ReplaceAll(body, []byte(`"status":"active"`), []byte(`"status":"ACTIVE"`))
+			}
+			return status, body
+		})
+		console, err := execBench(t, nil, "-validate-only", "-attach", "alone=rest@"+srv.URL, "-scenarios", "read-one,read-many")
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+			t.Errorf("bench -validate-only exited with %v, want exit status 1", err)
+		}
+		for _, line := range []string{
+			`    FAILED read-one: GET /api/persons/1: field parity: differs from the dataset: read-one.id: got "1", want 1`,
+			`    FAILED read-many: GET /api/persons?limit=1000: field parity: differs from the dataset: read-many[0].status: got "ACTIVE", want "active"`,
+		} {
+			if !strings.Contains(console, line) {
+				t.Errorf("the console does not say %q", line)
+			}
+		}
+	})
+
 	t.Run("a wrong server", func(t *testing.T) {
 		out := t.TempDir()
 		attach := strings.Join([]string{
