@@ -1,9 +1,7 @@
 package main_test
 
 import (
-	"bufio"
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"os"
@@ -13,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,7 +18,6 @@ import (
 
 	"crudbench/bench/report"
 	"crudbench/bench/results"
-	"crudbench/bench/stack"
 )
 
 // e2eScenarios are the scenarios of the smoke run: every kind of request
@@ -65,57 +61,6 @@ func TestEndToEnd(t *testing.T) {
 			checkProfile(t, dir, r)
 		})
 	}
-}
-
-var (
-	buildOnce sync.Once
-	benchBin  string
-	buildErr  error
-)
-
-// runBench runs the bench with args and the extra environment, and returns
-// the results.json it wrote, its folder and the console output.
-func runBench(t *testing.T, env []string, args ...string) (*results.Run, string, string) {
-	t.Helper()
-	out := t.TempDir()
-	console, err := execBench(t, env, append(args, "-out", out)...)
-	if err != nil {
-		t.Fatalf("bench: %v", err)
-	}
-	files, _ := filepath.Glob(filepath.Join(out, "*", results.JSONFile))
-	if len(files) != 1 {
-		t.Fatalf("want one results folder under -out, found %v", files)
-	}
-	run, err := results.Read(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return run, filepath.Dir(files[0]), console
-}
-
-// execBench builds the bench (once), runs it with args and the extra
-// environment, and returns its console output and how it exited.
-func execBench(t *testing.T, env []string, args ...string) (string, error) {
-	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "crudbench-bench-test-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		benchBin = filepath.Join(dir, "bench")
-		if out, err := exec.Command("go", "build", "-o", benchBin, ".").CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build ./bench: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	cmd := exec.Command(benchBin, args...)
-	cmd.Env = append(os.Environ(), env...)
-	console, err := cmd.CombinedOutput()
-	t.Logf("bench output:\n%s", console)
-	return string(console), err
 }
 
 // mayBeZero lists the fields that are legitimately zero or empty in this
@@ -438,25 +383,6 @@ func checkStacks(t *testing.T, run *results.Run) {
 	}
 }
 
-// checkAttachedStacks checks the stack facts of attached apps: never a
-// start time or idle memory (the runner did not start them), the binary
-// through /proc when the process is visible, and the lines from the tree
-// either way.
-func checkAttachedStacks(t *testing.T, run *results.Run) {
-	t.Helper()
-	if len(run.Stacks) != len(stack.DefaultNames()) {
-		t.Fatalf("stack facts of %d apps, want %d", len(run.Stacks), len(stack.DefaultNames()))
-	}
-	for _, f := range run.Stacks {
-		visible := f.App != "htmx"
-		if f.Own.Go <= 0 || f.StartMs != 0 || f.IdleRSSMB != 0 || (f.BinaryBytes > 0) != visible ||
-			!slices.ContainsFunc(f.Problems, func(p string) bool { return strings.Contains(p, "already running") }) ||
-			slices.ContainsFunc(f.Problems, func(p string) bool { return strings.Contains(p, "-pid") }) == visible {
-			t.Errorf("stack facts of %s (process visible: %v): %+v", f.App, visible, f)
-		}
-	}
-}
-
 // checkTimeline checks that the timeline has one entry per second of the
 // measured window, and that its seconds add up to the window: every
 // request belongs to the second it was due in, whenever it was sent.
@@ -538,110 +464,4 @@ func maxTime(a, b time.Time) time.Time {
 		return b
 	}
 	return a
-}
-
-func countLines(t *testing.T, path string) int {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Error(err)
-		return 0
-	}
-	defer f.Close()
-	n := 0
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		n++
-	}
-	return n
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if benchBin != "" {
-		os.RemoveAll(filepath.Dir(benchBin))
-	}
-	os.Exit(code)
-}
-
-// TestAttach starts the database and the apps the way a user would by hand
-// (the apps' own binaries, their own environment) and benches them in
-// attach mode, with DATABASE_URL for the statement counts: two apps are
-// sampled through -pid, the third is given a pid that does not exist and
-// must be reported as not visible rather than measured as zero.
-func TestAttach(t *testing.T) {
-	var defaults []stack.App
-	for _, name := range stack.DefaultNames() {
-		row, _ := stack.FindBuiltin(name)
-		defaults = append(defaults, row)
-	}
-	dbURL, procs := startApps(t, defaults)
-	var attach, pids, debugURLs []string
-	for _, row := range defaults {
-		name, p := row.Name, procs[row.Name]
-		attach = append(attach, name+"="+p.URL)
-		pid := p.PID
-		switch name {
-		case "htmx":
-			pid = 1 << 30 // beyond any pid_max: not visible; and no -debug-url
-		case "graphql":
-			// The public port serves no pprof: the profile fails, the run
-			// does not.
-			debugURLs = append(debugURLs, name+"="+p.URL)
-		default:
-			debugURLs = append(debugURLs, name+"="+p.DebugURL)
-		}
-		pids = append(pids, name+"="+strconv.Itoa(pid))
-	}
-
-	run, _, _ := runBench(t, []string{"DATABASE_URL=" + dbURL},
-		"-attach", strings.Join(attach, ","), "-pid", strings.Join(pids, ","),
-		"-profile-cpu", "-debug-url", strings.Join(debugURLs, ","),
-		"-scenarios", "read-one,write", "-rate", "read-one=10,write=10",
-		"-warmup", "1s", "-duration", "1s", "-cooldown", "0s")
-
-	if run.Environment.Mode != "attach" || run.Settings.DBMaxConns != 0 || run.Environment.Dataset["person"] != 500 {
-		t.Errorf("mode %q, dbMaxConns %d, dataset %v", run.Environment.Mode, run.Settings.DBMaxConns, run.Environment.Dataset)
-	}
-	for _, v := range run.Validations {
-		if !v.OK {
-			t.Errorf("validation of %s on %s failed: %s", v.Scenario, v.App, v.Problem)
-		}
-	}
-	if len(run.Results) != 6 {
-		t.Fatalf("%d results, want 6", len(run.Results))
-	}
-	for _, r := range run.Results {
-		if !r.Measured() || r.SuccessRatio != 1 {
-			t.Errorf("%s %s: verdict %s, success %v: %s", r.Scenario, r.App, r.Verdict, r.SuccessRatio, r.Reason)
-		}
-		if !r.DB.Available || r.DB.StatementsPerRequest <= 0 || !r.DB.CPUAvailable {
-			t.Errorf("%s %s: db cost %+v, want statements and CPU through DATABASE_URL", r.Scenario, r.App, r.DB)
-		}
-		// Profiles are taken where -debug-url gives an admin address.
-		if (r.CPUProfile != nil) != (r.App == "rest") {
-			t.Errorf("%s %s: CPU profile %+v", r.Scenario, r.App, r.CPUProfile)
-		}
-		switch c := r.AppCost; r.App {
-		case "htmx":
-			if c.Available {
-				t.Errorf("htmx cost %+v from a pid that does not exist", c)
-			}
-		default:
-			if !c.Available || c.PID != procs[r.App].PID || c.RSSMaxMB <= 0 {
-				t.Errorf("%s %s: app cost %+v, want pid %d sampled", r.Scenario, r.App, c, procs[r.App].PID)
-			}
-		}
-	}
-	for _, note := range []string{"htmx: CPU and RSS are unavailable", "htmx: CPU profiles are unavailable", "light-read-one-graphql: no CPU profile"} {
-		if !slices.ContainsFunc(run.Notes, func(n string) bool { return strings.Contains(n, note) }) {
-			t.Errorf("no note says %q: %q", note, run.Notes)
-		}
-	}
-	checkAttachedStacks(t, run)
-	for _, n := range run.Notes {
-		if strings.Contains(n, "left behind") {
-			t.Errorf("note: %s", n)
-		}
-	}
 }

@@ -1,0 +1,112 @@
+package main_test
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"crudbench/bench/results"
+	"crudbench/bench/stack"
+)
+
+// TestAttach starts the database and the apps the way a user would by hand
+// (the apps' own binaries, their own environment) and benches them in
+// attach mode, with DATABASE_URL for the statement counts: two apps are
+// sampled through -pid, the third is given a pid that does not exist and
+// must be reported as not visible rather than measured as zero.
+func TestAttach(t *testing.T) {
+	var defaults []stack.App
+	for _, name := range stack.DefaultNames() {
+		row, _ := stack.FindBuiltin(name)
+		defaults = append(defaults, row)
+	}
+	dbURL, procs := startApps(t, defaults)
+	var attach, pids, debugURLs []string
+	for _, row := range defaults {
+		name, p := row.Name, procs[row.Name]
+		attach = append(attach, name+"="+p.URL)
+		pid := p.PID
+		switch name {
+		case "htmx":
+			pid = 1 << 30 // beyond any pid_max: not visible; and no -debug-url
+		case "graphql":
+			// The public port serves no pprof: the profile fails, the run
+			// does not.
+			debugURLs = append(debugURLs, name+"="+p.URL)
+		default:
+			debugURLs = append(debugURLs, name+"="+p.DebugURL)
+		}
+		pids = append(pids, name+"="+strconv.Itoa(pid))
+	}
+
+	run, _, _ := runBench(t, []string{"DATABASE_URL=" + dbURL},
+		"-attach", strings.Join(attach, ","), "-pid", strings.Join(pids, ","),
+		"-profile-cpu", "-debug-url", strings.Join(debugURLs, ","),
+		"-scenarios", "read-one,write", "-rate", "read-one=10,write=10",
+		"-warmup", "1s", "-duration", "1s", "-cooldown", "0s")
+
+	if run.Environment.Mode != "attach" || run.Settings.DBMaxConns != 0 || run.Environment.Dataset["person"] != 500 {
+		t.Errorf("mode %q, dbMaxConns %d, dataset %v", run.Environment.Mode, run.Settings.DBMaxConns, run.Environment.Dataset)
+	}
+	for _, v := range run.Validations {
+		if !v.OK {
+			t.Errorf("validation of %s on %s failed: %s", v.Scenario, v.App, v.Problem)
+		}
+	}
+	if len(run.Results) != 6 {
+		t.Fatalf("%d results, want 6", len(run.Results))
+	}
+	for _, r := range run.Results {
+		if !r.Measured() || r.SuccessRatio != 1 {
+			t.Errorf("%s %s: verdict %s, success %v: %s", r.Scenario, r.App, r.Verdict, r.SuccessRatio, r.Reason)
+		}
+		if !r.DB.Available || r.DB.StatementsPerRequest <= 0 || !r.DB.CPUAvailable {
+			t.Errorf("%s %s: db cost %+v, want statements and CPU through DATABASE_URL", r.Scenario, r.App, r.DB)
+		}
+		// Profiles are taken where -debug-url gives an admin address.
+		if (r.CPUProfile != nil) != (r.App == "rest") {
+			t.Errorf("%s %s: CPU profile %+v", r.Scenario, r.App, r.CPUProfile)
+		}
+		switch c := r.AppCost; r.App {
+		case "htmx":
+			if c.Available {
+				t.Errorf("htmx cost %+v from a pid that does not exist", c)
+			}
+		default:
+			if !c.Available || c.PID != procs[r.App].PID || c.RSSMaxMB <= 0 {
+				t.Errorf("%s %s: app cost %+v, want pid %d sampled", r.Scenario, r.App, c, procs[r.App].PID)
+			}
+		}
+	}
+	for _, note := range []string{"htmx: CPU and RSS are unavailable", "htmx: CPU profiles are unavailable", "light-read-one-graphql: no CPU profile"} {
+		if !slices.ContainsFunc(run.Notes, func(n string) bool { return strings.Contains(n, note) }) {
+			t.Errorf("no note says %q: %q", note, run.Notes)
+		}
+	}
+	checkAttachedStacks(t, run)
+	for _, n := range run.Notes {
+		if strings.Contains(n, "left behind") {
+			t.Errorf("note: %s", n)
+		}
+	}
+}
+
+// checkAttachedStacks checks the stack facts of attached apps: never a
+// start time or idle memory (the runner did not start them), the binary
+// through /proc when the process is visible, and the lines from the tree
+// either way.
+func checkAttachedStacks(t *testing.T, run *results.Run) {
+	t.Helper()
+	if len(run.Stacks) != len(stack.DefaultNames()) {
+		t.Fatalf("stack facts of %d apps, want %d", len(run.Stacks), len(stack.DefaultNames()))
+	}
+	for _, f := range run.Stacks {
+		visible := f.App != "htmx"
+		if f.Own.Go <= 0 || f.StartMs != 0 || f.IdleRSSMB != 0 || (f.BinaryBytes > 0) != visible ||
+			!slices.ContainsFunc(f.Problems, func(p string) bool { return strings.Contains(p, "already running") }) ||
+			slices.ContainsFunc(f.Problems, func(p string) bool { return strings.Contains(p, "-pid") }) == visible {
+			t.Errorf("stack facts of %s (process visible: %v): %+v", f.App, visible, f)
+		}
+	}
+}
