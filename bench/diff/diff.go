@@ -15,7 +15,6 @@ package diff
 import (
 	"fmt"
 	"math"
-	"slices"
 	"time"
 
 	"golang.org/x/perf/benchmath"
@@ -150,36 +149,48 @@ func (r Report) Regressions() []string {
 func Compare(old, new *results.Run, opt Options) Report {
 	rep := Report{Options: opt}
 	rep.Warnings = environmentWarnings(old, new)
-	oldResults, oldOrder := indexResults(old.Results)
-	newResults, newOrder := indexResults(new.Results)
-	for _, key := range union(oldOrder, newOrder) {
-		o, okOld := oldResults[key]
-		n, okNew := newResults[key]
-		switch {
-		case !okOld:
-			rep.Changes = append(rep.Changes, Change{Key: key, What: "only in new"})
-		case !okNew:
-			rep.Changes = append(rep.Changes, Change{Key: key, What: "only in old"})
-		default:
-			rep.compareResults(key, o, n)
-		}
-	}
-	oldCaps, oldCapOrder := indexCapacities(old.Capacities)
-	newCaps, newCapOrder := indexCapacities(new.Capacities)
-	for _, key := range union(oldCapOrder, newCapOrder) {
-		o, okOld := oldCaps[key]
-		n, okNew := newCaps[key]
-		switch {
-		case !okOld:
-			rep.Changes = append(rep.Changes, Change{Key: key, What: "only in new"})
-		case !okNew:
-			rep.Changes = append(rep.Changes, Change{Key: key, What: "only in old"})
-		default:
-			rep.compareCapacities(key, o, n)
-		}
-	}
+	resultKey := func(r results.Result) string { return r.Profile + " · " + r.Scenario + " · " + r.App }
+	matchRuns(&rep, old.Results, new.Results, resultKey, rep.compareResults)
+	capacityKey := func(c results.Capacity) string { return "capacity · " + c.Scenario + " · " + c.App }
+	matchRuns(&rep, old.Capacities, new.Capacities, capacityKey, rep.compareCapacities)
 	rep.Warnings = append(rep.Warnings, rep.repeatWarnings()...)
 	return rep
+}
+
+// matchRuns pairs the runs of old and new by key, in old's order and then
+// new's, and compares each pair with both; a run only one side has is a
+// Change.
+func matchRuns[V any](rep *Report, old, new []V, key func(V) string, both func(key string, o, n V)) {
+	oldByKey, order := index(old, key)
+	newByKey, newOrder := index(new, key)
+	for _, k := range newOrder {
+		if _, ok := oldByKey[k]; !ok {
+			order = append(order, k)
+		}
+	}
+	for _, k := range order {
+		o, okOld := oldByKey[k]
+		n, okNew := newByKey[k]
+		switch {
+		case !okOld:
+			rep.Changes = append(rep.Changes, Change{Key: k, What: "only in new"})
+		case !okNew:
+			rep.Changes = append(rep.Changes, Change{Key: k, What: "only in old"})
+		default:
+			both(k, o, n)
+		}
+	}
+}
+
+// index maps each run to its key, and lists the keys in the runs' order.
+func index[V any](runs []V, key func(V) string) (map[string]V, []string) {
+	m := make(map[string]V, len(runs))
+	var order []string
+	for _, r := range runs {
+		m[key(r)] = r
+		order = append(order, key(r))
+	}
+	return m, order
 }
 
 // compareResults compares one measured run, or records why it cannot.
@@ -356,41 +367,4 @@ func environmentWarnings(old, new *results.Run) []string {
 			time.Duration(ns.Warmup), time.Duration(ns.Duration), ns.MaxConnections, time.Duration(ns.SLOP99)))
 	}
 	return w
-}
-
-// indexResults maps each result to its key, and lists the keys in the
-// run's order.
-func indexResults(rs []results.Result) (map[string]results.Result, []string) {
-	m := make(map[string]results.Result, len(rs))
-	var order []string
-	for _, r := range rs {
-		k := r.Profile + " · " + r.Scenario + " · " + r.App
-		m[k] = r
-		order = append(order, k)
-	}
-	return m, order
-}
-
-// indexCapacities maps each capacity search to its key, and lists the
-// keys in the run's order.
-func indexCapacities(cs []results.Capacity) (map[string]results.Capacity, []string) {
-	m := make(map[string]results.Capacity, len(cs))
-	var order []string
-	for _, c := range cs {
-		k := "capacity · " + c.Scenario + " · " + c.App
-		m[k] = c
-		order = append(order, k)
-	}
-	return m, order
-}
-
-// union is a's keys in order, then those only b has, in b's order.
-func union(a, b []string) []string {
-	out := slices.Clone(a)
-	for _, k := range b {
-		if !slices.Contains(a, k) {
-			out = append(out, k)
-		}
-	}
-	return out
 }
