@@ -83,7 +83,9 @@ func (s *search) run(ctx context.Context, rate float64) (bool, error) {
 			met++
 			continue
 		}
-		missed, miss = missed+1, p
+		if missed++; missed == 1 || worse(p, miss) {
+			miss = p
+		}
 	}
 	if missed < 2 {
 		s.out.Rate = rate
@@ -113,6 +115,15 @@ func (s *search) try(ctx context.Context, rate float64, try int) (results.Probe,
 	Met(s.cfg, &p)
 	s.out.Probes = append(s.out.Probes, p)
 	return p, nil
+}
+
+// worse reports whether missed probe a missed by more than b: it kept
+// up with less of its rate, or as well with a longer p99. The stop reason
+// is judged on the worst miss of the rate that decided the search, the
+// clearest evidence of what limits the app there.
+func worse(a, b results.Probe) bool {
+	sa, sb := a.Throughput/a.Rate, b.Throughput/b.Rate
+	return sa < sb || sa == sb && a.P99 > b.P99
 }
 
 // MissedBadly reports whether p, a probe judged by Met, missed by more

@@ -300,3 +300,30 @@ func TestSearchPauseEndsWithContext(t *testing.T) {
 		t.Errorf("error %v, want context.Canceled", err)
 	}
 }
+
+// The stop reason is judged on the worst miss of the rate that decided
+// the search: here the first try, which queued on a full core, not the
+// third, which missed by a late tail with CPU to spare.
+func TestSearchJudgesTheWorstMiss(t *testing.T) {
+	cfg := config()
+	cfg.Start, cfg.Growth, cfg.Max = 20, 2, 40
+	tries := 0
+	out, err := capacity.Search(context.Background(), cfg, func(ctx context.Context, rate float64) (results.Probe, error) {
+		p, _ := limitedApp(1000)(ctx, rate)
+		if rate == 40 {
+			switch tries++; tries {
+			case 1:
+				p.Throughput, p.P99, p.AppCPU, p.MachineCPU = 30, 800, 0.97, 1.2
+			case 3:
+				p.P99, p.AppCPU, p.MachineCPU = 90, 0.5, 0.7
+			}
+		}
+		return p, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Upper != 40 || out.StopReason != results.StopAppCPU {
+		t.Errorf("upper %v, stop %q (%s); want 40, judged on the first try: %q", out.Upper, out.StopReason, out.StopDetail, results.StopAppCPU)
+	}
+}

@@ -214,7 +214,7 @@ func capacityHowTo(run *results.Run) string {
 		s += ". "
 	}
 	return s + "A confirmation run at the full measured duration repeats the rate found; its numbers are the ones shown. " +
-		"Stopped by names what kept the capacity from being higher, judged on the lowest probe that missed: " +
+		"Stopped by names what kept the capacity from being higher, judged on the worst try at the lowest rate that missed: " +
 		"the app's CPU, PostgreSQL's, the load generator's (it shares this machine), other processes' on the machine, the app's database pool, " +
 		"a latency spike (the rate held, most requests quick, a tail nothing measured explains) or latency that grew with CPU to spare. " +
 		"Req/s per core is the capacity divided by the app's mean CPU in cores in the confirmation run: the figure that carries over to a bigger machine."

@@ -18,7 +18,7 @@ const (
 )
 
 // Stop reasons: what kept a capacity from being higher, judged on the
-// lowest probe that missed the SLO.
+// worst try at the lowest rate that missed the SLO.
 const (
 	StopAppCPU        = "app-cpu"        // the app used (nearly) all the CPU it could
 	StopPostgresCPU   = "postgres-cpu"   // PostgreSQL did
