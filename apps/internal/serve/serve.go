@@ -1,10 +1,13 @@
 // Package serve runs an app's HTTP server with the timeouts and graceful
 // shutdown every crudbench app needs, and beside it, when asked, the admin
 // server on its loopback address (DEBUG_ADDR) and the metrics-only server
-// (METRICS_ADDR); plus the middleware policy
-// the three apps share (Stack): panic recovery, request IDs, the request
-// deadline, the body limit and request logging (debug only), and how a
-// handler's error is logged (LogError).
+// (METRICS_ADDR); the protocol rules every app keeps before any handler
+// runs (the header budget, framing); the middleware policy the apps share
+// (Stack): panic recovery, request IDs, the request deadline (reading the
+// body included), the body limit and request logging (debug only), and how
+// a handler's error is logged (LogError); and what every app answers the
+// same way: a 405 with Allow from its router (MethodNotAllowed) and a
+// buffered response with its length (Respond).
 package serve
 
 import (
