@@ -128,19 +128,26 @@ func fromMask(m *unix.CPUSet) Set {
 	return s
 }
 
-// SetThread restricts the calling OS thread to s. A process started from
-// this thread inherits s: lock the goroutine to its thread first
-// (runtime.LockOSThread), and do not unlock it afterwards, so that the
-// thread exits with the goroutine instead of running other goroutines
-// on s.
-func SetThread(s Set) error {
+// OnThread runs start with the calling OS thread restricted to s, so
+// that the process start forks inherits s (a child starts with its
+// parent thread's affinity), and gives the thread its own mask back
+// afterwards. The caller has locked its goroutine to the thread
+// (runtime.LockOSThread); when restored is false it keeps it locked
+// until the goroutine exits, so that the thread ends with it instead of
+// running other goroutines on s.
+func OnThread(s Set, start func() error) (restored bool, err error) {
 	if len(s) == 0 {
-		return errors.New("set the CPU affinity: an empty CPU set")
+		return true, errors.New("set the CPU affinity: an empty CPU set")
+	}
+	var own unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &own); err != nil {
+		return true, fmt.Errorf("read the CPU affinity: %w", err)
 	}
 	if err := unix.SchedSetaffinity(0, s.mask()); err != nil {
-		return fmt.Errorf("set the CPU affinity to %s: %w", s, err)
+		return false, fmt.Errorf("set the CPU affinity to %s: %w", s, err)
 	}
-	return nil
+	err = start()
+	return unix.SchedSetaffinity(0, &own) == nil, err
 }
 
 // Thread is the CPUs task tid (a thread or process id; 0 is the calling

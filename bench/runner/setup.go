@@ -27,7 +27,7 @@ func (r *runner) setup(ctx context.Context, run *results.Run) error {
 			return err
 		}
 		r.undo(pgLog.Close)
-		d, err := stack.StartDatabase(ctx, r.cfg.Seed, pgLog)
+		d, err := stack.StartDatabase(ctx, r.cfg.Seed, nil, pgLog)
 		if err != nil {
 			return fmt.Errorf("embedded database: %w", err)
 		}
