@@ -97,6 +97,16 @@ func runBench(t *testing.T, env []string, args ...string) (*results.Run, string,
 // environment, and returns its console output and how it exited.
 func execBench(t *testing.T, env []string, args ...string) (string, error) {
 	t.Helper()
+	cmd := exec.Command(benchBinary(t), args...)
+	cmd.Env = append(os.Environ(), env...)
+	console, err := cmd.CombinedOutput()
+	t.Logf("bench output:\n%s", console)
+	return string(console), err
+}
+
+// benchBinary builds the bench once and returns its path.
+func benchBinary(t *testing.T) string {
+	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "crudbench-bench-test-")
 		if err != nil {
@@ -111,11 +121,7 @@ func execBench(t *testing.T, env []string, args ...string) (string, error) {
 	if buildErr != nil {
 		t.Fatal(buildErr)
 	}
-	cmd := exec.Command(benchBin, args...)
-	cmd.Env = append(os.Environ(), env...)
-	console, err := cmd.CombinedOutput()
-	t.Logf("bench output:\n%s", console)
-	return string(console), err
+	return benchBin
 }
 
 // mayBeZero lists the fields that are legitimately zero or empty in this
