@@ -77,7 +77,7 @@ func (r *runner) capacityConfig(app string) capacity.Config {
 		MinSuccessRatio:    results.CapacityMinSuccessRatio,
 		MinThroughputShare: results.CapacityMinThroughputShare,
 		Start:              o.Start, Growth: config.CapacityGrowth, Max: o.Max, Precision: o.Precision,
-		Cores: runtime.NumCPU(), AppCores: r.appCores(),
+		Cores: runtime.NumCPU(), AppCores: r.appCores(), RestCores: r.restCores(),
 		AppReplicas: len(r.cfg.MetricsURLs[app]),
 		MissPause:   missPauses * r.probePause(),
 	}
@@ -87,6 +87,16 @@ func (r *runner) capacityConfig(app string) capacity.Config {
 // -cpus, else the machine's.
 func (r *runner) appCores() int {
 	return cmp.Or(r.isolatedCores(), runtime.NumCPU())
+}
+
+// restCores is how many CPUs the throwaway PostgreSQL and the runner had
+// to themselves with -cpus; zero when they shared the machine's, and with
+// a DATABASE_URL server, which is not on them.
+func (r *runner) restCores() int {
+	if !r.cfg.CPUs.Isolated() || r.cfg.Mode() != "embedded" {
+		return 0
+	}
+	return len(r.cfg.CPUs.Rest)
 }
 
 // isolatedCores is how many CPUs the apps had to themselves with -cpus;
