@@ -74,11 +74,13 @@ func (r *runner) readCPUs(run *results.Run) {
 		}
 	}
 	r.con.printf("CPUs: apps %s; PostgreSQL %s; runner %s.\n", orUnknown(strings.Join(lines, ", ")), orUnknown(cpus.Postgres), orUnknown(cpus.Runner))
-	switch {
-	case r.cfg.Mode() == "database" && cpus.Isolated:
-		r.note(fmt.Sprintf("PostgreSQL at DATABASE_URL is not the runner's to place: it ran on CPUs %s, which -cpus does not set.", orUnknown(cpus.Postgres)))
-	case r.cfg.Mode() != "attach" && !cpus.Isolated:
-		r.note(fmt.Sprintf("The apps, PostgreSQL and the runner shared the CPUs (%s): an app's figures are what the others left it.", orUnknown(cpus.Runner)))
+	shared := "The apps, PostgreSQL and the runner"
+	if r.cfg.Mode() == "database" {
+		r.note(fmt.Sprintf("PostgreSQL at DATABASE_URL is not the runner's to place: -cpus does not set its CPUs; its postmaster ran on CPUs %s.", orUnknown(cpus.Postgres)))
+		shared = "The apps and the runner"
+	}
+	if r.cfg.Mode() != "attach" && !cpus.Isolated {
+		r.note(fmt.Sprintf("%s shared the CPUs (%s): an app's figures are what the others left it.", shared, orUnknown(cpus.Runner)))
 	}
 	run.Settings.CPUs = cpus
 }
