@@ -79,7 +79,12 @@ func TestAttach(t *testing.T) {
 			}
 		}
 	}
-	for _, note := range []string{"htmx: CPU and RSS are unavailable", "htmx: CPU profiles are unavailable", "light-read-one-graphql: no CPU profile"} {
+	// The apps run on every CPU, as the runner does: each shares them with
+	// it, which is said; htmx's process is not visible.
+	if c := run.Settings.CPUs; c == nil || c.Isolated || c.Runner == "" || c.Apps["rest"] == "" || c.Apps["graphql"] == "" || c.Apps["htmx"] != "" {
+		t.Errorf("settings.cpus = %+v, want the runner's and the visible apps' CPUs, not isolated", c)
+	}
+	for _, note := range []string{"htmx: CPU and RSS are unavailable", "htmx: CPU profiles are unavailable", "light-read-one-graphql: no CPU profile", "rest shared CPUs", "graphql shared CPUs"} {
 		if !slices.ContainsFunc(run.Notes, func(n string) bool { return strings.Contains(n, note) }) {
 			t.Errorf("no note says %q: %q", note, run.Notes)
 		}

@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -45,7 +46,13 @@ func TestCapacity(t *testing.T) {
 	if s := run.Settings; s.Capacity == nil || *s.Capacity != want || time.Duration(s.SLOP99) != capSLO {
 		t.Errorf("settings: capacity %+v, SLO %v; want %+v and %v", s.Capacity, s.SLOP99, want, capSLO)
 	}
-	if !slices.ContainsFunc(run.Notes, func(n string) bool { return strings.Contains(n, "without GOMAXPROCS") }) {
+	// With two CPUs or more the default gives the app CPUs of its own,
+	// which the search judges it by.
+	note, appCores := "without GOMAXPROCS", 0
+	if cpus := run.Settings.CPUs; cpus != nil && cpus.Isolated {
+		note, appCores = fmt.Sprintf("each app ran on %d CPU(s) of its own", cpus.AppCores), cpus.AppCores
+	}
+	if !slices.ContainsFunc(run.Notes, func(n string) bool { return strings.Contains(n, note) }) {
 		t.Errorf("no note explains the capacity search: %q", run.Notes)
 	}
 	if !strings.Contains(console, "probe  1 read-one   rest") {
@@ -73,7 +80,7 @@ func TestCapacity(t *testing.T) {
 	}
 	checkOutcome(t, c)
 	if c.Rate > 0 {
-		checkConfirmation(t, dir, c)
+		checkConfirmation(t, dir, c, appCores)
 	}
 }
 
@@ -137,7 +144,7 @@ func checkOutcome(t *testing.T, c results.Capacity) {
 
 // checkConfirmation checks the full-length run at the capacity found: its
 // rate, its exact request count, its files, and the capacity per core.
-func checkConfirmation(t *testing.T, dir string, c results.Capacity) {
+func checkConfirmation(t *testing.T, dir string, c results.Capacity, appCores int) {
 	t.Helper()
 	r := c.Confirmation
 	if r == nil {
@@ -151,7 +158,11 @@ func checkConfirmation(t *testing.T, dir string, c results.Capacity) {
 	if c.Held != (r.Verdict == results.VerdictOK) {
 		t.Errorf("held %v with a confirmation verdict %s", c.Held, r.Verdict)
 	}
-	if !r.AppCost.Available || r.AppCost.CPUMean <= 0 || c.PerCore <= 0 || c.PerCore != c.Rate/r.AppCost.CPUMean {
+	perCore := c.Rate / r.AppCost.CPUMean
+	if appCores > 0 {
+		perCore = c.Rate / float64(appCores)
+	}
+	if !r.AppCost.Available || r.AppCost.CPUMean <= 0 || c.PerCore <= 0 || c.PerCore != perCore {
 		t.Errorf("per core %v from a rate of %v and app CPU %+v", c.PerCore, c.Rate, r.AppCost)
 	}
 	if a := r.AppCost; a.Source != results.SourceMetrics || a.PID != 0 || a.CPUSeconds <= 0 || a.CPUMsPerRequest <= 0 || a.RSSMeanMB <= 0 {

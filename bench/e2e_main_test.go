@@ -50,6 +50,16 @@ func runBench(t *testing.T, env []string, args ...string) (*results.Run, string,
 // environment, and returns its console output and how it exited.
 func execBench(t *testing.T, env []string, args ...string) (string, error) {
 	t.Helper()
+	cmd := exec.Command(benchBinary(t), args...)
+	cmd.Env = append(os.Environ(), env...)
+	console, err := cmd.CombinedOutput()
+	t.Logf("bench output:\n%s", console)
+	return string(console), err
+}
+
+// benchBinary builds the bench once and returns its path.
+func benchBinary(t *testing.T) string {
+	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "crudbench-bench-test-")
 		if err != nil {
@@ -64,11 +74,7 @@ func execBench(t *testing.T, env []string, args ...string) (string, error) {
 	if buildErr != nil {
 		t.Fatal(buildErr)
 	}
-	cmd := exec.Command(benchBin, args...)
-	cmd.Env = append(os.Environ(), env...)
-	console, err := cmd.CombinedOutput()
-	t.Logf("bench output:\n%s", console)
-	return string(console), err
+	return benchBin
 }
 
 func countLines(t *testing.T, path string) int {

@@ -194,7 +194,7 @@ func startApps(t *testing.T, rows []stack.App) (string, map[string]*stack.Proces
 // startDatabase starts a database with the dataset and returns its URL.
 func startDatabase(t *testing.T) string {
 	t.Helper()
-	d, err := stack.StartDatabase(context.Background(), seed.Config{ViewerPassword: "viewer", EditorPassword: "editor"}, io.Discard)
+	d, err := stack.StartDatabase(context.Background(), seed.Config{ViewerPassword: "viewer", EditorPassword: "editor"}, nil, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,12 @@ type Config struct {
 	// them the app can use (its GOMAXPROCS when known, else Cores): the
 	// stop reason judges CPU against them.
 	Cores, AppCores int
+	// RestCores is how many CPUs PostgreSQL and the runner had to
+	// themselves, apart from the app's (-cpus), or zero when they shared
+	// them (or PostgreSQL is not the runner's): their CPU together is then
+	// judged against them, since filling them limits the app as surely as
+	// filling its own.
+	RestCores int
 	// AppReplicas is the number of processes the app runs as behind one
 	// load balancer; 0 or 1 for one. With more, a probe's app CPU is the
 	// replicas' sum, on cores the runner does not know (they may be on
@@ -59,6 +65,7 @@ func (c Config) Validate() error {
 	check(c.Cores >= 1, "cores %d: must be at least 1", c.Cores)
 	check(c.MissPause >= 0, "miss pause %v: must not be negative", c.MissPause)
 	check(c.AppCores >= 1 && c.AppCores <= c.Cores, "app cores %d: must be from 1 to the machine's %d", c.AppCores, c.Cores)
+	check(c.RestCores >= 0 && c.AppCores+c.RestCores <= c.Cores, "rest cores %d: must be from 0 to what the app's %d leave of the machine's %d", c.RestCores, c.AppCores, c.Cores)
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("capacity config: %w", err)
 	}

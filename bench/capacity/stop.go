@@ -49,7 +49,9 @@ const QuickShare = 0.25
 // The checks run in order, the first that holds wins: the load generator
 // when it did not keep its schedule (vegeta sends late only when the runner
 // is short of CPU, and then the app was never offered the rate); the app
-// when it used BusyShare of AppCores; the one of app, PostgreSQL, runner
+// when it used BusyShare of AppCores; the busier of PostgreSQL and the
+// runner when, on CPUs of their own (RestCores), they used BusyShare of
+// them together; the one of app, PostgreSQL, runner
 // and the machine's other processes that used the most CPU when the
 // machine used BusyShare of Cores; the app's database pool when, with CPU
 // to spare, its mean wait per request (from the app's metrics) reached
@@ -71,6 +73,12 @@ func StopReason(cfg Config, p results.Probe) (reason, detail string) {
 			decimals(p.AchievedRate, 1), decimals(p.Rate, 1), cpu)
 	case m.AppCPUAvailable && m.AppCPU >= BusyShare*float64(cfg.AppCores):
 		return results.StopAppCPU, fmt.Sprintf("the app used its CPU: %s", cpu)
+	case cfg.RestCores > 0 && m.DBCPUAvailable && m.DBCPU+m.RunnerCPU >= BusyShare*float64(cfg.RestCores):
+		reason, who := results.StopLoadGenerator, "the load generator"
+		if m.DBCPU > m.RunnerCPU {
+			reason, who = results.StopPostgresCPU, "PostgreSQL"
+		}
+		return reason, fmt.Sprintf("PostgreSQL and the load generator used their %s and %s used the most: %s", cores(cfg.RestCores), who, cpu)
 	case m.MachineCPUAvailable && m.MachineCPU >= BusyShare*float64(cfg.Cores):
 		reason, who := busiest(m)
 		return reason, fmt.Sprintf("the machine was CPU-bound and %s used the most: %s", who, cpu)

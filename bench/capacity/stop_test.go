@@ -306,3 +306,34 @@ func TestStopReasonWithReplicas(t *testing.T) {
 		})
 	}
 }
+
+// With CPUs of their own, PostgreSQL and the runner limit the app when
+// they fill those, though the machine as a whole has CPU to spare.
+func TestStopReasonJudgesTheRestByItsCores(t *testing.T) {
+	cfg := config()
+	cfg.RestCores = 1
+	tests := []struct {
+		name, want, wantDetail string
+		probe                  results.Probe
+	}{
+		{"PostgreSQL the busier", results.StopPostgresCPU,
+			"PostgreSQL and the load generator used their 1 core and PostgreSQL used the most: app 0.50 of 1 core; PostgreSQL 0.55; load generator 0.35; machine 1.40 of 2",
+			probe(0.5, 0.55, 0.35, 1.4)},
+		{"the runner the busier", results.StopLoadGenerator,
+			"PostgreSQL and the load generator used their 1 core and the load generator used the most: app 0.50 of 1 core; PostgreSQL 0.30; load generator 0.60; machine 1.40 of 2",
+			probe(0.5, 0.3, 0.6, 1.4)},
+		{"room on their core", results.StopQueueing, "", probe(0.5, 0.4, 0.3, 1.2)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, detail := capacity.StopReason(cfg, tt.probe)
+			if got != tt.want || tt.wantDetail != "" && detail != tt.wantDetail {
+				t.Errorf("reason %q (%s), want %q (%s)", got, detail, tt.want, tt.wantDetail)
+			}
+		})
+	}
+	cfg.RestCores = 0
+	if got, detail := capacity.StopReason(cfg, probe(0.5, 0.55, 0.35, 1.4)); got != results.StopQueueing {
+		t.Errorf("sharing the machine: reason %q (%s), want %q: the machine has CPU to spare", got, detail, results.StopQueueing)
+	}
+}

@@ -77,6 +77,10 @@ type Config struct {
 	Shard    *load.Shard
 	ShardGap time.Duration
 
+	// CPUs places the apps the runner starts and everything else on CPUs
+	// of their own (-cpus); zero when they share the machine's.
+	CPUs CPUs
+
 	// ValidateOnly runs the validation and nothing after it: no load, no
 	// report (-validate-only).
 	ValidateOnly bool

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"crudbench/bench/cpuset"
 	"crudbench/bench/results"
 	"crudbench/bench/sampler"
 	"crudbench/bench/scenario"
@@ -42,6 +43,7 @@ type flagValues struct {
 	duration, warmup, cooldown, timeout, interval       *time.Duration
 	maxConns, repeat, dbMaxConns                        *int
 	resetDB, validateOnly                               *bool
+	cpus                                                *string
 
 	profileCPU                     *bool
 	debugURLs                      *string
@@ -75,6 +77,7 @@ func defineFlags(fs *flag.FlagSet) flagValues {
 		pids:         fs.String("pid", "", "process ids of attached apps for CPU/RSS, e.g. candidate=1234 (default: found by executable name)"),
 		validateOnly: fs.Bool("validate-only", false, "only validate every scenario on every app (conformance), print what passed and what failed, and exit non-zero on a failure: no load, no report"),
 		resetDB:      fs.Bool("reset-db", false, "with DATABASE_URL: empty the database and load the dataset again"),
+		cpus:         fs.String("cpus", CPUsAuto, cpusUsage),
 
 		profileCPU:    fs.Bool("profile-cpu", false, "take a CPU profile of the app during every measured window (profiles/*.pb.gz)"),
 		debugURLs:     fs.String("debug-url", "", "admin (pprof) addresses of attached apps for -profile-cpu, e.g. rest=http://127.0.0.1:6060"),
@@ -123,7 +126,7 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	errs = append(errs, cfg.checkProfiling()...)
 	errs = append(errs, cfg.readShard(v.shard, set, time.Now())...)
 	errs = append(errs, cfg.checkMetrics()...)
-	errs = append(errs, cfg.readRates(*v.rates), cfg.checkLimits())
+	errs = append(errs, cfg.readRates(*v.rates), cfg.checkLimits(), cfg.readCPUs(*v.cpus, set["cpus"]))
 	var err error
 	if cfg.Seed, err = seed.ConfigFromEnv(getenv); err != nil {
 		errs = append(errs, err)
@@ -175,6 +178,19 @@ func (c *Config) readLists(v flagValues, set map[string]bool) []error {
 		errs = append(errs, fmt.Errorf("-apps: %w", err))
 	}
 	return errs
+}
+
+// readCPUs sets c.CPUs from -cpus for this machine (after -attach).
+func (c *Config) readCPUs(value string, explicit bool) error {
+	m, err := cpuset.ThisMachine()
+	if err != nil {
+		if explicit && strings.TrimSpace(value) != CPUsShared {
+			return fmt.Errorf("-cpus %s: %w", value, err)
+		}
+		return nil
+	}
+	c.CPUs, err = readCPUs(value, explicit, len(c.Attach) > 0, m)
+	return err
 }
 
 // readRates builds c.Rates from the profiles and scenarios read and the

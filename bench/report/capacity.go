@@ -217,7 +217,16 @@ func capacityHowTo(run *results.Run) string {
 		"Stopped by names what kept the capacity from being higher, judged on the worst try at the lowest rate that missed: " +
 		"the app's CPU, PostgreSQL's, the load generator's (it shares this machine), other processes' on the machine, the app's database pool, " +
 		"a latency spike (the rate held, most requests quick, a tail nothing measured explains) or latency that grew with CPU to spare. " +
-		"Req/s per core is the capacity divided by the app's mean CPU in cores in the confirmation run: the figure that carries over to a bigger machine."
+		perCoreText(run.Settings.CPUs)
+}
+
+// perCoreText says what the capacity per core was divided by: the app's
+// own CPUs when it had them, else the CPU it used.
+func perCoreText(c *results.CPUs) string {
+	if c != nil && c.Isolated && c.AppCores > 0 {
+		return fmt.Sprintf("Req/s per core is the capacity divided by the %d CPU(s) the app had to itself (-cpus): what a core given to it served, whatever stopped it.", c.AppCores)
+	}
+	return "Req/s per core is the capacity divided by the app's mean CPU in cores in the confirmation run: the figure that carries over to a bigger machine."
 }
 
 // probePoolWait is a probe's mean pool wait per request, n/a when the

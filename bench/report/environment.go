@@ -61,7 +61,42 @@ func settingsTable(run *results.Run) table {
 	if v := shardText(s); v != "" {
 		t.Rows = append(t.Rows, row{Cells: texts("load generators", v)})
 	}
+	if s.CPUs != nil {
+		t.Rows = append(t.Rows, row{Cells: texts("CPUs", cpusText(*s.CPUs))})
+	}
 	return t
+}
+
+// cpusText says which CPUs each side had and whether the apps had theirs
+// to themselves: "isolated (-cpus auto): apps 1; PostgreSQL 0; runner 0".
+func cpusText(c results.CPUs) string {
+	how := "shared"
+	switch {
+	case c.Isolated && c.Auto:
+		how = "isolated (-cpus auto)"
+	case c.Isolated:
+		how = "isolated (-cpus app=…)"
+	}
+	return fmt.Sprintf("%s: %s; PostgreSQL %s; runner %s", how, appsCPUsText(c.Apps), orNA(c.Postgres), orNA(c.Runner))
+}
+
+// appsCPUsText gives the apps' CPUs once when they all had the same,
+// else app by app.
+func appsCPUsText(apps map[string]string) string {
+	names := slices.Sorted(maps.Keys(apps))
+	if len(names) == 0 {
+		return "apps " + na
+	}
+	var each []string
+	same := true
+	for _, n := range names {
+		each = append(each, n+" "+apps[n])
+		same = same && apps[n] == apps[names[0]]
+	}
+	if same {
+		return "apps " + apps[names[0]]
+	}
+	return strings.Join(each, ", ")
 }
 
 // shardText says how many runners shared the load, empty for one.

@@ -109,15 +109,19 @@ func mixText(mix []MixShare) string {
 // CapacityNotes say what only the runner knows of a capacity search, the
 // report's capacity section stating the SLO, the ramp and the
 // confirmation from the settings: the cores an app's CPU limit was judged
-// against (cores, all of the machine's, since the runner sets no
-// GOMAXPROCS for the apps it starts and does not know attached apps'),
+// against — appCores, the CPUs the apps had to themselves (-cpus), or,
+// when zero, all of the machine's cores, since the runner sets no
+// GOMAXPROCS for the apps it starts and does not know attached apps' —,
 // and which apps ran as replicas (replicas maps each such app to their
 // number), listed in the order of apps.
-func CapacityNotes(attached bool, cores int, apps []string, replicas map[string]int) []string {
+func CapacityNotes(attached bool, cores, appCores int, apps []string, replicas map[string]int) []string {
 	var notes []string
-	if attached {
+	switch {
+	case appCores > 0:
+		notes = append(notes, fmt.Sprintf("Capacity: each app ran on %d CPU(s) of its own (-cpus; Go sized its GOMAXPROCS to them), PostgreSQL and the runner on others: \"app-cpu\" means the app's own CPUs were full, and the capacity per core is the capacity divided by them.", appCores))
+	case attached:
 		notes = append(notes, fmt.Sprintf("Capacity: the attached apps' GOMAXPROCS is not known to the runner, so an app's CPU limit is judged against all %d cores of this machine.", cores))
-	} else {
+	default:
 		notes = append(notes, fmt.Sprintf("Capacity: the runner starts the apps without GOMAXPROCS, so each may use all %d cores, and an app's CPU limit is judged against them.", cores))
 	}
 	for _, a := range apps {

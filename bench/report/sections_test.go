@@ -285,3 +285,27 @@ func TestShardedRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestCPUs checks that the settings state which CPUs each side had, the
+// apps' once when they agree and app by app when not.
+func TestCPUs(t *testing.T) {
+	tests := []struct {
+		name string
+		cpus results.CPUs
+		want string
+	}{
+		{"isolated", results.CPUs{Isolated: true, Auto: true, Runner: "0", Postgres: "0", Apps: map[string]string{"rest": "1", "graphql": "1"}, AppCores: 1},
+			"| CPUs | isolated (-cpus auto): apps 1; PostgreSQL 0; runner 0 |"},
+		{"attached apps of their own", results.CPUs{Runner: "0-1", Apps: map[string]string{"rest": "2-3", "graphql": "0-3"}},
+			"| CPUs | shared: graphql 0-3, rest 2-3; PostgreSQL n/a; runner 0-1 |"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			run := fullRun(t)
+			run.Settings.CPUs = &tt.cpus
+			if md := readFile(t, filepath.Join(written(t, run), report.MarkdownFile)); !strings.Contains(md, tt.want) {
+				t.Errorf("report.md lacks\n%s", tt.want)
+			}
+		})
+	}
+}

@@ -48,9 +48,11 @@ type Capacity struct {
 	StopReason string `json:"stopReason,omitempty"`
 	StopDetail string `json:"stopDetail,omitempty"`
 
-	// PerCore is Rate divided by the app's mean CPU (cores) in the
-	// confirmation run: the figure that transfers to a bigger machine.
-	// Zero when the app's CPU was not visible.
+	// PerCore is Rate divided by the cores the app had to itself
+	// (Settings.CPUs.AppCores) when it was isolated: what a core given to
+	// it served, whatever stopped it. Otherwise, with every CPU shared,
+	// it is Rate divided by the app's mean CPU (cores) in the
+	// confirmation run, zero when that was not visible.
 	PerCore float64 `json:"perCore,omitempty"`
 
 	// Probes are the short runs of the search, in the order they ran.

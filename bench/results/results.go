@@ -93,6 +93,32 @@ type Settings struct {
 	// Shards is how many shards `bench merge` made this run from; zero for
 	// a run of one runner.
 	Shards int `json:"shards,omitempty"`
+	// CPUs says which CPUs each side of the run had; nil in files written
+	// before the runner read them.
+	CPUs *CPUs `json:"cpus,omitempty"`
+}
+
+// CPUs says which CPUs each side of a run had: as the processes' own
+// Cpus_allowed_list read them after start-up, not as -cpus asked, in the
+// kernel's list format ("0-1,3").
+type CPUs struct {
+	// Isolated is true when the apps the runner started had CPUs of
+	// their own, apart from PostgreSQL's and the runner's (-cpus); Auto
+	// when the runner split its CPUs itself (-cpus auto).
+	Isolated bool `json:"isolated"`
+	Auto     bool `json:"auto,omitempty"`
+	// Runner is the CPUs of the runner and its load generator.
+	Runner string `json:"runner"`
+	// Postgres is the CPUs of PostgreSQL's postmaster, which its
+	// backends inherit; empty when its process is not visible.
+	Postgres string `json:"postgres,omitempty"`
+	// Apps maps each measured app to the CPUs of its process; an app
+	// whose process is not visible is missing.
+	Apps map[string]string `json:"apps,omitempty"`
+	// AppCores is how many CPUs an app had to itself when Isolated: the
+	// capacity search judges the app's CPU against them, and a capacity
+	// per core divides by them.
+	AppCores int `json:"appCores,omitempty"`
 }
 
 // Shard is one runner's part of a shared schedule. Every run's requests

@@ -88,6 +88,11 @@ func (r *runner) startApps(ctx context.Context, dbURL string) error {
 	if err := stack.Build(ctx, root, bin, rows, io.Discard); err != nil {
 		return err
 	}
+	// Only now: the builds may use every CPU, and the runner's side must
+	// be set before the threads that fork the apps are made.
+	if err := r.pinRunner(); err != nil {
+		return err
+	}
 	secret := make([]byte, 32)
 	_, _ = rand.Read(secret)
 	for _, row := range rows {
@@ -102,6 +107,7 @@ func (r *runner) startApps(ctx context.Context, dbURL string) error {
 			DBMaxConns:  r.cfg.DBMaxConns,
 			AuthSecret:  hex.EncodeToString(secret),
 			Log:         logFile,
+			CPUs:        r.cfg.CPUs.App,
 		})
 		if err != nil {
 			return fmt.Errorf("%w (log: %s)", err, logPath)

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -46,7 +47,7 @@ func (r *runner) capacityAll(ctx context.Context, run *results.Run) {
 	for _, a := range r.cfg.Apps {
 		replicas[a] = len(r.cfg.MetricsURLs[a])
 	}
-	for _, n := range report.CapacityNotes(r.cfg.Mode() == "attach", runtime.NumCPU(), r.cfg.Apps, replicas) {
+	for _, n := range report.CapacityNotes(r.cfg.Mode() == "attach", runtime.NumCPU(), r.isolatedCores(), r.cfg.Apps, replicas) {
 		r.note(n)
 	}
 }
@@ -67,8 +68,8 @@ func otherLoad(caps []results.Capacity, config func(app string) capacity.Config)
 }
 
 // capacityConfig is the configuration of app's search: the SLO, the ramp,
-// the machine's cores (all of which an app without GOMAXPROCS may use) and
-// the app's replicas.
+// the machine's cores, the app's (its own set with -cpus, else all of
+// them: an app without GOMAXPROCS may use every one) and its replicas.
 func (r *runner) capacityConfig(app string) capacity.Config {
 	o := r.cfg.Capacity
 	return capacity.Config{
@@ -76,11 +77,31 @@ func (r *runner) capacityConfig(app string) capacity.Config {
 		MinSuccessRatio:    results.CapacityMinSuccessRatio,
 		MinThroughputShare: results.CapacityMinThroughputShare,
 		Start:              o.Start, Growth: config.CapacityGrowth, Max: o.Max, Precision: o.Precision,
-		Cores: runtime.NumCPU(), AppCores: runtime.NumCPU(),
+		Cores: runtime.NumCPU(), AppCores: r.appCores(), RestCores: r.restCores(),
 		AppReplicas: len(r.cfg.MetricsURLs[app]),
 		MissPause:   missPauses * r.probePause(),
 	}
 }
+
+// appCores is how many CPUs the apps may use: their own set's with
+// -cpus, else the machine's.
+func (r *runner) appCores() int {
+	return cmp.Or(r.isolatedCores(), runtime.NumCPU())
+}
+
+// restCores is how many CPUs the throwaway PostgreSQL and the runner had
+// to themselves with -cpus; zero when they shared the machine's, and with
+// a DATABASE_URL server, which is not on them.
+func (r *runner) restCores() int {
+	if !r.cfg.CPUs.Isolated() || r.cfg.Mode() != "embedded" {
+		return 0
+	}
+	return len(r.cfg.CPUs.Rest)
+}
+
+// isolatedCores is how many CPUs the apps had to themselves with -cpus;
+// zero when they shared the machine's.
+func (r *runner) isolatedCores() int { return len(r.cfg.CPUs.App) }
 
 // missPauses is how many of the pauses before a probe the search adds
 // after a probe that missed badly: long enough for a queue's garbage,
@@ -161,7 +182,12 @@ func (r *runner) confirm(ctx context.Context, j load.Job, label string, c *resul
 	res := r.measure(ctx, j, c.Rate, label, 0, 0)
 	c.Confirmation = &res
 	c.Held = res.Verdict == results.VerdictOK
-	if res.AppCost.Available && res.AppCost.CPUMean > 0 {
+	switch {
+	case r.isolatedCores() > 0:
+		// What its own cores served: a stop with CPU to spare is no
+		// promise that more of it would have been used.
+		c.PerCore = c.Rate / float64(r.isolatedCores())
+	case res.AppCost.Available && res.AppCost.CPUMean > 0:
 		c.PerCore = c.Rate / res.AppCost.CPUMean
 	}
 	r.con.printf("%s %-10s %s confirmation %s\n", label, j.Scenario, r.appColumn(j.App), oneLine(res))

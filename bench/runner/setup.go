@@ -27,12 +27,13 @@ func (r *runner) setup(ctx context.Context, run *results.Run) error {
 			return err
 		}
 		r.undo(pgLog.Close)
-		d, err := stack.StartDatabase(ctx, r.cfg.Seed, pgLog)
+		d, err := stack.StartDatabase(ctx, r.cfg.Seed, r.cfg.CPUs.Rest, pgLog)
 		if err != nil {
 			return fmt.Errorf("embedded database: %w", err)
 		}
 		r.undo(d.Stop)
 		dbURL, r.dbPID = d.URL, d.PID
+		r.con.printf("PostgreSQL is up (postmaster pid %d).\n", d.PID)
 	case "database":
 		if err := r.prepareDatabase(ctx, dbURL); err != nil {
 			return err
@@ -51,12 +52,20 @@ func (r *runner) setup(ctx context.Context, run *results.Run) error {
 	}
 
 	if cfg.Mode() == "attach" {
+		if err := r.pinRunner(); err != nil {
+			return err
+		}
 		r.attach()
 		run.Settings.DBMaxConns = 0
 		r.note("Attach mode: the apps were started elsewhere, so their DB_MAX_CONNS and other settings are theirs (settings.dbMaxConns is 0: unknown).")
+		r.readCPUs(run)
 		return nil
 	}
-	return r.startApps(ctx, dbURL)
+	if err := r.startApps(ctx, dbURL); err != nil {
+		return err
+	}
+	r.readCPUs(run)
+	return nil
 }
 
 // prepareDatabase makes sure the database at url holds the dataset: it

@@ -24,6 +24,7 @@ import (
 	"syscall"
 	"time"
 
+	"crudbench/bench/cpuset"
 	"crudbench/bench/sampler"
 )
 
@@ -79,6 +80,10 @@ type AppConfig struct {
 	AuthSecret  string
 	// Log receives the app's stdout and stderr.
 	Log io.Writer
+	// CPUs, when set, are the only CPUs the app may run on: it starts
+	// with that affinity, so Go sizes its GOMAXPROCS to them from the
+	// start. Empty leaves it the runner's.
+	CPUs cpuset.Set
 }
 
 // Process is an app the bench started.
@@ -165,7 +170,7 @@ func startOnce(ctx context.Context, app App, bin string, cfg AppConfig) (*Proces
 		Pdeathsig: syscall.SIGKILL,
 	}
 	p := &Process{Name: name, URL: "http://" + addr, DebugURL: "http://" + debugAddr, cmd: cmd, done: make(chan struct{}), output: last}
-	if err := p.start(); err != nil {
+	if err := p.start(cfg.CPUs); err != nil {
 		return nil, fmt.Errorf("start %s: %w", name, err)
 	}
 	if err := p.waitReady(ctx); err != nil {
@@ -181,16 +186,27 @@ func startOnce(ctx context.Context, app App, bin string, cfg AppConfig) (*Proces
 	return p, nil
 }
 
-// start starts the process and reaps it in the background. The
-// parent-death signal fires when the forking thread exits, not the process,
-// so that thread is kept for as long as the app runs.
-func (p *Process) start() error {
+// start starts the process on cpus (empty: the runner's) and reaps it in
+// the background. The parent-death signal fires when the forking thread
+// exits, not the process, so that thread is kept for as long as the app
+// runs; the child inherits that thread's affinity, so the thread takes
+// cpus for the fork.
+func (p *Process) start(cpus cpuset.Set) error {
 	started := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
 		p.started = time.Now()
-		if err := p.cmd.Start(); err != nil {
+		var err error
+		restored := true
+		if len(cpus) == 0 {
+			err = p.cmd.Start()
+		} else {
+			restored, err = cpuset.OnThread(cpus, p.cmd.Start)
+		}
+		if restored {
+			defer runtime.UnlockOSThread()
+		}
+		if err != nil {
 			started <- err
 			close(p.done)
 			return

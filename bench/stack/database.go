@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"crudbench/bench/cpuset"
 	"crudbench/db"
 	"crudbench/db/pgtemp"
 	"crudbench/db/seed"
@@ -22,10 +23,10 @@ type Database struct {
 }
 
 // StartDatabase starts a throwaway cluster from the local server binaries
-// (pg_stat_statements preloaded), migrates it and loads the dataset of cfg.
-// The server's output goes to log.
-func StartDatabase(ctx context.Context, cfg seed.Config, log io.Writer) (*Database, error) {
-	c, err := pgtemp.Start(ctx, pgtemp.Options{Log: log})
+// (pg_stat_statements preloaded) on cpus (empty: the runner's), migrates
+// it and loads the dataset of cfg. The server's output goes to log.
+func StartDatabase(ctx context.Context, cfg seed.Config, cpus cpuset.Set, log io.Writer) (*Database, error) {
+	c, err := pgtemp.Start(ctx, pgtemp.Options{Log: log, CPUs: cpus})
 	if err != nil {
 		return nil, err
 	}

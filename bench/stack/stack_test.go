@@ -12,12 +12,14 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"crudbench/bench/cpuset"
 	"crudbench/bench/scenario"
 	"crudbench/bench/stack"
 	"crudbench/db/dbtest"
@@ -215,9 +217,16 @@ func TestStartApp(t *testing.T) {
 	t.Setenv("REQUEST_TIMEOUT", "1s")
 	t.Setenv("METRICS_ADDR", "127.0.0.1:0")
 
+	allowed, err := cpuset.Allowed(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := cpuset.Of(allowed[len(allowed)-1])
+
 	began := time.Now()
 	p, err := stack.StartApp(t.Context(), row, bin, stack.AppConfig{
 		DatabaseURL: dbURL, DBMaxConns: 2, AuthSecret: "stack-test-secret-0123456789", Log: io.Discard,
+		CPUs: one,
 	})
 	took := time.Since(began)
 	if err != nil {
@@ -240,6 +249,7 @@ func TestStartApp(t *testing.T) {
 			t.Errorf("the process inherited %s from the runner", v)
 		}
 	}
+	checkCPUs(t, p, one, allowed)
 	if p.Ready <= 0 || p.Ready > took {
 		t.Errorf("Ready = %s, want more than 0 and at most the %s StartApp took", p.Ready, took)
 	}
@@ -285,5 +295,40 @@ func TestBuildUnknownApp(t *testing.T) {
 	err = stack.Build(context.Background(), root, t.TempDir(), []stack.App{{Name: "x", Package: "no-such-app"}}, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "no-such-app") {
 		t.Errorf("Build of a missing app: %v", err)
+	}
+}
+
+// checkCPUs checks that app p runs on cpus only, that Go sized its
+// GOMAXPROCS to them from the start (go_sched_gomaxprocs_threads of its
+// metrics), and that every thread of the test process kept its own CPUs
+// (runner), the one that forked the app included.
+func checkCPUs(t *testing.T, p *stack.Process, cpus, runner cpuset.Set) {
+	t.Helper()
+	if got, err := cpuset.Allowed(p.PID); err != nil || got.String() != cpus.String() {
+		t.Errorf("the app may run on CPUs %s (%v), want %s", got, err, cpus)
+	}
+	resp, err := http.Get(p.DebugURL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("go_sched_gomaxprocs_threads %d\n", len(cpus))
+	if !strings.Contains(string(b), want) {
+		i := strings.Index(string(b), "go_sched_gomaxprocs_threads ")
+		t.Errorf("the app's metrics say %q, want %q", string(b)[max(i, 0):max(i, 0)+40], want)
+	}
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, task := range tasks {
+		tid, _ := strconv.Atoi(task.Name())
+		if got, err := cpuset.Thread(tid); err == nil && got.String() != runner.String() {
+			t.Errorf("thread %d of the test process may run on CPUs %s after the start, want its own %s", tid, got, runner)
+		}
 	}
 }

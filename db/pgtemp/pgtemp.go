@@ -79,12 +79,19 @@ type Options struct {
 	// Start cleans it up first. As root, the folder must be reachable by the
 	// postgres user.
 	Root string
+	// CPUs, when set, are the only CPUs the server may run on: the
+	// postmaster starts with that affinity and every backend and
+	// auxiliary process it forks inherits it. Empty leaves it the
+	// caller's. initdb, which ends before the server starts, runs on
+	// the caller's.
+	CPUs []int
 }
 
 // Cluster is a running throwaway PostgreSQL server. Call Stop when done.
 type Cluster struct {
 	dir  string
 	log  *logTail
+	cpus []int       // the server's CPUs; empty: the caller's
 	proc *os.Process // nil until postgres has been started
 
 	// done is closed once the postmaster has exited and waitErr is set.
@@ -117,7 +124,7 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pgtemp: create cluster folder: %w", err)
 	}
-	c := &Cluster{dir: dir, log: &logTail{out: opts.Log}}
+	c := &Cluster{dir: dir, log: &logTail{out: opts.Log}, cpus: opts.CPUs}
 	if err := c.start(ctx, bin, cred, opts.Settings); err != nil {
 		_ = c.Stop()
 		return nil, err
@@ -177,7 +184,7 @@ func (c *Cluster) prepare(cmd *exec.Cmd, cred *syscall.Credential) {
 	}
 }
 
-// run starts the postmaster and reaps it in the background.
+// run starts the postmaster on c.cpus and reaps it in the background.
 func (c *Cluster) run(cmd *exec.Cmd) error {
 	started := make(chan error, 1)
 	c.done = make(chan struct{})
@@ -185,8 +192,17 @@ func (c *Cluster) run(cmd *exec.Cmd) error {
 		// The parent-death signal fires when the forking *thread* exits, not
 		// the process, so that thread must live as long as the server.
 		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		if err := cmd.Start(); err != nil {
+		var err error
+		restored := true
+		if len(c.cpus) == 0 {
+			err = cmd.Start()
+		} else {
+			restored, err = onCPUs(c.cpus, cmd.Start)
+		}
+		if restored {
+			defer runtime.UnlockOSThread()
+		}
+		if err != nil {
 			started <- err
 			return
 		}

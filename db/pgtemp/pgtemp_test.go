@@ -272,3 +272,50 @@ func (b *syncBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// TestCPUs starts a cluster on one CPU and reads the CPUs of its
+// postmaster and of a backend, which must have inherited them, while the
+// test's own threads keep theirs.
+func TestCPUs(t *testing.T) {
+	allowed := cpusAllowed(t, os.Getpid())
+	one := allowed[strings.LastIndexAny(allowed, ",-")+1:] // its last CPU
+	cpu, err := strconv.Atoi(one)
+	if err != nil {
+		t.Fatalf("Cpus_allowed_list %q: %v", allowed, err)
+	}
+	c := start(t, pgtemp.Options{CPUs: []int{cpu}})
+	ctx := t.Context()
+	conn, err := pgx.Connect(ctx, c.URL("postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var backend int
+	if err := conn.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&backend); err != nil {
+		t.Fatal(err)
+	}
+	for name, pid := range map[string]int{"postmaster": c.PID(), "backend": backend} {
+		if got := cpusAllowed(t, pid); got != one {
+			t.Errorf("the %s (pid %d) may run on CPUs %s, want %s", name, pid, got, one)
+		}
+	}
+	if got := cpusAllowed(t, os.Getpid()); got != allowed {
+		t.Errorf("the test process may run on CPUs %s after the start, want its own %s", got, allowed)
+	}
+}
+
+// cpusAllowed is Cpus_allowed_list of process pid.
+func cpusAllowed(t *testing.T, pid int) string {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "Cpus_allowed_list:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	t.Fatalf("no Cpus_allowed_list in the status of %d", pid)
+	return ""
+}
