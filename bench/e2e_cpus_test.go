@@ -91,20 +91,14 @@ func TestIsolatedCPUs(t *testing.T) {
 		t.Errorf("the console does not say %q", want)
 	}
 
-	files, _ := filepath.Glob(filepath.Join(out, "*", results.JSONFile))
-	if len(files) != 1 {
-		t.Fatalf("want one results folder under -out, found %v", files)
-	}
-	run, err := results.Read(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := onlyFolder(out)
+	run := readRun(t, dir)
 	want := results.CPUs{Isolated: true, Runner: rest.String(), Postgres: rest.String(),
 		Apps: map[string]string{"rest": app.String(), "graphql": app.String()}, AppCores: len(app)}
 	if got := run.Settings.CPUs; got == nil || fmt.Sprint(*got) != fmt.Sprint(want) {
 		t.Errorf("settings.cpus = %+v, want %+v", got, want)
 	}
-	md, err := os.ReadFile(filepath.Join(filepath.Dir(files[0]), report.MarkdownFile))
+	md, err := os.ReadFile(filepath.Join(dir, report.MarkdownFile))
 	if err != nil {
 		t.Fatal(err)
 	}

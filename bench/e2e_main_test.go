@@ -35,15 +35,8 @@ func runBench(t *testing.T, env []string, args ...string) (*results.Run, string,
 	if err != nil {
 		t.Fatalf("bench: %v", err)
 	}
-	files, _ := filepath.Glob(filepath.Join(out, "*", results.JSONFile))
-	if len(files) != 1 {
-		t.Fatalf("want one results folder under -out, found %v", files)
-	}
-	run, err := results.Read(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return run, filepath.Dir(files[0]), console
+	dir := onlyFolder(out)
+	return readRun(t, dir), dir, console
 }
 
 // execBench builds the bench (once), runs it with args and the extra
@@ -91,4 +84,27 @@ func countLines(t *testing.T, path string) int {
 		n++
 	}
 	return n
+}
+
+// onlyFolder is the one results folder a run made under out, "" when
+// there is none.
+func onlyFolder(out string) string {
+	files, _ := filepath.Glob(filepath.Join(out, "*", results.JSONFile))
+	if len(files) != 1 {
+		return ""
+	}
+	return filepath.Dir(files[0])
+}
+
+// readRun reads the results.json of a results folder.
+func readRun(t *testing.T, dir string) *results.Run {
+	t.Helper()
+	if dir == "" {
+		t.Fatal("no results folder")
+	}
+	run, err := results.Read(filepath.Join(dir, results.JSONFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
 }

@@ -156,29 +156,6 @@ func runShards(t *testing.T, env, common []string) []string {
 	}
 }
 
-// onlyFolder is the one results folder a run made under out, "" when
-// there is none.
-func onlyFolder(out string) string {
-	files, _ := filepath.Glob(filepath.Join(out, "*", results.JSONFile))
-	if len(files) != 1 {
-		return ""
-	}
-	return filepath.Dir(files[0])
-}
-
-// readRun reads the results.json of a results folder.
-func readRun(t *testing.T, dir string) *results.Run {
-	t.Helper()
-	if dir == "" {
-		t.Fatal("no results folder")
-	}
-	run, err := results.Read(filepath.Join(dir, results.JSONFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return run
-}
-
 // countResults decodes a merged raw file, whose results must be the
 // window's requests in order of their numbers, and counts them.
 func countResults(t *testing.T, path string) uint64 {
