@@ -26,6 +26,7 @@ import (
 
 	"crudbench/bench/cpuset"
 	"crudbench/bench/sampler"
+	"crudbench/db/pgtemp"
 )
 
 const (
@@ -108,7 +109,7 @@ type Process struct {
 	stopErr  error
 	// output keeps the end of what the app wrote, for the error of an app
 	// that exits before it is ready.
-	output *tail
+	output *pgtemp.LogTail
 }
 
 // StartApp starts the binary bin as app on a free local port, with its
@@ -131,6 +132,10 @@ func StartApp(ctx context.Context, app App, bin string, cfg AppConfig) (*Process
 
 // startTries is how many times StartApp tries ports that turned out taken.
 const startTries = 3
+
+// tailLines is how much of an app's output the error of an app that
+// exits before it is ready quotes: its last log lines.
+const tailLines = 20
 
 // errPortTaken marks an app that exited because its port was taken.
 var errPortTaken = errors.New("its port was taken")
@@ -159,9 +164,8 @@ func startOnce(ctx context.Context, app App, bin string, cfg AppConfig) (*Proces
 	if out == nil {
 		out = io.Discard
 	}
-	last := &tail{}
-	out = io.MultiWriter(out, last)
-	cmd.Stdout, cmd.Stderr = out, out
+	last := pgtemp.NewLogTail(out, tailLines)
+	cmd.Stdout, cmd.Stderr = last, last
 	cmd.SysProcAttr = &syscall.SysProcAttr{
 		// Its own process group: a Ctrl-C in the terminal reaches the
 		// runner only, which then stops the apps in order.
@@ -307,31 +311,4 @@ func inherited() []string {
 		}
 	}
 	return env
-}
-
-// tail is a writer that keeps the last tailBytes bytes written to it.
-type tail struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-// tailBytes is how much of an app's output tail keeps: its last few log
-// lines.
-const tailBytes = 2048
-
-func (t *tail) Write(b []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, b...)
-	if over := len(t.buf) - tailBytes; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
-	}
-	return len(b), nil
-}
-
-// String is what tail kept, without a trailing newline.
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return strings.TrimRight(string(t.buf), "\n")
 }

@@ -90,7 +90,7 @@ type Options struct {
 // Cluster is a running throwaway PostgreSQL server. Call Stop when done.
 type Cluster struct {
 	dir  string
-	log  *logTail
+	log  *LogTail
 	cpus []int       // the server's CPUs; empty: the caller's
 	proc *os.Process // nil until postgres has been started
 
@@ -124,7 +124,7 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pgtemp: create cluster folder: %w", err)
 	}
-	c := &Cluster{dir: dir, log: &logTail{out: opts.Log}, cpus: opts.CPUs}
+	c := &Cluster{dir: dir, log: NewLogTail(opts.Log, logTailLines), cpus: opts.CPUs}
 	if err := c.start(ctx, bin, cred, opts.Settings); err != nil {
 		_ = c.Stop()
 		return nil, err
