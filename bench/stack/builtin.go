@@ -13,8 +13,15 @@ import (
 type App struct {
 	Name string
 	Kind scenario.Kind
-	// Package is the folder under apps/ holding the app's main package.
+	// Toolchain is what builds and runs it: ToolchainGo (the zero value)
+	// or ToolchainNode.
+	Toolchain Toolchain
+	// Package is the folder under apps/ holding the app: its main package
+	// for Go, its package.json for Node.
 	Package string
+	// Main is, for a Node app, the script node starts, relative to the
+	// app's folder (e.g. src/main.js); empty for Go.
+	Main string
 	// BuildEnv is added to the environment of its go build (e.g.
 	// GOEXPERIMENT=jsonv2), RunEnv to the environment it is started with
 	// (before the variables every app gets, which it cannot override).
@@ -23,6 +30,17 @@ type App struct {
 	// app; empty for the default itself.
 	Difference string
 }
+
+// Toolchain names the language toolchain that builds and runs an app.
+type Toolchain string
+
+const (
+	// ToolchainGo builds the app with go build into one binary.
+	ToolchainGo Toolchain = ""
+	// ToolchainNode installs the app's locked dependencies with npm ci and
+	// starts its Main script with node.
+	ToolchainNode Toolchain = "node"
+)
 
 // Builtin lists every built-in app, in report order.
 var Builtin = []App{
