@@ -96,7 +96,7 @@ func checkProbe(t *testing.T, i int, p results.Probe) {
 	if !(0 < p.P50 && p.P50 <= p.P99) {
 		t.Errorf("probe %d: p50 %v, p99 %v", i, p.P50, p.P99)
 	}
-	if !p.AppCPUAvailable || p.AppCPU <= 0 || !p.DBCPUAvailable || p.RunnerCPU <= 0 || !p.MachineCPUAvailable || p.MachineCPU <= 0 {
+	if !p.AppCPUAvailable || p.AppCPU <= 0 || !p.DBCPUAvailable || p.RunnerCPU <= 0 || !p.MachineCPUAvailable || p.MachineCPU <= 0 || !p.OtherCPUAvailable {
 		t.Errorf("probe %d: CPU figures %+v", i, p)
 	}
 	if !p.PoolAvailable || p.PoolWaitMs <= 0 {

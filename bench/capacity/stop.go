@@ -2,6 +2,7 @@ package capacity
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"crudbench/bench/results"
@@ -16,9 +17,12 @@ const BusyShare = 0.85
 
 // OtherShown is the CPU (cores) of the machine's other processes (the
 // machine less the app, PostgreSQL and the runner, those whose CPU is
-// available) above which a stop detail names it: a busy machine explains
-// a limit as much as the app does.
-const OtherShown = 0.25
+// available) above which a stop detail states it and a probe names the
+// processes it came from (Probe.Others): a busy machine explains a limit
+// as much as the app does. With the four figures read on one clock (see
+// cost.Watchers), a tenth of a core is real work by something else, not
+// a gap between readings.
+const OtherShown = 0.1
 
 // PoolShare is the share of a probe's median latency that the mean wait for
 // a connection from the app's pool must reach to name the pool as the
@@ -187,14 +191,36 @@ func cpuText(cfg Config, p results.Probe) string {
 		figure("machine", p.MachineCPU, p.MachineCPUAvailable, fmt.Sprintf(" of %d", cfg.Cores)),
 	}
 	m := onMachine(cfg, p)
-	if rest := rest(m); p.MachineCPUAvailable && rest > OtherShown {
+	if rest := rest(m); p.MachineCPUAvailable && Shown(rest) {
 		label := "other processes"
 		if !allSeen(m) {
 			label = "the rest, unavailable figures included"
 		}
-		parts = append(parts, figure(label, rest, true, ""))
+		named := ""
+		if len(p.Others) > 0 {
+			named = " (" + OthersText(p.Others) + ")"
+		}
+		parts = append(parts, figure(label, rest, true, named))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// Shown reports whether other, the CPU of the machine's other processes,
+// is above OtherShown as the detail prints it (to hundredths of a core),
+// so that a difference of readings that prints 0.10 is not stated as
+// above 0.10.
+func Shown(other float64) bool {
+	return math.Round(other*100) > OtherShown*100
+}
+
+// OthersText lists named processes with their CPU in cores:
+// "kworker/1:2 0.21, sshd 0.03".
+func OthersText(ps []results.ProcessShare) string {
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		parts[i] = fmt.Sprintf("%s %.2f", p.Name, p.Cores)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // figure is "name 0.97" followed by suffix, or "name not available".

@@ -19,6 +19,11 @@ func probe(app, db, runner, machine float64) results.Probe {
 	}
 }
 
+func withOthers(p results.Probe, others ...results.ProcessShare) results.Probe {
+	p.Others = others
+	return p
+}
+
 func TestStopReason(t *testing.T) {
 	tests := []struct {
 		name       string
@@ -30,7 +35,7 @@ func TestStopReason(t *testing.T) {
 			name:       "app at its core",
 			probe:      probe(0.97, 0.31, 0.22, 1.62),
 			want:       results.StopAppCPU,
-			wantDetail: "the app used its CPU: app 0.97 of 1 core; PostgreSQL 0.31; load generator 0.22; machine 1.62 of 2",
+			wantDetail: "the app used its CPU: app 0.97 of 1 core; PostgreSQL 0.31; load generator 0.22; machine 1.62 of 2; other processes 0.12",
 		},
 		{
 			name:       "app just at the threshold",
@@ -65,6 +70,13 @@ func TestStopReason(t *testing.T) {
 			probe:      probe(0.7, 0.3, 0.2, 1.9),
 			want:       results.StopAppCPU,
 			wantDetail: "the machine was CPU-bound and the app used the most: app 0.70 of 1 core; PostgreSQL 0.30; load generator 0.20; machine 1.90 of 2; other processes 0.70",
+		},
+		{
+			name: "busy machine, other processes the most, and who they were",
+			probe: withOthers(probe(0.5, 0.2, 0.2, 1.9),
+				results.ProcessShare{PID: 40, Name: "sha256sum", Cores: 0.81}, results.ProcessShare{PID: 41, Name: "kworker/1:2", Cores: 0.12}),
+			want:       results.StopOtherLoad,
+			wantDetail: "the machine was CPU-bound and other processes used the most: app 0.50 of 1 core; PostgreSQL 0.20; load generator 0.20; machine 1.90 of 2; other processes 1.00 (sha256sum 0.81, kworker/1:2 0.12)",
 		},
 		{
 			name:       "busy machine, other processes the most",
@@ -289,7 +301,7 @@ func TestStopReasonWithReplicas(t *testing.T) {
 			name:       "replicas on other machines, busier than this one's cores",
 			probe:      probe(3.5, 0.2, 0.1, 0.5),
 			want:       results.StopQueueing,
-			wantDetail: "latency grew with CPU to spare (a pool, lock or connection limit): app 3.50 over 2 replicas (their cores unknown: not judged); PostgreSQL 0.20; load generator 0.10; machine 0.50 of 2",
+			wantDetail: "latency grew with CPU to spare (a pool, lock or connection limit): app 3.50 over 2 replicas (their cores unknown: not judged); PostgreSQL 0.20; load generator 0.10; machine 0.50 of 2; the rest, unavailable figures included 0.20",
 		},
 		{
 			name:       "this machine busy",

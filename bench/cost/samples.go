@@ -11,16 +11,14 @@ import (
 	"crudbench/bench/sampler"
 )
 
-// targetPostgres names the sampler's PostgreSQL series.
-const targetPostgres = "postgres"
-
-// DBSampleInterval is the shortest interval at which PostgreSQL is sampled.
-// The server is a tree of processes — a backend per pooled connection of
-// every app, some sixty in all — and reading all of them ten times a second
-// costs several percent of a core, far above the sampler's 1% budget. Its
-// CPU is only reported as means over a window, which one sample a second
-// serves as well.
-const DBSampleInterval = time.Second
+// Names of the sampler's series besides the app's: PostgreSQL's process
+// tree, the runner's own process, and the whole machine. The parentheses
+// keep the last two apart from any app's name.
+const (
+	targetPostgres = "postgres"
+	targetRunner   = "(runner)"
+	targetMachine  = "(machine)"
+)
 
 // WriteSamples writes the app's series to name (a Result's SamplesFile)
 // in the results folder dir, and PostgreSQL's next to it; an app's
@@ -65,21 +63,32 @@ type Watcher interface {
 	Stop() map[string]sampler.Series
 }
 
-// Watchers makes the watchers of one run, every interval: the app's
-// process when it is read from /proc, its metrics (each replica's) when
-// known, and PostgreSQL's process tree, dbPID (0 when not visible), at its
-// own, slower interval.
+// Watchers makes the watchers of one run: one Sampler, every interval,
+// for the app's process when it is read from /proc, PostgreSQL's process
+// tree (dbPID, 0 when not visible), the runner's own process and the
+// whole machine — one clock for all four, so that over a window the
+// machine's busy cores are the others' sum plus what other processes
+// used, and nothing is lost between them — and a Scraper for the app's
+// metrics (each replica's) when known.
+//
+// PostgreSQL is read as often as the app: a tree of some sixty processes,
+// each read from a held stat file and its CPU clock (about 0.2 ms a
+// sample in all), its list of processes from the postmaster's children at
+// every sample, its memory only every sampler.MemoryEvery samples.
 func Watchers(src Sources, interval time.Duration, dbPID int) []Watcher {
-	var ws []Watcher
-	if src.pid > 0 {
-		ws = append(ws, sampler.New(interval, sampler.Target{Name: src.app, PID: src.pid}))
+	targets := []sampler.Target{
+		{Name: targetRunner, PID: os.Getpid()},
+		{Name: targetMachine, Machine: true},
 	}
-	for _, s := range src.scrapes {
-		ws = append(ws, sampler.NewScraper(s.series, s.url, interval))
+	if src.pid > 0 {
+		targets = append(targets, sampler.Target{Name: src.app, PID: src.pid})
 	}
 	if dbPID > 0 {
-		ws = append(ws, sampler.New(max(interval, DBSampleInterval),
-			sampler.Target{Name: targetPostgres, PID: dbPID, Tree: true}))
+		targets = append(targets, sampler.Target{Name: targetPostgres, PID: dbPID, Tree: true})
+	}
+	ws := []Watcher{sampler.New(interval, targets...)}
+	for _, s := range src.scrapes {
+		ws = append(ws, sampler.NewScraper(s.series, s.url, interval))
 	}
 	return ws
 }

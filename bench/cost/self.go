@@ -16,6 +16,31 @@ import (
 type Usage struct {
 	CPU, Wall        time.Duration
 	RSSStart, RSSEnd uint64 // bytes
+	// before and after are every process on the machine at the start and
+	// end of the attack (censusOK when both could be read), to name the
+	// other processes that used CPU during it (Others).
+	before, after sampler.Census
+	censusOK      bool
+}
+
+// Others names the processes that used the most CPU during the attack,
+// besides roots and their descendants (the app, PostgreSQL, the runner):
+// at most n, each of at least minCores, busiest first; none when the
+// machine's processes could not be listed. It spans the whole attack,
+// warm-up included, where the figures it explains span the measured
+// window: a name, not a figure to subtract.
+func (u Usage) Others(n int, minCores float64, roots ...int) []results.ProcessShare {
+	if !u.censusOK {
+		return nil
+	}
+	var out []results.ProcessShare
+	for _, p := range u.before.Busiest(u.after, roots...) {
+		if len(out) == n || p.Cores < minCores {
+			break
+		}
+		out = append(out, results.ProcessShare{PID: p.PID, Name: p.Name, Cores: p.Cores})
+	}
+	return out
 }
 
 // Cores is the runner's CPU over the attack, in cores.
@@ -53,6 +78,8 @@ func NewLedger() *Ledger {
 // thread's CPU); the metrics Scrapers' cost is in the runner's own CPU.
 func (l *Ledger) Watch(ws []Watcher, d time.Duration) (stop func(sent uint64) (map[string]sampler.Series, Usage)) {
 	u := Usage{RSSStart: selfRSS()}
+	var err error
+	u.before, err = sampler.TakeCensus()
 	cpu0, wall0 := cpuTime(), time.Now()
 	for _, w := range ws {
 		w.Start()
@@ -67,6 +94,9 @@ func (l *Ledger) Watch(ws []Watcher, d time.Duration) (stop func(sent uint64) (m
 			}
 		}
 		u.CPU, u.Wall, u.RSSEnd = cpuTime()-cpu0, time.Since(wall0), selfRSS()
+		var afterErr error
+		u.after, afterErr = sampler.TakeCensus()
+		u.censusOK = err == nil && afterErr == nil
 		l.attacks = append(l.attacks, u)
 		l.overheadWall += d.Seconds()
 		l.sent += sent

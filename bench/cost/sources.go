@@ -64,3 +64,6 @@ func NewSources(app string, pid int, metricsURLs []string) Sources {
 // replicated reports whether the app runs as several processes, whose
 // figures are added up.
 func (s Sources) replicated() bool { return len(s.scrapes) > 1 }
+
+// PID is the app's process /proc is read for, 0 when it is not.
+func (s Sources) PID() int { return s.pid }

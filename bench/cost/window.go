@@ -71,19 +71,39 @@ func Take(res *results.Result, out *load.Outcome, series map[string]sampler.Seri
 		}
 	}
 	if ser, ok := series[targetPostgres]; ok {
-		// Sampled once a second, PostgreSQL may have a single sample in a
-		// short window: its CPU rate is taken over the samples around the
-		// window and applied to the window's length.
-		st := ser.Window(ser.Around(from, to))
-		if st.Samples >= 2 {
+		// Sampled with the app, on the same clock: the window's own
+		// samples.
+		st := ser.Window(from, to)
+		if st.Samples >= 2 && !st.Missing {
 			res.DB.CPUAvailable = true
 			res.DB.CPUMean = st.CPUMean
-			res.DB.CPUSeconds = st.CPUMean * to.Sub(from).Seconds()
+			res.DB.CPUSeconds = st.CPUSeconds
 			res.DB.CPUMsPerRequest = perRequest(res.DB.CPUSeconds*1000, s.Successes)
 			res.DB.RSSMeanMB = float64(st.RSSMeanBytes) / results.BytesPerMB
 		}
 	}
 	return unread
+}
+
+// Cores is the CPU, in cores, of the runner's own process and of the
+// whole machine over the window from to to, from the series Watchers
+// recorded; ok is false for a figure without two samples in the window.
+type Cores struct {
+	Runner, Machine     float64
+	RunnerOK, MachineOK bool
+}
+
+// TakeCores reads the runner's and the machine's CPU over the window from
+// to to.
+func TakeCores(series map[string]sampler.Series, from, to time.Time) Cores {
+	var c Cores
+	mean := func(name string) (float64, bool) {
+		st := series[name].Window(from, to)
+		return st.CPUMean, st.Samples >= 2 && !st.Missing
+	}
+	c.Runner, c.RunnerOK = mean(targetRunner)
+	c.Machine, c.MachineOK = mean(targetMachine)
+	return c
 }
 
 // appCost is the app's ProcessCost over the window from to to. From /proc,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"crudbench/bench/results"
 )
@@ -126,14 +127,14 @@ func confirmationCells(c *results.Capacity) []string {
 func probeTable(c *results.Capacity) table {
 	t := table{
 		Header: []string{"#", "rate req/s", "achieved req/s", "throughput req/s", "success", "p50 ms", "p99 ms",
-			"app CPU", "pool wait ms/req", "PostgreSQL CPU", "runner CPU", "machine CPU", "SLO"},
-		Right: []bool{true, true, true, true, true, true, true, true, true, true, true, true, false},
+			"app CPU", "pool wait ms/req", "PostgreSQL CPU", "runner CPU", "machine CPU", "other CPU", "SLO"},
+		Right: []bool{true, true, true, true, true, true, true, true, true, true, true, true, false, false},
 	}
 	for i, p := range c.Probes {
 		cells := []string{strconv.Itoa(i + 1), probeRate(p), fixed(p.AchievedRate, 1), fixed(p.Throughput, 1),
 			percent(p.SuccessRatio, 2), human(p.P50), human(p.P99),
 			coresText(p.AppCPU, p.AppCPUAvailable), probePoolWait(p), coresText(p.DBCPU, p.DBCPUAvailable), coresText(p.RunnerCPU, true),
-			coresText(p.MachineCPU, p.MachineCPUAvailable), metText(p)}
+			coresText(p.MachineCPU, p.MachineCPUAvailable), otherText(p), metText(p)}
 		t.Rows = append(t.Rows, row{Cells: texts(cells...), Class: probeClass(p)})
 	}
 	return t
@@ -168,6 +169,23 @@ func coresText(cores float64, ok bool) string {
 		return na
 	}
 	return percent(cores, 0)
+}
+
+// otherText is the CPU of the machine's other processes in a probe, with
+// the busiest of them when they were named: "31% (npm 22%, sshd 3%)".
+func otherText(p results.Probe) string {
+	if !p.OtherCPUAvailable {
+		return na
+	}
+	text := percent(p.OtherCPU, 0)
+	if len(p.Others) > 0 {
+		names := make([]string, len(p.Others))
+		for i, o := range p.Others {
+			names[i] = o.Name + " " + percent(o.Cores, 0)
+		}
+		text += " (" + strings.Join(names, ", ") + ")"
+	}
+	return text
 }
 
 func metText(p results.Probe) string {

@@ -197,7 +197,7 @@ func fullRun(t *testing.T) *results.Run {
 			Probes: ramp(5000, 0, 0.3), Confirmation: confirmation("read-small", "rest", 5000, 0.35, 29), Held: true},
 		found("read-small", "graphql", 900, 945, results.StopQueueing, "latency grew with CPU to spare: app 1.10 of 2 cores", 0.80, 41),
 		{Scenario: "read-small", App: "htmx", Status: results.CapacityNone, Upper: 50, StopReason: results.StopAppCPU,
-			StopDetail: "the app used its CPU: app 1.97 of 2 cores", Probes: []results.Probe{probe(50, false, 0.9)}},
+			StopDetail: "the app used its CPU: app 1.97 of 2 cores", Probes: []results.Probe{busyProbe(probe(50, false, 0.9))}},
 	}
 	graphql := run.Capacities[1].Confirmation
 	graphql.CPUProfile = cpuProfile("capacity-read-one-graphql", 0.10, 0.41)
@@ -271,6 +271,14 @@ func probe(rate float64, met bool, cores float64) results.Probe {
 	if !met {
 		p.Throughput, p.P50, p.P99, p.Why = rate*0.8, 400, 2100, "throughput 80% of the rate"
 	}
+	return p
+}
+
+// busyProbe is p on a machine where another process used most of a core.
+func busyProbe(p results.Probe) results.Probe {
+	p.MachineCPU += 0.95
+	p.OtherCPU, p.OtherCPUAvailable = 0.95, true
+	p.Others = []results.ProcessShare{{PID: 4242, Name: "sha256sum", Cores: 0.81}, {PID: 17, Name: "kworker/1:2", Cores: 0.1}}
 	return p
 }
 

@@ -14,11 +14,11 @@ type Method struct {
 	// MaxConnections, Warmup, Duration and Cooldown time every run.
 	MaxConnections             int
 	Warmup, Duration, Cooldown time.Duration
-	// SampleInterval is how often the apps were sampled, DBSampleInterval
-	// PostgreSQL, whose process list and memory were read every TreeEvery
-	// samples.
-	SampleInterval, DBSampleInterval time.Duration
-	TreeEvery                        int
+	// SampleInterval is how often the apps, PostgreSQL, the runner and
+	// the machine were sampled; PostgreSQL's full process list was read
+	// every TreeEvery samples and its memory every MemoryEvery.
+	SampleInterval         time.Duration
+	TreeEvery, MemoryEvery int
 	// ReadSmallLimit is the page read-small asks for, DefaultLimit the
 	// apps' default page.
 	ReadSmallLimit, DefaultLimit int
@@ -60,8 +60,8 @@ func standardNotes(m Method) []string {
 		fmt.Sprintf("read-small asks every app for %d open vacancies (limit/first %d), above the default page of %d, so each app returns the complete open list of the default dataset.", m.ReadSmallLimit, m.ReadSmallLimit, m.DefaultLimit),
 		"write: vegeta measures single requests, so a write run is a rotation of single steps — create a vacancy, update a row an earlier create made, delete a row an earlier update changed — each step one request at the target rate (about a third each). Every create has a title of its own; rows still alive when the attack ends are deleted after the window, and the vacancy count is checked to be unchanged.",
 		fmt.Sprintf("mixed: %s, interleaved evenly; its write share follows the write rotation.", mixText(m.Mix)),
-		fmt.Sprintf("CPU is a fraction of one core (1.0 = one core), read in nanoseconds from each process's CPU clock (clock_getcpuclockid; /proc's 10 ms ticks only for the children PostgreSQL has reaped), rates over windows of at least 1 s; CPU-ms per request divides the window's CPU time by its successful requests, and is shown as below resolution where a reading's lag (up to a scheduler tick per busy thread) could make up all of it. PostgreSQL's CPU rate is taken over the samples around the window. Apps are sampled every %s; PostgreSQL, a tree of some sixty processes whose full reading costs far more, every %s, its list of processes and its memory only every %d samples (a process that starts in between adds its CPU time when it is found). App RSS is VmRSS; PostgreSQL memory is the Pss sum of the server's processes; PostgreSQL CPU includes its background processes.",
-			m.SampleInterval, m.DBSampleInterval, m.TreeEvery),
+		fmt.Sprintf("CPU is a fraction of one core (1.0 = one core), read in nanoseconds from each process's CPU clock (clock_getcpuclockid; /proc's 10 ms ticks only for the children PostgreSQL has reaped), rates over windows of at least 1 s; CPU-ms per request divides the window's CPU time by its successful requests, and is shown as below resolution where a reading's lag (up to a scheduler tick per busy thread) could make up all of it. The app, PostgreSQL, the runner and the machine (/proc/stat) are sampled together every %s, so their figures cover the same window; PostgreSQL is the postmaster and its processes, listed from the postmaster's children at every sample (a backend that starts during a run is counted from its first sample) and in full every %d samples, its memory measured every %d samples. App RSS is VmRSS; PostgreSQL memory is the Pss sum of the server's processes; PostgreSQL CPU includes its background processes.",
+			m.SampleInterval, m.TreeEvery, m.MemoryEvery),
 		"SQL statements per request: pg_stat_statements calls in the apps' database over the whole attack, warm-up included (BEGIN and COMMIT count), divided by all its successful requests — a per-request cost, counted with no request straddling the bounds.",
 		"Raw vegeta results (raw/*.bin) hold the measured window only, without response bodies: vegeta report and vegeta plot read them. Samples CSVs: samples/<run>.csv for the app, samples/<run>.postgres.csv for PostgreSQL.",
 		"The runner's own cost (runner): CPU mean is getrusage over the whole invocation (start-up, seeding and validation included), CPU max the busiest attack's average; its CPU-ms per request is its CPU during the attacks divided by every request sent, warm-up included. The sampler's overhead is its own thread's CPU while sampling.",

@@ -13,7 +13,7 @@ import (
 func TestMethodNotes(t *testing.T) {
 	base := report.Method{
 		MaxConnections: 100, Warmup: 3 * time.Second, Duration: 15 * time.Second, Cooldown: 2 * time.Second,
-		SampleInterval: 100 * time.Millisecond, DBSampleInterval: time.Second, TreeEvery: 10,
+		SampleInterval: 100 * time.Millisecond, TreeEvery: 10, MemoryEvery: 100,
 		ReadSmallLimit: 200, DefaultLimit: 50,
 		Mix: []report.MixShare{{Percent: 60, Scenario: "read-one"}, {Percent: 40, Scenario: "write"}},
 	}

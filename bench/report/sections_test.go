@@ -51,6 +51,20 @@ func TestCapacitySection(t *testing.T) {
 			t.Errorf("report.html has no probes block for %s · %s (blocks: %v)", c.Scenario, c.App, labels)
 		}
 	}
+	// The probe on a busy machine names who was busy.
+	busy := 0
+	for _, d := range details {
+		if text(elements(d, "summary")[0]) != "read-small · htmx" {
+			continue
+		}
+		busy++
+		if got, want := text(d), "95% (sha256sum 81%, kworker/1:2 10%)"; !strings.Contains(got, want) {
+			t.Errorf("read-small · htmx probes lack the other processes %q:\n%s", want, got)
+		}
+	}
+	if busy != 1 {
+		t.Errorf("report.html has %d probe blocks of read-small · htmx, want 1", busy)
+	}
 }
 
 func TestLoadCharts(t *testing.T) {

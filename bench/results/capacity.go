@@ -92,7 +92,26 @@ type Probe struct {
 	PoolWaitMs    float64 `json:"poolWaitMs,omitempty"`
 	PoolAvailable bool    `json:"poolAvailable,omitempty"`
 
+	// OtherCPU is the machine's CPU less that of the app, PostgreSQL and
+	// the runner over the same window: other processes' (and interrupts'),
+	// when OtherCPUAvailable — every one of those figures seen, and the
+	// app's this machine's (not replicas'). Others are the machine's other
+	// processes that used the most CPU
+	// during the probe (warm-up included), named when the machine less
+	// the app, PostgreSQL and the runner came to more than a tenth of a
+	// core: what "other processes" were.
+	OtherCPU          float64        `json:"otherCPU,omitempty"`
+	OtherCPUAvailable bool           `json:"otherCPUAvailable,omitempty"`
+	Others            []ProcessShare `json:"others,omitempty"`
+
 	// Met says whether the probe met the SLO; Why names what it missed.
 	Met bool   `json:"met"`
 	Why string `json:"why,omitempty"`
+}
+
+// ProcessShare is one process's CPU over a span, in cores.
+type ProcessShare struct {
+	PID   int     `json:"pid"`
+	Name  string  `json:"name"`
+	Cores float64 `json:"cores"`
 }

@@ -40,8 +40,12 @@ func (r *runner) capacityAll(ctx context.Context, run *results.Run) {
 			run.Capacities = append(run.Capacities, found[load.Job{Profile: capacityProfile, Scenario: s, App: a, Repeat: 1}])
 		}
 	}
-	if other := otherLoad(run.Capacities, r.capacityConfig); other > capacity.OtherShown {
-		r.note(fmt.Sprintf("The machine was busy with other work during the capacity search: processes other than the app, PostgreSQL and the runner used up to %.2f cores in a probe. The capacities are what was left to the apps, not what the machine can do.", other))
+	if other, named := otherLoad(run.Capacities, r.capacityConfig); capacity.Shown(other) {
+		who := ""
+		if len(named) > 0 {
+			who = " (in that probe: " + capacity.OthersText(named) + ")"
+		}
+		r.note(fmt.Sprintf("The machine was busy with other work during the capacity search: processes other than the app, PostgreSQL and the runner used up to %.2f cores in a probe%s. The capacities are what was left to the apps, not what the machine can do.", other, who))
 	}
 	replicas := map[string]int{}
 	for _, a := range r.cfg.Apps {
@@ -53,18 +57,18 @@ func (r *runner) capacityAll(ctx context.Context, run *results.Run) {
 }
 
 // otherLoad is the most CPU (cores) the machine's other processes used
-// in any probe whose every CPU figure was seen: the machine less the app,
-// PostgreSQL and the runner; config is each app's search configuration.
-func otherLoad(caps []results.Capacity, config func(app string) capacity.Config) float64 {
-	most := 0.0
+// in any probe whose every CPU figure was seen — the machine less the app,
+// PostgreSQL and the runner — and the processes that probe named; config
+// is each app's search configuration.
+func otherLoad(caps []results.Capacity, config func(app string) capacity.Config) (most float64, named []results.ProcessShare) {
 	for _, c := range caps {
 		for _, p := range c.Probes {
-			if other, ok := capacity.OtherCPU(config(c.App), p); ok {
-				most = max(most, other)
+			if other, ok := capacity.OtherCPU(config(c.App), p); ok && other > most {
+				most, named = other, p.Others
 			}
 		}
 	}
-	return most
+	return most, named
 }
 
 // capacityConfig is the configuration of app's search: the SLO, the ramp,

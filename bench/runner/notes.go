@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"crudbench/bench/cost"
 	"crudbench/bench/report"
 	"crudbench/bench/sampler"
 	"crudbench/bench/scenario"
@@ -33,10 +32,9 @@ func (r *runner) method() report.Method {
 	m := report.Method{
 		MaxConnections: r.cfg.MaxConnections,
 		Warmup:         r.cfg.Warmup, Duration: r.cfg.Duration, Cooldown: r.cfg.Cooldown,
-		SampleInterval:   r.cfg.SampleInterval,
-		DBSampleInterval: max(r.cfg.SampleInterval, cost.DBSampleInterval),
-		TreeEvery:        sampler.TreeEvery,
-		ReadSmallLimit:   scenario.ReadSmallLimit, DefaultLimit: db.DefaultLimit,
+		SampleInterval: r.cfg.SampleInterval,
+		TreeEvery:      sampler.TreeEvery, MemoryEvery: sampler.MemoryEvery,
+		ReadSmallLimit: scenario.ReadSmallLimit, DefaultLimit: db.DefaultLimit,
 		ProfileCPU: r.cfg.ProfileCPU,
 	}
 	for _, w := range scenario.MixWeights {

@@ -3,7 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
-	"time"
+	"os"
 
 	"crudbench/bench/capacity"
 	"crudbench/bench/cost"
@@ -46,7 +46,6 @@ func (p *prober) probe(ctx context.Context, rate float64) (results.Probe, error)
 		Warmup: o.ProbeWarmup, Duration: o.ProbeDuration,
 		Timeout: r.cfg.Timeout, MaxConnections: r.cfg.MaxConnections, Observe: wl.Observe,
 	}
-	machine := watchMachine(ctx, o.ProbeWarmup, o.ProbeDuration)
 	src := r.sourcesFor(p.j.App)
 	out, series, self, attackErr := r.attack(ctx, wl, opts, src)
 	if writesRows(p.j.Scenario) {
@@ -59,7 +58,10 @@ func (p *prober) probe(ctx context.Context, rate float64) (results.Probe, error)
 	}
 	pr, unread := probeOf(rate, out, series, src, self)
 	r.noteUnread(fmt.Sprintf("capacity probe %s %s at %g/s", p.j.Scenario, p.j.App, rate), unread)
-	pr.MachineCPU, pr.MachineCPUAvailable = machine()
+	pr.OtherCPU, pr.OtherCPUAvailable = capacity.OtherCPU(p.cfg, pr)
+	if pr.OtherCPUAvailable && capacity.Shown(pr.OtherCPU) {
+		pr.Others = self.Others(othersNamed, othersLeast, src.PID(), r.dbPID, os.Getpid())
+	}
 	switch {
 	case out.Interrupted:
 		return pr, ctx.Err()
@@ -70,6 +72,13 @@ func (p *prober) probe(ctx context.Context, rate float64) (results.Probe, error)
 	return pr, nil
 }
 
+// othersNamed is how many of the machine's other processes a probe names,
+// and othersLeast the least CPU, in cores, for which one is named.
+const (
+	othersNamed = 3
+	othersLeast = 0.02
+)
+
 // print writes the probe's console line; it judges the probe as the
 // search does to say whether it met the SLO.
 func (p *prober) print(pr results.Probe) {
@@ -77,9 +86,18 @@ func (p *prober) print(pr results.Probe) {
 	if !capacity.Met(p.cfg, &pr) {
 		verdict = "missed: " + pr.Why
 	}
-	p.r.con.printf("  probe %2d %-10s %s %8.1f req/s  p99 %7.1f ms  app %s  pool wait %s ms  postgres %s  runner %.2f  machine %s cores  %s\n",
+	p.r.con.printf("  probe %2d %-10s %s %8.1f req/s  p99 %7.1f ms  app %s  pool wait %s ms  postgres %s  runner %.2f  machine %s cores%s  %s\n",
 		p.n, p.j.Scenario, p.r.appColumn(p.j.App), pr.Rate, pr.P99, cores(pr.AppCPU, pr.AppCPUAvailable), poolWait(pr),
-		cores(pr.DBCPU, pr.DBCPUAvailable), pr.RunnerCPU, cores(pr.MachineCPU, pr.MachineCPUAvailable), verdict)
+		cores(pr.DBCPU, pr.DBCPUAvailable), pr.RunnerCPU, cores(pr.MachineCPU, pr.MachineCPUAvailable), others(pr), verdict)
+}
+
+// others is the probe's named other processes for its console line,
+// "  (other: kworker/1:2 0.21, sshd 0.03)", or nothing.
+func others(pr results.Probe) string {
+	if len(pr.Others) == 0 {
+		return ""
+	}
+	return "  (other: " + capacity.OthersText(pr.Others) + ")"
 }
 
 // cores formats a CPU figure in cores, "n/a" when it was not seen.
@@ -115,40 +133,13 @@ func probeOf(rate float64, out *load.Outcome, series map[string]sampler.Series, 
 	if pool := res.AppCost.Pool; pool != nil {
 		pr.PoolWaitMs, pr.PoolAvailable = pool.WaitMsPerRequest, true
 	}
+	// The runner and the machine over the window, on the samples' clock;
+	// the runner's getrusage over the whole attack when they are missing.
+	c := cost.TakeCores(series, out.Window.Start, out.Window.End)
 	pr.RunnerCPU = self.Cores()
+	if c.RunnerOK {
+		pr.RunnerCPU = c.Runner
+	}
+	pr.MachineCPU, pr.MachineCPUAvailable = c.Machine, c.MachineOK
 	return pr, unread
-}
-
-// watchMachine reads the machine's CPU when a probe's measured window
-// starts (after warmup) and when it ends (d later), and returns a function
-// that waits for the busy cores between the two. It reports false when
-// /proc/stat cannot be read or ctx ended first.
-func watchMachine(ctx context.Context, warmup, d time.Duration) func() (float64, bool) {
-	type reading struct {
-		cores float64
-		ok    bool
-	}
-	done := make(chan reading, 1)
-	go func() {
-		read := func(after time.Duration) (sampler.MachineCPU, bool) {
-			select {
-			case <-time.After(after):
-			case <-ctx.Done():
-				return sampler.MachineCPU{}, false
-			}
-			m, err := sampler.ReadMachineCPU()
-			return m, err == nil
-		}
-		from, ok := read(warmup)
-		if !ok {
-			done <- reading{}
-			return
-		}
-		to, ok := read(d)
-		done <- reading{from.BusyCores(to), ok}
-	}()
-	return func() (float64, bool) {
-		m := <-done
-		return m.cores, m.ok
-	}
 }

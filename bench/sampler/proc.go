@@ -131,13 +131,16 @@ type procReader struct {
 	path []byte
 }
 
-// open opens /proc/<pid>/<name>. It goes straight to the system call:
+// open opens /proc/<pid>/<name>, or /proc/<name> for pid 0 (no process
+// has it): the machine's files. It goes straight to the system call:
 // os.Open would also try to register the file with the network poller, a
 // wasted call per file.
 func (r *procReader) open(pid int, name string) (int, error) {
 	r.path = append(r.path[:0], "/proc/"...)
-	r.path = strconv.AppendInt(r.path, int64(pid), 10)
-	r.path = append(r.path, '/')
+	if pid != 0 {
+		r.path = strconv.AppendInt(r.path, int64(pid), 10)
+		r.path = append(r.path, '/')
+	}
 	r.path = append(r.path, name...)
 	for {
 		fd, err := syscall.Open(string(r.path), syscall.O_RDONLY|syscall.O_CLOEXEC, 0)

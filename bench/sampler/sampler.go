@@ -43,12 +43,20 @@ import (
 const DefaultInterval = 100 * time.Millisecond
 
 // TreeEvery is how often, in samples, a tree target looks for new
-// processes and measures its memory (Pss) again: reading smaps_rollup walks
-// a whole address space, milliseconds for a large PostgreSQL. In between,
-// the known processes' CPU times are still read at every sample, and the
-// memory value is carried. A process that starts and ends between two
-// refreshes is not lost: its time reaches its parent's cutime.
+// processes below its root's children (PostgreSQL's parallel workers are
+// the postmaster's children too, so this is rare). The root's own children
+// are listed at every sample: a backend or cluster worker that starts
+// during a run is read from its first 100 ms, so its CPU time is counted in
+// the window it was spent in, not in a later one when it is found. A
+// process that starts and ends between two listings is not lost either:
+// its time reaches its parent's cutime.
 const TreeEvery = 10
+
+// MemoryEvery is how often, in samples, a tree target measures its memory
+// (Pss) again: reading smaps_rollup walks a whole address space,
+// milliseconds for a large PostgreSQL with sixty backends. In between, the
+// memory value is carried; the last sample (at Stop) always measures it.
+const MemoryEvery = 100
 
 // Target says what to sample.
 type Target struct {
@@ -62,6 +70,11 @@ type Target struct {
 	// is the sum of Pss (shared pages divided among their users) so shared
 	// buffers are not counted once per backend.
 	Tree bool
+	// Machine samples the whole machine instead of a process (PID is
+	// ignored): CPU is the busy time of every CPU added up, from
+	// /proc/stat, so a window's CPUMean is the busy cores, read on the
+	// same clock as the processes beside it. It has no memory.
+	Machine bool
 }
 
 // Sampler samples its targets from Start until Stop. Create one with New;
@@ -164,24 +177,30 @@ func (s *Sampler) run() {
 	tick := time.NewTicker(s.interval)
 	defer tick.Stop()
 	for n := 0; ; n++ {
-		s.sampleAll(n%TreeEvery == 0)
+		s.sampleAll(pass{members: n%TreeEvery == 0, memory: n%MemoryEvery == 0})
 		select {
 		case <-tick.C:
 		case <-s.stop:
 			// A fresh, full last sample, so a window ending at Stop has
 			// its end values.
-			s.sampleAll(true)
+			s.sampleAll(pass{members: true, memory: true})
 			s.cpu, s.wall = threadCPU()-cpu0, time.Since(wall0)
 			return
 		}
 	}
 }
 
-// sampleAll reads every target once. full asks tree targets to look for
-// new processes and measure their memory again.
-func (s *Sampler) sampleAll(full bool) {
+// pass says what a sample reads of a tree target besides its known
+// processes' CPU and its root's children: members, every descendant (all
+// of the tree listed afresh); memory, its Pss.
+type pass struct {
+	members, memory bool
+}
+
+// sampleAll reads every target once.
+func (s *Sampler) sampleAll(p pass) {
 	now := time.Now()
 	for _, t := range s.trackers {
-		t.sample(&s.reader, now, full)
+		t.sample(&s.reader, now, p)
 	}
 }

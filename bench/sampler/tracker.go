@@ -61,9 +61,13 @@ func (l lagBound) of(p procStat) time.Duration {
 const childrenLag = 2 * time.Second / ClockTicksPerSecond
 
 func newTracker(t Target, lag lagBound) *tracker {
+	pid := t.PID
+	if t.Machine {
+		pid = 0 // /proc/stat: see procReader.open
+	}
 	return &tracker{
 		target:  t,
-		stat:    procFile{pid: t.PID, name: "stat"},
+		stat:    procFile{pid: pid, name: "stat"},
 		status:  procFile{pid: t.PID, name: "status"},
 		members: make(map[int]*member),
 		lag:     lag,
@@ -71,9 +75,13 @@ func newTracker(t Target, lag lagBound) *tracker {
 }
 
 // sample reads the target once at time now and records a Sample or a
-// miss. full asks a tree to look for new members and to measure its memory
-// again.
-func (t *tracker) sample(r *procReader, now time.Time, full bool) {
+// miss. p says what a tree reads besides its known members and its root's
+// children; the first sample reads everything.
+func (t *tracker) sample(r *procReader, now time.Time, p pass) {
+	if t.target.Machine {
+		t.sampleMachine(r, now)
+		return
+	}
 	root, err := readStat(r, &t.stat)
 	if err != nil || (t.seen && root.startTime != t.startTime) {
 		t.miss(now)
@@ -98,9 +106,12 @@ func (t *tracker) sample(r *procReader, now time.Time, full bool) {
 		return
 	}
 
-	full = full || len(t.samples) == 0
-	if !full || !t.refreshMembers(r, root) {
-		t.rereadMembers(r)
+	if len(t.samples) == 0 {
+		p = pass{members: true, memory: true}
+	}
+	if !p.members || !t.refreshMembers(r, root) {
+		t.rereadMembers()
+		t.adoptChildren(r, root)
 	}
 	// Every process counts its own time plus its reaped children's: when a
 	// backend exits, its time moves into its parent's cutime, so the total
@@ -116,7 +127,7 @@ func (t *tracker) sample(r *procReader, now time.Time, full bool) {
 			behind += childrenLag
 		}
 	}
-	if full {
+	if p.memory {
 		t.rss = t.treeMemory(r)
 	}
 	t.samples = append(t.samples, Sample{At: now, CPU: cpu, CPUBehind: behind, RSSBytes: t.rss})
@@ -148,28 +159,26 @@ func (t *tracker) close() {
 	}
 }
 
-// rereadMembers updates the known members' CPU times and drops those that
-// exited (their time is now in their parent's cutime) or left the tree.
-func (t *tracker) rereadMembers(r *procReader) {
+// rereadMembers updates the known members' CPU times from their CPU
+// clocks alone, and drops those whose clock is gone: they exited, and
+// their time is now in their parent's cutime. Their stat — parent,
+// threads, reaped children — is read again at the next full listing
+// (refreshMembers, every TreeEvery samples): a clock read is a system call
+// that generates no file, several times cheaper than a stat read, which
+// is what lets PostgreSQL's sixty processes be read ten times a second.
+// Between listings a member's reaped children's time is carried from its
+// last stat (PostgreSQL's backends reap none: the postmaster, the root,
+// reaps them, and its stat is read at every sample).
+func (t *tracker) rereadMembers() {
 	for pid, m := range t.members {
-		p, err := readStat(r, &m.file)
-		var cpu time.Duration
-		if err == nil {
-			cpu, err = processCPU(pid)
-		}
-		if err != nil || !t.inTree(p.ppid) {
+		cpu, err := processCPU(pid)
+		if err != nil {
 			m.file.close()
 			delete(t.members, pid)
 			continue
 		}
-		m.stat, m.cpu = p, cpu
+		m.cpu = cpu
 	}
-}
-
-// inTree reports whether pid is the root or a known member.
-func (t *tracker) inTree(pid int) bool {
-	_, ok := t.members[pid]
-	return ok || pid == t.target.PID
 }
 
 // refreshMembers replaces the members with the root's descendants, found
@@ -197,23 +206,11 @@ func (t *tracker) refreshMembers(r *procReader, root procStat) bool {
 			if !known {
 				m = &member{file: procFile{pid: pid, name: "stat"}}
 			}
-			p, err := readStat(r, &m.file)
-			if err != nil && known {
-				// A held file fails once its process is gone, even when
-				// the pid has a new owner: try the pid afresh.
-				p, err = readStat(r, &m.file)
-			}
-			var cpu time.Duration
-			if err == nil {
-				cpu, err = processCPU(pid)
-			}
-			if err != nil || p.ppid != parent.pid {
-				m.file.close()
+			if !m.read(r, parent.pid, known) {
 				continue
 			}
-			m.stat, m.cpu = p, cpu
 			found[pid] = m
-			queue = append(queue, p)
+			queue = append(queue, m.stat)
 		}
 	}
 	for pid, m := range t.members {
@@ -223,6 +220,65 @@ func (t *tracker) refreshMembers(r *procReader, root procStat) bool {
 	}
 	t.members = found
 	return true
+}
+
+// adoptChildren adds the root's children that are not members yet. It
+// reads one file per thread of the root (one for PostgreSQL's
+// postmaster); a kernel without the children files leaves new children to
+// the next full listing (refreshMembers), which scans /proc instead.
+func (t *tracker) adoptChildren(r *procReader, root procStat) {
+	kids, err := r.childrenFromTask(root)
+	if err != nil {
+		return
+	}
+	for _, pid := range kids {
+		if _, known := t.members[pid]; known {
+			continue
+		}
+		m := &member{file: procFile{pid: pid, name: "stat"}}
+		if m.read(r, root.pid, false) {
+			t.members[pid] = m
+		}
+	}
+}
+
+// read reads the member's stat and CPU clock and reports whether it is
+// still parent's child; when not, its file is closed. A held file
+// (known) fails once its process is gone, even when the pid has a new
+// owner, so a failed read of one is tried once afresh.
+func (m *member) read(r *procReader, parent int, known bool) bool {
+	p, err := readStat(r, &m.file)
+	if err != nil && known {
+		p, err = readStat(r, &m.file)
+	}
+	var cpu time.Duration
+	if err == nil {
+		cpu, err = processCPU(m.file.pid)
+	}
+	if err != nil || p.ppid != parent {
+		m.file.close()
+		return false
+	}
+	m.stat, m.cpu = p, cpu
+	return true
+}
+
+// sampleMachine records the machine's busy CPU time (Target.Machine),
+// or a miss when /proc/stat cannot be read. A machine target's stat file
+// is /proc/stat itself (its PID is 0), held open like a process's. It
+// counts in clock ticks per CPU, each truncated: a reading lacks up to a
+// tick per CPU.
+func (t *tracker) sampleMachine(r *procReader, now time.Time) {
+	b, err := t.stat.read(r)
+	var m MachineCPU
+	if err == nil {
+		m, err = parseMachineCPU(b)
+	}
+	if err != nil {
+		t.miss(now)
+		return
+	}
+	t.samples = append(t.samples, Sample{At: now, CPU: ticksDuration(m.Busy), CPUBehind: ticksDuration(uint64(m.CPUs))})
 }
 
 // treeMemory sums the Pss of the root and its members. A process whose
