@@ -153,13 +153,7 @@ func TestMeasureNodeApps(t *testing.T) {
 			}
 			t.Logf("%+v", f)
 			checkNodeApp(t, c.app, glob(t, c.read...), f)
-			var names []string
-			for _, fw := range f.Frameworks {
-				names = append(names, fw.Name)
-			}
-			if got := strings.Join(names, " "); got != c.frameworks {
-				t.Errorf("Frameworks %v, want %s", f.Frameworks, c.frameworks)
-			}
+			checkNodeFrameworks(t, c.app, c.frameworks, f)
 		})
 	}
 }
@@ -180,8 +174,8 @@ func checkNodeApp(t *testing.T, app string, read []string, f results.StackFacts)
 			direct++
 		}
 	}
-	if f.App != app || f.Runtime != "Node.js" || f.RuntimeVersion != nodeVersion(t) {
-		t.Errorf("App, Runtime, RuntimeVersion = %q, %q, %q, want %q, Node.js, %q", f.App, f.Runtime, f.RuntimeVersion, app, nodeVersion(t))
+	if v := nodeVersion(t); f.App != app || f.Runtime != "Node.js" || f.RuntimeVersion != v {
+		t.Errorf("App, Runtime, RuntimeVersion = %q, %q, %q, want %q, Node.js, %q", f.App, f.Runtime, f.RuntimeVersion, app, v)
 	}
 	if len(localDirs) == 0 && f.DirectModules != direct {
 		t.Errorf("DirectModules = %d, want package.json's %d dependencies", f.DirectModules, direct)
@@ -214,19 +208,29 @@ func checkNodeApp(t *testing.T, app string, read []string, f results.StackFacts)
 		t.Errorf("Shared.Other = %d, want the %d lines of %v", f.Shared.Other, want, read)
 	}
 	shipped := append(append(append(tracked(t, dir+"/src"), dir+"/package.json", dir+"/package-lock.json"), read...), sharedJS...)
-	want := fileBytes(t, shipped...) + findBytes(t, dir+"/node_modules")
 	for _, d := range localDirs {
-		want += fileBytes(t, d+"/package.json")
+		shipped = append(shipped, d+"/package.json")
 	}
-	if f.DeployedBytes != want {
+	if want := fileBytes(t, shipped...) + findBytes(t, dir+"/node_modules"); f.DeployedBytes != want {
 		t.Errorf("DeployedBytes = %d, want node_modules and the sources, %d", f.DeployedBytes, want)
 	}
+}
+
+// checkNodeFrameworks checks that f names the frameworks want, at the
+// versions installed in apps/<app>/node_modules.
+func checkNodeFrameworks(t *testing.T, app, want string, f results.StackFacts) {
+	t.Helper()
+	var names []string
 	for _, fw := range f.Frameworks {
+		names = append(names, fw.Name)
 		var installed struct{ Version string }
-		readJSON(t, dir+"/node_modules/"+fw.Name+"/package.json", &installed)
+		readJSON(t, "apps/"+app+"/node_modules/"+fw.Name+"/package.json", &installed)
 		if fw.Version != installed.Version {
 			t.Errorf("framework %s %s, but node_modules holds %s", fw.Name, fw.Version, installed.Version)
 		}
+	}
+	if got := strings.Join(names, " "); got != want {
+		t.Errorf("Frameworks %v, want %s", f.Frameworks, want)
 	}
 }
 
