@@ -18,7 +18,8 @@ var tinyNodeTree = map[string]string{
 	// Own: not counted (npm's files), but shipped
 	"apps/tiny/package.json": `{"name": "tiny", "dependencies": {"a": "1.0.0", "b": "^2.0.0", "common": "file:../common"}, "devDependencies": {"tester": "1.0.0"}}`,
 	// the root, the local package and its link are not packages; b@2.0.0
-	// is installed twice but is one package: a, b, c, pg = 4
+	// is installed twice but is one package, and tester is the tests':
+	// a, b, c, pg = 4
 	"apps/tiny/package-lock.json": `{"lockfileVersion": 3, "packages": {
 		"": {"name": "tiny"},
 		"../common": {"name": "common", "version": "0.1.0"},
@@ -27,7 +28,8 @@ var tinyNodeTree = map[string]string{
 		"node_modules/b": {"version": "2.0.0"},
 		"node_modules/a/node_modules/b": {"version": "2.0.0"},
 		"node_modules/c": {"version": "3.1.4"},
-		"node_modules/pg": {"version": "8.0.0"}
+		"node_modules/pg": {"version": "8.0.0"},
+		"node_modules/tester": {"version": "1.0.0", "dev": true}
 	}}`,
 	// 3 Own.JS, naming one file and one folder of the tree outside it
 	"apps/tiny/src/main.js": "import { a } from 'a';\n\nconst doc = new URL('../../../docs/api.yaml', import.meta.url);\nconst schema = new URL(\"../../schema/\", import.meta.url);\n",

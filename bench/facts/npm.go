@@ -67,6 +67,9 @@ type lockPackage struct {
 	// Link marks an entry that is a symbolic link to a local package,
 	// whose files are counted as code, not as a package.
 	Link bool `json:"link"`
+	// Dev marks a package only devDependencies need: a tool of the tests,
+	// not a dependency of the app.
+	Dev bool `json:"dev"`
 }
 
 // readLockfile reads the package-lock.json of the folder dir.
@@ -97,12 +100,12 @@ func (l *lockfile) installed(path string) (string, bool) {
 	return path[i+len("node_modules/"):], true
 }
 
-// total counts the packages the lockfile installs, each name and version
-// once however many folders npm puts copies of it in.
+// total counts the packages the lockfile installs for the app, each name
+// and version once however many folders npm puts copies of it in.
 func (l *lockfile) total() int {
 	distinct := map[string]bool{}
 	for path, p := range l.Packages {
-		if name, ok := l.installed(path); ok {
+		if name, ok := l.installed(path); ok && !p.Dev {
 			distinct[name+"@"+p.Version] = true
 		}
 	}

@@ -26,7 +26,7 @@ type StackFacts struct {
 	// (go version -m), crudbench itself excluded. For a Node.js app they
 	// count npm packages: direct the dependencies of its package.json and
 	// of its local packages', total the distinct packages its
-	// package-lock.json installs.
+	// package-lock.json installs for them (not for devDependencies).
 	DirectModules int `json:"directModules"`
 	TotalModules  int `json:"totalModules"`
 	// BinaryBytes is a Go app's binary; DeployedBytes, for a Node.js app,
