@@ -208,10 +208,14 @@ func checkNodeApp(t *testing.T, app string, read []string, f results.StackFacts)
 		t.Errorf("Shared.Other = %d, want the %d lines of %v", f.Shared.Other, want, read)
 	}
 	shipped := append(append(append(tracked(t, dir+"/src"), dir+"/package.json", dir+"/package-lock.json"), read...), sharedJS...)
+	want := findBytes(t, dir+"/node_modules")
 	for _, d := range localDirs {
 		shipped = append(shipped, d+"/package.json")
+		if _, err := os.Stat(filepath.Join(root, d, "node_modules")); err == nil {
+			want += findBytes(t, d+"/node_modules")
+		}
 	}
-	if want := fileBytes(t, shipped...) + findBytes(t, dir+"/node_modules"); f.DeployedBytes != want {
+	if want += fileBytes(t, shipped...); f.DeployedBytes != want {
 		t.Errorf("DeployedBytes = %d, want node_modules and the sources, %d", f.DeployedBytes, want)
 	}
 }
