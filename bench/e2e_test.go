@@ -336,14 +336,18 @@ func checkResult(t *testing.T, dir string, r results.Result) {
 }
 
 // checkStacks checks the stack facts of the apps the runner built and
-// started: every one measured, in the order of the apps.
+// started: every one measured, in the order of the apps, whatever its
+// toolchain.
 func checkStacks(t *testing.T, run *results.Run) {
 	t.Helper()
 	var apps []string
 	for _, f := range run.Stacks {
 		apps = append(apps, f.App)
-		if f.BinaryBytes <= 0 || f.StartMs <= 0 || f.IdleRSSMB <= 0 || f.Own.Go <= 0 || f.Shared.Go <= 0 ||
-			f.TotalModules < f.DirectModules || f.DirectModules <= 0 || len(f.Problems) > 0 {
+		// A Go app deploys its binary, a Node.js app its folder.
+		deployed := max(f.BinaryBytes, f.DeployedBytes)
+		if deployed <= 0 || f.StartMs <= 0 || f.IdleRSSMB <= 0 || f.Own.Code() <= 0 || f.Shared == (results.Lines{}) ||
+			f.TotalModules < f.DirectModules || f.DirectModules <= 0 || f.Runtime == "" || f.RuntimeVersion == "" ||
+			len(f.Frameworks) == 0 || len(f.Problems) > 0 {
 			t.Errorf("stack facts of %s: %+v", f.App, f)
 		}
 	}

@@ -8,8 +8,8 @@ import (
 	"crudbench/bench/results"
 )
 
-// Binary returns the facts a binary holds by itself — its size and the
-// modules linked into it — for an app whose source tree is not at hand (a
+// Binary returns the facts a binary holds by itself — its size, its Go
+// version and the modules linked into it — for an app whose source tree is not at hand (a
 // bench in a container, attached to apps it can see through /proc): lines
 // and direct modules need the tree and are left zero.
 func Binary(bin string) (results.StackFacts, error) {
@@ -24,5 +24,6 @@ func Binary(bin string) (results.StackFacts, error) {
 	}
 	facts.TotalModules = len(info.Deps)
 	facts.BinaryBytes = fi.Size()
+	goRuntime(&facts, info)
 	return facts, nil
 }

@@ -1,8 +1,10 @@
 // Package facts measures what an app costs besides CPU and time: its lines
-// of code, the modules linked into it and the size of its binary, from the
-// source tree and the built binary.
+// of code, its runtime and frameworks, the modules linked into it or the
+// packages installed for it and the size of what is deployed, from the
+// source tree and the built binary (Go) or installed folder (Node.js, see
+// MeasureNode).
 //
-// Only what the binary links is counted: the packages `go list -deps`
+// For a Go app only what the binary links is counted: the packages `go list -deps`
 // finds for the app in the build context of this platform (test-only
 // helpers such as db/dbtest are not linked, so not counted), and of the
 // files they embed only those whose content the binary carries.
@@ -65,5 +67,6 @@ func Measure(ctx context.Context, root, app, bin string) (results.StackFacts, er
 	}
 	facts.TotalModules = len(info.Deps)
 	facts.BinaryBytes = int64(len(binary))
+	goRuntime(&facts, info)
 	return facts, nil
 }

@@ -178,6 +178,42 @@ func TestMeasureApps(t *testing.T) {
 	})
 }
 
+// checkGoRuntime checks that f names the Go that built the binaries and
+// the frameworks of the names want, at the versions go list -m selects.
+func checkGoRuntime(t *testing.T, f results.StackFacts, want string) {
+	t.Helper()
+	goVersion := goCommand(t, "env", "GOVERSION")
+	if f.Runtime != "Go" || "go"+f.RuntimeVersion != goVersion {
+		t.Errorf("%s: Runtime %q %q, want Go %s", f.App, f.Runtime, f.RuntimeVersion, goVersion)
+	}
+	modules := map[string]string{
+		"chi": "github.com/go-chi/chi/v5", "gqlgen": "github.com/99designs/gqlgen", "gqlparser": "github.com/vektah/gqlparser/v2",
+		"dataloadgen": "github.com/vikstrous/dataloadgen", "templ": "github.com/a-h/templ", "pgx": "github.com/jackc/pgx/v5",
+	}
+	var names []string
+	for _, fw := range f.Frameworks {
+		names = append(names, fw.Name)
+		if v := goCommand(t, "list", "-m", "-f", "{{.Version}}", modules[fw.Name]); "v"+fw.Version != v {
+			t.Errorf("%s: %s %s, want %s", f.App, fw.Name, fw.Version, v)
+		}
+	}
+	if got := strings.Join(names, " "); got != want {
+		t.Errorf("%s: Frameworks %v, want %s", f.App, f.Frameworks, want)
+	}
+}
+
+// goCommand runs go with args in the module and returns its output, trimmed.
+func goCommand(t *testing.T, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("go", args...)
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go %s: %v", strings.Join(args, " "), err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
 // shared lists the crudbench packages outside apps/<app> that the app
 // links, sorted.
 func shared(t *testing.T, app string) string {
@@ -202,15 +238,20 @@ func shared(t *testing.T, app string) string {
 }
 
 // Binary alone reads what the binary holds, the same as Measure does with
-// the tree, and nothing that needs the tree.
+// the tree, and nothing that needs the tree: its size, modules, Go version
+// and frameworks.
 func TestBinary(t *testing.T) {
 	all := measureApps(t)
+	for app, want := range map[string]string{"rest": "chi pgx", "graphql": "chi gqlgen gqlparser dataloadgen pgx", "htmx": "chi templ pgx"} {
+		checkGoRuntime(t, all[app], want)
+	}
 	for _, app := range []string{"rest", "graphql", "htmx"} {
 		f, err := facts.Binary(filepath.Join(appBinaries(t), app))
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := results.StackFacts{TotalModules: all[app].TotalModules, BinaryBytes: all[app].BinaryBytes}
+		want := results.StackFacts{TotalModules: all[app].TotalModules, BinaryBytes: all[app].BinaryBytes,
+			Runtime: all[app].Runtime, RuntimeVersion: all[app].RuntimeVersion, Frameworks: all[app].Frameworks}
 		if !reflect.DeepEqual(f, want) {
 			t.Errorf("%s: Binary = %+v, want %+v", app, f, want)
 		}

@@ -160,8 +160,9 @@ func bottomTable(run *results.Run, l layout, bs []basis, capScen []string) table
 		col("RSS max MB")
 	}
 	if len(run.Stacks) > 0 {
-		col("binary MB")
-		col("own Go lines")
+		w := wordsOf(run)
+		col(w.deployed + " MB")
+		col("own " + w.code + " lines")
 	}
 	for _, a := range l.apps {
 		t.Rows = append(t.Rows, row{Cells: texts(bottomCells(run, a, bs, capScen)...)})
@@ -186,7 +187,7 @@ func bottomCells(run *results.Run, app string, bs []basis, capScen []string) []s
 	}
 	if len(run.Stacks) > 0 {
 		if f := stackOf(run, app); f != nil {
-			cells = append(cells, positive(binaryMB(*f), 1), linesText(f.Own.Go))
+			cells = append(cells, positive(deployedMB(*f), 1), linesText(f.Own.Code()))
 		} else {
 			cells = append(cells, na, na)
 		}
@@ -345,27 +346,27 @@ func memorySentence(l layout, bs []basis) string {
 	return fmt.Sprintf("%s used the least memory, %s MB RSS at most; %s.", ms[0].app, fixed(ms[0].mb, 1), listText(parts))
 }
 
-// sizeSentence compares each app's binary and hand-written Go lines with
-// those of the app with the smallest binary.
+// sizeSentence compares each app's deploy (a Go binary, a Node.js folder)
+// and hand-written lines with those of the app with the smallest deploy.
 func sizeSentence(run *results.Run) string {
 	var fs []results.StackFacts
 	for _, f := range run.Stacks {
-		if f.BinaryBytes > 0 {
+		if deployedMB(f) > 0 {
 			fs = append(fs, f)
 		}
 	}
 	if len(fs) < 2 {
 		return ""
 	}
-	slices.SortStableFunc(fs, func(x, y results.StackFacts) int { return cmp.Compare(binaryMB(x), binaryMB(y)) })
-	base := fs[0]
+	slices.SortStableFunc(fs, func(x, y results.StackFacts) int { return cmp.Compare(deployedMB(x), deployedMB(y)) })
+	base, w := fs[0], wordsOf(run)
 	var parts []string
 	for _, f := range fs[1:] {
-		s := fmt.Sprintf("%s's binary is %s %s's (%s vs %s MB)", f.App, ratio(binaryMB(f), binaryMB(base)), base.App,
-			fixed(binaryMB(f), 1), fixed(binaryMB(base), 1))
-		if base.Own.Go > 0 && f.Own.Go > 0 {
-			s += fmt.Sprintf(", with %s its hand-written Go lines (%s vs %s)", ratio(float64(f.Own.Go), float64(base.Own.Go)),
-				thousands(float64(f.Own.Go)), thousands(float64(base.Own.Go)))
+		s := fmt.Sprintf("%s's %s is %s %s's (%s vs %s MB)", f.App, w.deployNoun, ratio(deployedMB(f), deployedMB(base)), base.App,
+			fixed(deployedMB(f), 1), fixed(deployedMB(base), 1))
+		if b, n := base.Own.Code(), f.Own.Code(); b > 0 && n > 0 {
+			s += fmt.Sprintf(", with %s its hand-written %s lines (%s vs %s)", ratio(float64(n), float64(b)), w.code,
+				thousands(float64(n)), thousands(float64(b)))
 		}
 		parts = append(parts, s)
 	}

@@ -292,8 +292,10 @@ func confirmation(scenario, app string, rate, cpuMs, rssMB float64) *results.Res
 }
 
 func stack(app string, goLines, generated int, binaryMB, startMs, idleMB float64) results.StackFacts {
-	return results.StackFacts{App: app, Own: results.Lines{Go: goLines, Generated: generated, Tests: 650, Other: 120},
-		Shared: results.Lines{Go: 3000, Generated: 2400, Tests: 900}, DirectModules: 9, TotalModules: 41,
+	return results.StackFacts{App: app, Runtime: "Go", RuntimeVersion: "1.26.0",
+		Frameworks: []results.Framework{{Name: "chi", Version: "5.5.0"}, {Name: "pgx", Version: "5.12.0"}},
+		Own:        results.Lines{Go: goLines, Generated: generated, Tests: 650, Other: 120},
+		Shared:     results.Lines{Go: 3000, Generated: 2400, Tests: 900}, DirectModules: 9, TotalModules: 41,
 		BinaryBytes: int64(binaryMB * results.BytesPerMB), StartMs: startMs, IdleRSSMB: idleMB}
 }
 

@@ -109,7 +109,7 @@ func renderHTML(dir string, run *results.Run) ([]byte, error) {
 		CPU:                cpuSection(run, l),
 	}
 	if len(run.Stacks) > 0 {
-		p.Facts = &factsView{factsHowTo, factsTable(run)}
+		p.Facts = &factsView{factsHowTo(run), factsTable(run)}
 	}
 	for _, a := range l.apps {
 		p.Apps = append(p.Apps, legend{appLabel(run, a), l.color(a)})

@@ -176,7 +176,7 @@ func writeMDFacts(b *bytes.Buffer, run *results.Run) {
 	if len(run.Stacks) == 0 {
 		return
 	}
-	b.WriteString("## Stack facts\n\n" + factsHowTo + "\n\n")
+	b.WriteString("## Stack facts\n\n" + factsHowTo(run) + "\n\n")
 	writeMDTable(b, factsTable(run))
 }
 

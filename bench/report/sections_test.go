@@ -174,9 +174,9 @@ func TestStackFacts(t *testing.T) {
 	md := readFile(t, filepath.Join(written(t, run), report.MarkdownFile))
 	section := between(md, "## Stack facts\n", "\n## ")
 	for _, want := range []string{
-		"| rest | 800 | 0 | 650 | 120 | 5,400 | 9 / 41 | 14.0 | 180 | 12.5 | – |",
-		"| graphql | n/a | n/a | n/a | n/a | n/a | 9 / 41 | 22.0 | 240 | 18.2 | attached without a source tree: no lines counted |",
-		"| htmx | 1,000 | 0 | 650 | 120 | 5,400 | n/a | n/a | n/a | n/a | attached by URL: no binary and no start to time |",
+		"| rest | Go 1.26.0 | chi 5.5.0, pgx 5.12.0 | 800 | 0 | 650 | 120 | 5,400 | 9 / 41 | 14.0 | 180 | 12.5 | – |",
+		"| graphql | Go 1.26.0 | chi 5.5.0, pgx 5.12.0 | n/a | n/a | n/a | n/a | n/a | 9 / 41 | 22.0 | 240 | 18.2 | attached without a source tree: no lines counted |",
+		"| htmx | Go 1.26.0 | chi 5.5.0, pgx 5.12.0 | 1,000 | 0 | 650 | 120 | 5,400 | n/a | n/a | n/a | n/a | attached by URL: no binary and no start to time |",
 	} {
 		if !strings.Contains(section, want) {
 			t.Errorf("stack facts lack\n%s\nsection:\n%s", want, section)
