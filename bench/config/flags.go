@@ -176,6 +176,8 @@ func (c *Config) readLists(v flagValues, set map[string]bool) []error {
 	}
 	if c.Apps, err = scenario.ParseList("app", appList, c.appNames()); err != nil {
 		errs = append(errs, fmt.Errorf("-apps: %w", err))
+	} else if err := c.checkToolchains(appList); err != nil {
+		errs = append(errs, err)
 	}
 	return errs
 }

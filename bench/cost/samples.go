@@ -66,13 +66,13 @@ type Watcher interface {
 }
 
 // Watchers makes the watchers of one run, every interval: the app's
-// process when it is read from /proc, its metrics (each replica's) when
+// process (or process tree, AsTree) when it is read from /proc, its metrics (each replica's) when
 // known, and PostgreSQL's process tree, dbPID (0 when not visible), at its
 // own, slower interval.
 func Watchers(src Sources, interval time.Duration, dbPID int) []Watcher {
 	var ws []Watcher
 	if src.pid > 0 {
-		ws = append(ws, sampler.New(interval, sampler.Target{Name: src.app, PID: src.pid}))
+		ws = append(ws, sampler.New(interval, sampler.Target{Name: src.app, PID: src.pid, Tree: src.tree}))
 	}
 	for _, s := range src.scrapes {
 		ws = append(ws, sampler.NewScraper(s.series, s.url, interval))
