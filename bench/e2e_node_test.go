@@ -37,10 +37,18 @@ func TestNodeUnitTests(t *testing.T) {
 			dir := filepath.Join(root, "apps", pkg)
 			npm(t, dir, nil, "ci", "--no-audit", "--no-fund", "--loglevel=warn")
 			out := npm(t, dir, []string{"DATABASE_URL=" + dbURL}, "test")
+			counts := map[string]int{}
 			for _, m := range nodeTestCounts.FindAllStringSubmatch(out, -1) {
-				if n, _ := strconv.Atoi(m[2]); n > 0 && m[1] != "pass" {
-					t.Errorf("npm test in apps/%s: %s %d, want none", pkg, m[1], n)
+				counts[m[1]], _ = strconv.Atoi(m[2])
+			}
+			t.Logf("npm test in apps/%s: %v", pkg, counts)
+			for what, n := range counts {
+				if n > 0 && what != "pass" {
+					t.Errorf("npm test in apps/%s: %s %d, want none; its output:\n%s", pkg, what, n, out)
 				}
+			}
+			if counts["pass"] == 0 {
+				t.Errorf("npm test in apps/%s passed no test; its output:\n%s", pkg, out)
 			}
 		})
 	}
