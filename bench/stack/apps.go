@@ -100,9 +100,11 @@ type Process struct {
 	output *pgtemp.LogTail
 }
 
-// StartApp starts the binary bin as app on a free local port, with its
-// admin address (DEBUG_ADDR) on another, waits until it is ready (/readyz)
-// and records how long that took and its resident memory then. The app's
+// StartApp starts app from bin, what Build made of it (a Go app's binary,
+// a Node app's folder, where node runs its Main), on a free local port,
+// with its admin address (a Go app's DEBUG_ADDR, a Node app's
+// METRICS_ADDR) on another, waits until it is ready (/readyz) and records
+// how long that took and its resident memory then. The app's
 // RunEnv comes before cfg's variables, so a variant cannot change what
 // every app gets.
 //
