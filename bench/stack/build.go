@@ -46,7 +46,7 @@ func Build(ctx context.Context, root, dir string, apps []App, log io.Writer) err
 		if a.Toolchain != ToolchainNode {
 			args := []string{"build", "-o", filepath.Join(dir, a.Name), "./apps/" + a.Package}
 			if err := runTool(ctx, root, a.BuildEnv, log, "go", args...); err != nil {
-				return fmt.Errorf("build %s: %s%w", a.Name, strings.Join(append(a.BuildEnv, ""), " "), err)
+				return fmt.Errorf("build %s: %s%w", a.Name, envPrefix(a.BuildEnv), err)
 			}
 			continue
 		}
@@ -62,6 +62,14 @@ func Build(ctx context.Context, root, dir string, apps []App, log io.Writer) err
 		}
 	}
 	return nil
+}
+
+// envPrefix writes env as it would precede a command in a shell.
+func envPrefix(env []string) string {
+	if len(env) == 0 {
+		return ""
+	}
+	return strings.Join(env, " ") + " "
 }
 
 // runTool runs name with args in dir, with env added to the runner's
