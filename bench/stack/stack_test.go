@@ -313,9 +313,17 @@ func TestBuildUnknownApp(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
 		t.Fatalf("ModuleRoot = %s without go.mod", root)
 	}
-	err = stack.Build(context.Background(), root, t.TempDir(), []stack.App{{Name: "x", Package: "no-such-app"}}, io.Discard)
-	if err == nil || !strings.Contains(err.Error(), "no-such-app") {
-		t.Errorf("Build of a missing app: %v", err)
+	for _, tt := range []struct {
+		app  stack.App
+		want string
+	}{
+		{stack.App{Name: "x", Package: "no-such-app"}, "build x: go build -o "},
+		{stack.App{Name: "y", Toolchain: stack.ToolchainNode, Package: "no-such-app", Main: "src/main.js"}, "build y: in apps/no-such-app: npm ci "},
+	} {
+		err = stack.Build(context.Background(), root, t.TempDir(), []stack.App{tt.app}, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "no-such-app") {
+			t.Errorf("Build of a missing app: %v, want an error saying %q", err, tt.want)
+		}
 	}
 }
 
