@@ -66,12 +66,13 @@ func TestEndToEnd(t *testing.T) {
 // only explains a failure or a verdict other than ok, the default apps
 // differ from nothing, repeats exist only
 // with -repeat > 1, capacities only with -capacity (TestCapacity), shards only in a merged run, replicas only
-// for an app run as several (TestReplicas), a GET sends no body and a site's 303 has none, the
+// for an app run as several (TestReplicas), tree sums only for an app
+// that forks workers (TestNodeApps), a GET sends no body and a site's 303 has none, the
 // health check runs no SQL (nor takes a pool connection), and the runner's
 // own CPU comes from getrusage, not from the sampler whose resolution and
 // source are recorded.
 func mayBeZero(path string, r *results.Result) bool {
-	for _, s := range []string{".Cooldown", ".Problem", ".Reason", ".Difference", ".Repeats", ".Spread", ".Errors", ".Runner.CPUResolutionMsPerRequest", ".Runner.Source", ".Capacities", ".Shards", ".Replicas"} {
+	for _, s := range []string{".Cooldown", ".Problem", ".Reason", ".Difference", ".Repeats", ".Spread", ".Errors", ".Runner.CPUResolutionMsPerRequest", ".Runner.Source", ".Capacities", ".Shards", ".Replicas", ".Tree"} {
 		if strings.HasSuffix(path, s) {
 			return true
 		}

@@ -81,6 +81,10 @@ type Config struct {
 	// of their own (-cpus); zero when they share the machine's.
 	CPUs CPUs
 
+	// Notes are what reading the flags decided that the run's notes
+	// should say, e.g. which apps -apps all left out and why.
+	Notes []string
+
 	// ValidateOnly runs the validation and nothing after it: no load, no
 	// report (-validate-only).
 	ValidateOnly bool

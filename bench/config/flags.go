@@ -26,7 +26,8 @@ implementation of a kind of contract: rest, graphql or site.
 
 With nothing set it starts a throwaway PostgreSQL cluster, builds and starts
 the default app of each kind (rest, graphql, htmx), and runs the light
-profile. -apps picks built-in apps, tuned variants included. DATABASE_URL
+profile. -apps picks built-in apps, tuned variants and the Node.js apps
+(express, express-cluster, yoga: Node.js 20+ with npm) included. DATABASE_URL
 uses that server instead; -attach measures apps that are already running,
 under names of their own. -validate-only checks every scenario on every app
 and stops there. -capacity searches each scenario and app for the highest
@@ -176,6 +177,8 @@ func (c *Config) readLists(v flagValues, set map[string]bool) []error {
 	}
 	if c.Apps, err = scenario.ParseList("app", appList, c.appNames()); err != nil {
 		errs = append(errs, fmt.Errorf("-apps: %w", err))
+	} else if err := c.checkToolchains(appList); err != nil {
+		errs = append(errs, err)
 	}
 	return errs
 }

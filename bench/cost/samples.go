@@ -64,7 +64,8 @@ type Watcher interface {
 }
 
 // Watchers makes the watchers of one run: one Sampler, every interval,
-// for the app's process when it is read from /proc, PostgreSQL's process
+// for the app's process (or process tree, AsTree) when it is read from
+// /proc, PostgreSQL's process
 // tree (dbPID, 0 when not visible), the runner's own process and the
 // whole machine — one clock for all four, so that over a window the
 // machine's busy cores are the others' sum plus what other processes
@@ -81,7 +82,7 @@ func Watchers(src Sources, interval time.Duration, dbPID int) []Watcher {
 		{Name: targetMachine, Machine: true},
 	}
 	if src.pid > 0 {
-		targets = append(targets, sampler.Target{Name: src.app, PID: src.pid})
+		targets = append(targets, sampler.Target{Name: src.app, PID: src.pid, Tree: src.tree})
 	}
 	if dbPID > 0 {
 		targets = append(targets, sampler.Target{Name: targetPostgres, PID: dbPID, Tree: true})

@@ -20,8 +20,10 @@ type Sources struct {
 	// app names the series of the app's CPU and memory; cpu is its source
 	// (results.SourceProc or SourceMetrics), empty when there is none.
 	app, cpu string
-	// pid is the process /proc is read for, 0 when it is not.
-	pid int
+	// pid is the process /proc is read for, 0 when it is not; tree says
+	// /proc is read for it and its descendants, their figures added up.
+	pid  int
+	tree bool
 	// scrapes are the app's metrics, one per process, each scraped into a
 	// series of its own: for the pool, and for CPU and memory when cpu is
 	// SourceMetrics. With one, its series is app when cpu is
@@ -58,6 +60,14 @@ func NewSources(app string, pid int, metricsURLs []string) Sources {
 		}
 		s.scrapes = append(s.scrapes, scrape{url: url, series: name})
 	}
+	return s
+}
+
+// AsTree returns s with the app's process read from /proc as a tree: the
+// process and its descendants (a primary and its workers), their CPU
+// added up and their memory as the sum of Pss.
+func (s Sources) AsTree() Sources {
+	s.tree = true
 	return s
 }
 

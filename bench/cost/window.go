@@ -114,7 +114,7 @@ func appCost(ser sampler.Series, src Sources, from, to time.Time, successes uint
 	if src.cpu == results.SourceProc {
 		c := processCost(ser.Window(from, to), successes, src.pid)
 		if c.Available {
-			c.Source = src.cpu
+			c.Source, c.Tree = src.cpu, src.tree
 		}
 		return c
 	}

@@ -102,7 +102,13 @@ type ProcessCost struct {
 	// Replicas is the number of processes the app ran as, behind one
 	// load balancer, when more than one: the figures are then the sum of
 	// theirs (from their metrics). 0 for one process.
-	Replicas        int     `json:"replicas,omitempty"`
+	Replicas int `json:"replicas,omitempty"`
+	// Tree says the figures, read from /proc, are the sum over a process
+	// and its descendants (an app's primary and the workers it forks):
+	// the CPU time of every one, that of the children they reaped
+	// included, and memory as Pss, which counts the pages they share
+	// once. False for one process.
+	Tree            bool    `json:"tree,omitempty"`
 	PID             int     `json:"pid,omitempty"`
 	CPUMean         float64 `json:"cpuMean"` // fraction of one core (1.0 = one core)
 	CPUMax          float64 `json:"cpuMax"`

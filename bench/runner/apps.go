@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,7 +84,12 @@ func (r *runner) startApps(ctx context.Context, dbURL string) error {
 	r.binDir = bin
 	r.con.printf("Building %s…\n", strings.Join(r.cfg.Apps, ", "))
 	rows := r.builtinApps()
-	if err := stack.Build(ctx, root, bin, rows, io.Discard); err != nil {
+	buildLog, err := os.Create(filepath.Join(r.dir, results.LogsDir, "build.log"))
+	if err != nil {
+		return err
+	}
+	r.undo(buildLog.Close)
+	if err := stack.Build(ctx, root, bin, rows, buildLog); err != nil {
 		return err
 	}
 	// Only now: the builds may use every CPU, and the runner's side must
@@ -117,20 +121,55 @@ func (r *runner) startApps(ctx context.Context, dbURL string) error {
 		if err != nil {
 			return err
 		}
-		u := &appUnderTest{app: app, pid: p.PID, proc: p, debugURL: p.DebugURL, metricsURLs: []string{p.DebugURL + "/metrics"}}
+		u := &appUnderTest{app: app, pid: p.PID, proc: p, toolchain: row.Toolchain, tree: row.Tree, debugURL: p.DebugURL, metricsURLs: []string{p.MetricsURL}}
 		if r.cfg.NoProc {
 			u.pid, u.pidProblem = 0, noProcReason
 			r.noteSource(row.Name, u)
 		}
 		r.apps[row.Name] = u
-		r.con.printf("Started %s at %s (pid %d).\n", row.Name, p.URL, p.PID)
+		r.noteTree(row.Name, u)
+		r.con.printf("Started %s at %s (pid %d%s).\n", row.Name, p.URL, p.PID, workers(p))
 	}
 	return nil
 }
 
-// sourcesFor chooses where the figures of app come from: its process when
-// /proc sees it, its metrics when their URLs are known.
+// workers says, for the console, how many workers an app that runs as a
+// tree forked.
+func workers(p *stack.Process) string {
+	if p.Workers == 0 {
+		return ""
+	}
+	return ", " + plural(p.Workers, "worker")
+}
+
+// plural is n things, in words fit for a sentence.
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// noteTree says that the figures of an app that runs as a tree of
+// processes are their sum, and over how many workers.
+func (r *runner) noteTree(name string, u *appUnderTest) {
+	if !u.tree || u.pid == 0 {
+		return
+	}
+	workers := "the workers it forks"
+	if n := u.proc.Workers; n > 0 {
+		workers = fmt.Sprintf("the %s it forked (one per CPU it may run on)", plural(n, "worker"))
+	}
+	r.note(fmt.Sprintf("%s: its CPU and RSS, idle RSS included, are the sum over its primary and %s: the CPU time of every process, and memory as Pss, which counts the pages they share once.", name, workers))
+}
+
+// sourcesFor chooses where the figures of app come from: its process (or
+// process tree) when /proc sees it, its metrics when their URLs are known.
 func (r *runner) sourcesFor(app string) cost.Sources {
 	u := r.apps[app]
-	return cost.NewSources(app, u.pid, u.metricsURLs)
+	src := cost.NewSources(app, u.pid, u.metricsURLs)
+	if u.tree && u.pid > 0 {
+		src = src.AsTree()
+	}
+	return src
 }

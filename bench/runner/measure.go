@@ -178,6 +178,7 @@ func (r *runner) measure(ctx context.Context, j load.Job, rate float64, label st
 
 	out.Summary.Record(&res)
 	r.noteUnread(fmt.Sprintf("%s %s %s", j.Profile, j.Scenario, j.App), cost.Take(&res, out, series, src))
+	r.notePool(j.App, res.AppCost)
 	res.CPUProfile = prof.result()
 	cost.TakeStatements(&res, out, after-before, beforeErr == nil && afterErr == nil && after >= before)
 	judge(&res, out, attackErr, r.cfg.SLOP99)

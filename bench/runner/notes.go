@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"crudbench/bench/report"
+	"crudbench/bench/results"
 	"crudbench/bench/sampler"
 	"crudbench/bench/scenario"
 	"crudbench/db"
@@ -25,6 +26,17 @@ func (r *runner) noteUnread(what string, unread []string) {
 		return
 	}
 	r.note(fmt.Sprintf("%s: the app's CPU, RSS and pool are n/a: the metrics of its replicas at %s could not be read over the measured window, and a sum of the others' would be too low.", what, strings.Join(unread, ", ")))
+}
+
+// notePool says why app's pool wait is n/a when the runner scraped its
+// metrics and found no pool counters there, as with the Node apps:
+// node-postgres counts no acquisitions.
+func (r *runner) notePool(app string, c results.ProcessCost) {
+	u := r.apps[app]
+	if c.Pool != nil || len(u.metricsURLs) != 1 {
+		return
+	}
+	r.note(fmt.Sprintf("%s: its pool wait is n/a: its metrics (%s) gave no pool counters over the window (pgxpool_acquire_count_total, pgxpool_acquire_duration_seconds_total).", app, u.metricsURLs[0]))
 }
 
 // method is what the report's notes on the method quote of this run.

@@ -11,6 +11,7 @@ import (
 	"crudbench/bench/cpuprof"
 	"crudbench/bench/load"
 	"crudbench/bench/results"
+	"crudbench/bench/stack"
 )
 
 // cpuProfile is the CPU profile of one run's measured window, taken by the
@@ -33,6 +34,9 @@ func (r *runner) profileFor(ctx context.Context, j load.Job, opts *load.Options)
 	seconds := r.cfg.Duration.Truncate(time.Second)
 	switch {
 	case !r.cfg.ProfileCPU:
+		return nil
+	case u.toolchain == stack.ToolchainNode:
+		r.note(fmt.Sprintf("%s: CPU profiles are n/a: a Node.js app has no Go pprof endpoint, and V8's profiler is not wired into the runner.", j.App))
 		return nil
 	case u.debugURL == "":
 		r.note(fmt.Sprintf("%s: CPU profiles are unavailable: it has no admin (pprof) address (give an attached app's with -debug-url %s=http://127.0.0.1:PORT).", j.App, j.App))

@@ -46,10 +46,13 @@ type appUnderTest struct {
 	pid        int
 	pidProblem string
 	// proc is the process when the runner started the app, nil when
-	// attached.
-	proc *stack.Process
+	// attached; toolchain is then what it runs on, and tree says it runs
+	// as a primary and its workers, whose figures are added up.
+	proc      *stack.Process
+	toolchain stack.Toolchain
+	tree      bool
 	// debugURL is the app's admin address, where it serves pprof; empty
-	// when it has none (an attached app without -debug-url).
+	// when it has none (a Node app, an attached app without -debug-url).
 	debugURL string
 	// metricsURLs are where the app serves its Prometheus metrics: its
 	// admin address's /metrics, or an attached app's -metrics-url, one
@@ -130,6 +133,10 @@ func newRunner(cfg config.Config, stdout io.Writer, started time.Time, dirs ...s
 		client: scenario.NewClient(cfg.Timeout),
 		apps:   map[string]*appUnderTest{},
 		valid:  map[[2]string]error{},
+	}
+	for _, n := range cfg.Notes {
+		r.con.printf("%s\n", n)
+		r.note(n)
 	}
 	r.dir = results.Folder(cfg.Out, started, cfg.ShardSettings())
 	for _, sub := range dirs {

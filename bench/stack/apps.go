@@ -6,7 +6,6 @@
 package stack
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -25,7 +24,6 @@ import (
 	"time"
 
 	"crudbench/bench/cpuset"
-	"crudbench/bench/sampler"
 	"crudbench/db/pgtemp"
 )
 
@@ -54,25 +52,6 @@ func ModuleRoot(ctx context.Context) (string, error) {
 	return filepath.Dir(gomod), nil
 }
 
-// Build compiles the apps of the module at root into dir, one binary per
-// app named after the app (not its package: two rows may share a package,
-// and the process is found by its executable's name), each with its
-// BuildEnv. Compiler output goes to log.
-func Build(ctx context.Context, root, dir string, apps []App, log io.Writer) error {
-	for _, a := range apps {
-		args := []string{"build", "-o", filepath.Join(dir, a.Name), "./apps/" + a.Package}
-		cmd := exec.CommandContext(ctx, "go", args...)
-		cmd.Dir = root
-		cmd.Env = append(os.Environ(), a.BuildEnv...)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = io.MultiWriter(&out, log), io.MultiWriter(&out, log)
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("build %s: %s go %s: %w\n%s", a.Name, strings.Join(a.BuildEnv, " "), strings.Join(args, " "), err, out.String())
-		}
-	}
-	return nil
-}
-
 // AppConfig is the environment every app is started with: the same for
 // all of them, so that none is favoured.
 type AppConfig struct {
@@ -93,13 +72,22 @@ type Process struct {
 	// URL is where it listens, e.g. http://127.0.0.1:40123.
 	URL string
 	PID int
-	// DebugURL is the app's admin address (DEBUG_ADDR), where it serves
-	// net/http/pprof on loopback only, e.g. http://127.0.0.1:40124.
+	// DebugURL is a Go app's admin address (DEBUG_ADDR), where it serves
+	// net/http/pprof and its metrics on loopback only, e.g.
+	// http://127.0.0.1:40124; empty for a Node app, which has no pprof.
 	DebugURL string
+	// MetricsURL is where its Prometheus metrics are: DebugURL's /metrics
+	// for a Go app, its METRICS_ADDR's (loopback too) for a Node app.
+	MetricsURL string
 	// Ready is the time from starting the process to its first successful
-	// /readyz, and IdleRSSBytes its VmRSS at that moment, before any load.
+	// /readyz, and IdleRSSBytes its VmRSS at that moment, before any load:
+	// for an app that runs as a tree (App.Tree), the sum of its
+	// processes' Pss.
 	Ready        time.Duration
 	IdleRSSBytes uint64
+	// Workers is, for an app that runs as a tree, how many processes its
+	// primary had forked when it was ready.
+	Workers int
 
 	cmd      *exec.Cmd
 	started  time.Time
@@ -112,9 +100,11 @@ type Process struct {
 	output *pgtemp.LogTail
 }
 
-// StartApp starts the binary bin as app on a free local port, with its
-// admin address (DEBUG_ADDR) on another, waits until it is ready (/readyz)
-// and records how long that took and its resident memory then. The app's
+// StartApp starts app from bin, what Build made of it (a Go app's binary,
+// a Node app's folder, where node runs its Main), on a free local port,
+// with its admin address (a Go app's DEBUG_ADDR, a Node app's
+// METRICS_ADDR) on another, waits until it is ready (/readyz) and records
+// how long that took and its resident memory then. The app's
 // RunEnv comes before cfg's variables, so a variant cannot change what
 // every app gets.
 //
@@ -142,30 +132,63 @@ var errPortTaken = errors.New("its port was taken")
 
 // startOnce is one try of StartApp.
 func startOnce(ctx context.Context, app App, bin string, cfg AppConfig) (*Process, error) {
-	name := app.Name
 	addr, err := freeAddr()
 	if err != nil {
 		return nil, err
 	}
-	debugAddr, err := freeAddr()
+	adminAddr, err := freeAddr()
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(bin)
-	cmd.Env = append(append(inherited(), app.RunEnv...),
-		"DATABASE_URL="+cfg.DatabaseURL,
-		"ADDR="+addr,
-		"DEBUG_ADDR="+debugAddr,
-		"DB_MAX_CONNS="+strconv.Itoa(cfg.DBMaxConns),
-		"AUTH_SECRET="+cfg.AuthSecret,
-		"LOG_LEVEL=info", // request logging (debug) would dominate the measurement
-	)
 	out := cfg.Log
 	if out == nil {
 		out = io.Discard
 	}
 	last := pgtemp.NewLogTail(out, tailLines)
+	cmd := command(app, bin, addr, adminAddr, cfg)
 	cmd.Stdout, cmd.Stderr = last, last
+	p := &Process{Name: app.Name, URL: "http://" + addr, cmd: cmd, done: make(chan struct{}), output: last}
+	if app.Toolchain == ToolchainNode {
+		p.MetricsURL = "http://" + adminAddr + "/metrics"
+	} else {
+		p.DebugURL = "http://" + adminAddr
+		p.MetricsURL = p.DebugURL + "/metrics"
+	}
+	if err := p.start(cfg.CPUs); err != nil {
+		return nil, fmt.Errorf("start %s: %w", app.Name, err)
+	}
+	if err := p.waitReady(ctx); err != nil {
+		p.Stop()
+		return nil, fmt.Errorf("start %s: %w", app.Name, err)
+	}
+	if err := p.measureIdle(app.Tree); err != nil {
+		p.Stop()
+		return nil, fmt.Errorf("start %s: idle memory: %w", app.Name, err)
+	}
+	return p, nil
+}
+
+// command is the app's process as started on addr, its admin or metrics
+// server on adminAddr: a Go app's binary bin, or node running a Node
+// app's Main in its folder bin. A Go app serves pprof and its metrics on
+// DEBUG_ADDR; a Node app has no pprof and serves its metrics on
+// METRICS_ADDR.
+func command(app App, bin, addr, adminAddr string, cfg AppConfig) *exec.Cmd {
+	cmd := exec.Command(bin)
+	admin := "DEBUG_ADDR=" + adminAddr
+	if app.Toolchain == ToolchainNode {
+		cmd = exec.Command("node", app.Main)
+		cmd.Dir = bin
+		admin = "METRICS_ADDR=" + adminAddr
+	}
+	cmd.Env = append(append(inherited(), app.RunEnv...),
+		"DATABASE_URL="+cfg.DatabaseURL,
+		"ADDR="+addr,
+		admin,
+		"DB_MAX_CONNS="+strconv.Itoa(cfg.DBMaxConns),
+		"AUTH_SECRET="+cfg.AuthSecret,
+		"LOG_LEVEL=info", // request logging (debug) would dominate the measurement
+	)
 	cmd.SysProcAttr = &syscall.SysProcAttr{
 		// Its own process group: a Ctrl-C in the terminal reaches the
 		// runner only, which then stops the apps in order.
@@ -173,21 +196,7 @@ func startOnce(ctx context.Context, app App, bin string, cfg AppConfig) (*Proces
 		// No orphaned app if the runner dies.
 		Pdeathsig: syscall.SIGKILL,
 	}
-	p := &Process{Name: name, URL: "http://" + addr, DebugURL: "http://" + debugAddr, cmd: cmd, done: make(chan struct{}), output: last}
-	if err := p.start(cfg.CPUs); err != nil {
-		return nil, fmt.Errorf("start %s: %w", name, err)
-	}
-	if err := p.waitReady(ctx); err != nil {
-		p.Stop()
-		return nil, fmt.Errorf("start %s: %w", name, err)
-	}
-	rss, err := sampler.ResidentBytes(p.PID)
-	if err != nil {
-		p.Stop()
-		return nil, fmt.Errorf("start %s: idle memory: %w", name, err)
-	}
-	p.IdleRSSBytes = rss
-	return p, nil
+	return cmd
 }
 
 // start starts the process on cpus (empty: the runner's) and reaps it in
@@ -295,11 +304,12 @@ func freeAddr() (string, error) {
 }
 
 // notInherited are the variables of the runner's environment that would
-// change how an app runs (the Go runtime's knobs) or what it is configured
-// with beyond the common settings: a shell's GOMAXPROCS or REQUEST_TIMEOUT
-// must not reach the apps, whose rows and common settings alone say how
-// they run; a shell's METRICS_ADDR would have every app bind one port.
-var notInherited = []string{"GOGC", "GOMAXPROCS", "GOMEMLIMIT", "GODEBUG", "REQUEST_TIMEOUT", "TOKEN_TTL", "HTMX_RENDERER", "METRICS_ADDR"}
+// change how an app runs (the Go runtime's and Node's knobs, the number of
+// express-cluster's workers) or what it is configured with beyond the
+// common settings: a shell's GOMAXPROCS or REQUEST_TIMEOUT must not reach
+// the apps, whose rows and common settings alone say how they run; a
+// shell's METRICS_ADDR would have every Go app bind one port.
+var notInherited = []string{"GOGC", "GOMAXPROCS", "GOMEMLIMIT", "GODEBUG", "NODE_OPTIONS", "WORKERS", "REQUEST_TIMEOUT", "TOKEN_TTL", "HTMX_RENDERER", "METRICS_ADDR"}
 
 // inherited is the runner's environment without notInherited.
 func inherited() []string {

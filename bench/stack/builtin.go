@@ -22,6 +22,10 @@ type App struct {
 	// Main is, for a Node app, the script node starts, relative to the
 	// app's folder (e.g. src/main.js); empty for Go.
 	Main string
+	// Tree says the app runs as a tree of processes (a primary and the
+	// workers it forks): its CPU and memory are then the sum over the
+	// tree, memory as Pss so that pages the workers share count once.
+	Tree bool
 	// BuildEnv is added to the environment of its go build (e.g.
 	// GOEXPERIMENT=jsonv2), RunEnv to the environment it is started with
 	// (before the variables every app gets, which it cannot override).
@@ -45,11 +49,23 @@ const (
 // Builtin lists every built-in app, in report order.
 var Builtin = []App{
 	{Name: "rest", Kind: scenario.KindREST, Package: "rest"},
+	{
+		Name: "express", Kind: scenario.KindREST, Toolchain: ToolchainNode, Package: "express", Main: "src/main.js",
+		Difference: "Node.js + Express 5 + node-postgres (pg) instead of Go + chi + pgx: one process, whose JavaScript runs on one thread",
+	},
+	{
+		Name: "express-cluster", Kind: scenario.KindREST, Toolchain: ToolchainNode, Package: "express", Main: "src/cluster.js", Tree: true,
+		Difference: "express as one worker process per CPU (node:cluster) sharing the port, DB_MAX_CONNS split between them; its CPU and RSS are the sum over the primary and its workers",
+	},
 	{Name: "graphql", Kind: scenario.KindGraphQL, Package: "graphql"},
 	{
 		Name: "graphql-tuned", Kind: scenario.KindGraphQL, Package: "graphql",
 		RunEnv:     []string{"GOGC=400"},
 		Difference: "GOGC=400: Go's garbage collector runs a quarter as often (gqlgen allocates about 10× REST's objects per request); more memory",
+	},
+	{
+		Name: "yoga", Kind: scenario.KindGraphQL, Toolchain: ToolchainNode, Package: "yoga", Main: "src/main.js",
+		Difference: "Node.js + graphql-yoga 5 + node-postgres (pg) instead of Go + gqlgen + pgx: one process, whose JavaScript runs on one thread",
 	},
 	{Name: "htmx", Kind: scenario.KindSite, Package: "htmx"},
 	{

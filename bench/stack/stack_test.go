@@ -44,7 +44,8 @@ func TestParseAttach(t *testing.T) {
 }
 
 // TestBuiltin checks the table of built-in apps: names that can name
-// files, one default per kind, packages that exist, and no row that
+// files, one default per kind (Go's: the Node apps differ from it, so
+// the default run stays Go's), packages that exist, and no row that
 // changes what every app is given.
 func TestBuiltin(t *testing.T) {
 	root, err := stack.ModuleRoot(t.Context())
@@ -61,9 +62,7 @@ func TestBuiltin(t *testing.T) {
 			if _, err := scenario.ParseKind(string(a.Kind)); err != nil {
 				t.Error(err)
 			}
-			if fi, err := os.Stat(filepath.Join(root, "apps", a.Package, "main.go")); err != nil || fi.IsDir() {
-				t.Errorf("package apps/%s has no main.go: %v", a.Package, err)
-			}
+			checkSources(t, root, a)
 			for _, kv := range slices.Concat(a.BuildEnv, a.RunEnv) {
 				k, _, ok := strings.Cut(kv, "=")
 				if !ok || k == "" || slices.Contains(common, k) {
@@ -88,6 +87,28 @@ func TestBuiltin(t *testing.T) {
 	}
 	if d := cmp.Diff([]string{"rest", "graphql", "htmx"}, stack.DefaultNames()); d != "" {
 		t.Errorf("default apps (-want +got):\n%s", d)
+	}
+}
+
+// checkSources checks that the sources of row a are where it says: a Go
+// main package, or a Node app's package.json and Main script.
+func checkSources(t *testing.T, root string, a stack.App) {
+	t.Helper()
+	dir := filepath.Join(root, "apps", a.Package)
+	files := []string{"main.go"}
+	switch {
+	case a.Toolchain == stack.ToolchainNode:
+		files = []string{"package.json", "package-lock.json", a.Main}
+		if a.Difference == "" {
+			t.Errorf("a Node app is never its kind's default: the default run measures Go's")
+		}
+	case a.Main != "" || a.Tree:
+		t.Errorf("a Go app with Main %q, Tree %v: both are for Node apps", a.Main, a.Tree)
+	}
+	for _, f := range files {
+		if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || fi.IsDir() || f == "" {
+			t.Errorf("apps/%s has no file %q: %v", a.Package, f, err)
+		}
 	}
 }
 
@@ -292,9 +313,17 @@ func TestBuildUnknownApp(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
 		t.Fatalf("ModuleRoot = %s without go.mod", root)
 	}
-	err = stack.Build(context.Background(), root, t.TempDir(), []stack.App{{Name: "x", Package: "no-such-app"}}, io.Discard)
-	if err == nil || !strings.Contains(err.Error(), "no-such-app") {
-		t.Errorf("Build of a missing app: %v", err)
+	for _, tt := range []struct {
+		app  stack.App
+		want string
+	}{
+		{stack.App{Name: "x", Package: "no-such-app"}, "build x: go build -o "},
+		{stack.App{Name: "y", Toolchain: stack.ToolchainNode, Package: "no-such-app", Main: "src/main.js"}, "build y: in apps/no-such-app: npm ci "},
+	} {
+		err = stack.Build(context.Background(), root, t.TempDir(), []stack.App{tt.app}, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "no-such-app") {
+			t.Errorf("Build of a missing app: %v, want an error saying %q", err, tt.want)
+		}
 	}
 }
 
