@@ -35,7 +35,9 @@ func TestNodeUnitTests(t *testing.T) {
 	for _, pkg := range []string{"express", "yoga"} {
 		t.Run(pkg, func(t *testing.T) {
 			dir := filepath.Join(root, "apps", pkg)
-			npm(t, dir, nil, "ci", "--no-audit", "--no-fund", "--loglevel=warn")
+			if err := stack.InstallNode(t.Context(), dir, io.Discard); err != nil {
+				t.Fatalf("install the dependencies of apps/%s: %v", pkg, err)
+			}
 			out := npm(t, dir, []string{"DATABASE_URL=" + dbURL}, "test")
 			counts := map[string]int{}
 			for _, m := range nodeTestCounts.FindAllStringSubmatch(out, -1) {

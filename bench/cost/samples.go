@@ -65,17 +65,16 @@ type Watcher interface {
 
 // Watchers makes the watchers of one run: one Sampler, every interval,
 // for the app's process (or process tree, AsTree) when it is read from
-// /proc, PostgreSQL's process
-// tree (dbPID, 0 when not visible), the runner's own process and the
-// whole machine — one clock for all four, so that over a window the
+// /proc, PostgreSQL's process tree (dbPID, 0 when not visible), the
+// runner's own process and the whole machine — one clock for all four, so that over a window the
 // machine's busy cores are the others' sum plus what other processes
 // used, and nothing is lost between them — and a Scraper for the app's
 // metrics (each replica's) when known.
 //
 // PostgreSQL is read as often as the app: a tree of some sixty processes,
-// each read from a held stat file and its CPU clock (about 0.2 ms a
-// sample in all), its list of processes from the postmaster's children at
-// every sample, its memory only every sampler.MemoryEvery samples.
+// each read from its CPU clock at every sample (a system call apiece), the
+// postmaster's stat and children at every sample, every process's stat
+// every sampler.TreeEvery samples, its memory every sampler.MemoryEvery.
 func Watchers(src Sources, interval time.Duration, dbPID int) []Watcher {
 	targets := []sampler.Target{
 		{Name: targetRunner, PID: os.Getpid()},

@@ -3,6 +3,7 @@ package facts_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"crudbench/bench/facts"
 	"crudbench/bench/results"
+	"crudbench/bench/stack"
 )
 
 var (
@@ -20,8 +22,9 @@ var (
 	npmErr  sync.Map // app -> error
 )
 
-// installed runs npm ci once per test binary in the real apps/<app> (its
-// node_modules is ignored by git), as the runner's build step does.
+// installed installs apps/<app>'s dependencies once per test binary in
+// the real folder (its node_modules is ignored by git), as the runner's
+// build step does.
 func installed(t *testing.T, app string) {
 	t.Helper()
 	if _, err := exec.LookPath("npm"); err != nil {
@@ -29,11 +32,10 @@ func installed(t *testing.T, app string) {
 	}
 	once, _ := npmOnce.LoadOrStore(app, new(sync.Once))
 	once.(*sync.Once).Do(func() {
-		cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")
-		cmd.Dir = filepath.Join(root, "apps", app)
-		if out, err := cmd.CombinedOutput(); err != nil {
+		// The runner's own installer: it locks the folder, so the tests of
+		// other packages installing there at the same time wait.
+		if err := stack.InstallNode(context.Background(), filepath.Join(root, "apps", app), io.Discard); err != nil {
 			npmErr.Store(app, err)
-			t.Logf("npm ci in apps/%s: %s", app, out)
 		}
 	})
 	if err, ok := npmErr.Load(app); ok {

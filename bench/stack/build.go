@@ -3,12 +3,15 @@ package stack
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
+	"time"
 )
 
 // NodeInstall says what a machine needs for the Node apps.
@@ -52,7 +55,7 @@ func Build(ctx context.Context, root, dir string, apps []App, log io.Writer) err
 		}
 		folder := filepath.Join(root, "apps", a.Package)
 		if !installed[folder] {
-			if err := runTool(ctx, folder, nil, log, "npm", npmCI...); err != nil {
+			if err := InstallNode(ctx, folder, log); err != nil {
 				return fmt.Errorf("build %s: in apps/%s: %w", a.Name, a.Package, err)
 			}
 			installed[folder] = true
@@ -62,6 +65,79 @@ func Build(ctx context.Context, root, dir string, apps []App, log io.Writer) err
 		}
 	}
 	return nil
+}
+
+// installedStamp is the file in node_modules that records which lockfile
+// its content was installed from.
+const installedStamp = ".crudbench-installed"
+
+// InstallNode installs the locked dependencies of the Node app in folder
+// with npm ci, unless node_modules already holds what its
+// package-lock.json pins (a stamp npm ci's success leaves, naming the
+// lockfile's hash and the node version). npm ci deletes node_modules
+// before it installs, so two at once in one folder — two runners, or the
+// tests of several packages, which go test runs side by side — would pull
+// the files from under each other and from under an app already running.
+// So the install holds an exclusive lock (flock) on the folder's
+// package-lock.json, and a second caller waits for the first and then
+// finds the stamp. npm's output goes to log.
+func InstallNode(ctx context.Context, folder string, log io.Writer) error {
+	lockPath := filepath.Join(folder, "package-lock.json")
+	lock, err := os.Open(lockPath)
+	if err != nil {
+		return fmt.Errorf("no lockfile to install from: %w", err)
+	}
+	defer lock.Close()
+	if err := flock(ctx, lock); err != nil {
+		return err
+	}
+	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	want, err := stampOf(ctx, lockPath)
+	if err != nil {
+		return err
+	}
+	stamp := filepath.Join(folder, "node_modules", installedStamp)
+	if got, err := os.ReadFile(stamp); err == nil && string(got) == want {
+		return nil
+	}
+	if err := runTool(ctx, folder, nil, log, "npm", npmCI...); err != nil {
+		return err
+	}
+	// A package without dependencies gets no node_modules from npm ci.
+	if err := os.MkdirAll(filepath.Dir(stamp), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(stamp, []byte(want), 0o644)
+}
+
+// flock takes an exclusive lock on f, waiting for it until ctx ends.
+func flock(ctx context.Context, f *os.File) error {
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err != syscall.EWOULDBLOCK && err != syscall.EINTR {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("wait for another npm ci in %s: %w", filepath.Dir(f.Name()), ctx.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// stampOf is what the stamp of an install from the lockfile at path
+// says: the lockfile's SHA-256 and the node version it was installed
+// for (native modules are built for one).
+func stampOf(ctx context.Context, path string) (string, error) {
+	content, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	version, err := exec.CommandContext(ctx, "node", "--version").Output()
+	if err != nil {
+		return "", fmt.Errorf("node --version: %w", err)
+	}
+	return fmt.Sprintf("%x %s", sha256.Sum256(content), bytes.TrimSpace(version)), nil
 }
 
 // envPrefix writes env as it would precede a command in a shell.
