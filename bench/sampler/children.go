@@ -94,3 +94,16 @@ func (r *procReader) lister(root procStat) (childLister, []int, error) {
 	kids, err = scan(root)
 	return scan, kids, err
 }
+
+// ChildrenOf lists the processes pid has forked and not yet reaped, the
+// way a tree target finds them: from its threads' children files, or a
+// scan of /proc on kernels without them.
+func ChildrenOf(pid int) ([]int, error) {
+	var r procReader
+	p, err := r.stat(pid)
+	if err != nil {
+		return nil, err
+	}
+	_, kids, err := r.lister(p)
+	return kids, err
+}

@@ -1,10 +1,7 @@
 package stack
 
 import (
-	"bytes"
 	"fmt"
-	"os"
-	"strconv"
 	"time"
 
 	"crudbench/bench/sampler"
@@ -19,7 +16,7 @@ func (p *Process) measureIdle(tree bool) error {
 		p.IdleRSSBytes = rss
 		return err
 	}
-	workers, err := children(p.PID)
+	workers, err := sampler.ChildrenOf(p.PID)
 	if err != nil {
 		return err
 	}
@@ -34,27 +31,4 @@ func (p *Process) measureIdle(tree bool) error {
 	}
 	p.IdleRSSBytes = ser.Samples[len(ser.Samples)-1].RSSBytes
 	return nil
-}
-
-// children lists the processes pid has forked, from the children file of
-// each of its threads (a child belongs to the thread that forked it).
-func children(pid int) ([]int, error) {
-	task := "/proc/" + strconv.Itoa(pid) + "/task/"
-	tids, err := os.ReadDir(task)
-	if err != nil {
-		return nil, err
-	}
-	var pids []int
-	for _, tid := range tids {
-		b, err := os.ReadFile(task + tid.Name() + "/children")
-		if err != nil {
-			continue // the thread ended since the listing
-		}
-		for _, f := range bytes.Fields(b) {
-			if child, err := strconv.Atoi(string(f)); err == nil {
-				pids = append(pids, child)
-			}
-		}
-	}
-	return pids, nil
 }
