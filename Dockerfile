@@ -5,7 +5,8 @@
 #   docker build --target rest .      (also: graphql, htmx, dbctl, bench)
 #   docker build --target bench --build-arg COMMIT=$(git rev-parse --short=12 HEAD) .
 #
-# docker compose builds all of them (see docker-compose.yml).
+# docker compose builds all of them (see docker-compose.yml); the Node.js
+# apps are built from Dockerfile.node.
 
 FROM golang:1.26-bookworm AS build
 WORKDIR /src

@@ -18,7 +18,9 @@ import (
 	"github.com/compose-spec/compose-go/v2/types"
 )
 
-var apps = []string{"rest", "graphql", "htmx"}
+// apps are the services the bench measures: the Go apps, then the Node.js
+// ones (Dockerfile.node).
+var apps = []string{"rest", "graphql", "htmx", "express", "express-cluster", "yoga"}
 
 // load reads docker-compose.yml as compose would with the given environment
 // (KEY=value entries; none means every default).
@@ -54,6 +56,11 @@ func TestComposeFile(t *testing.T) {
 	}
 
 	oneShot := map[string]bool{"seed": true, "bench": true}
+	for name := range p.Services {
+		if !oneShot[name] && name != "postgres" && !slices.Contains(apps, name) {
+			t.Errorf("service %s is neither the database, a one-shot nor an app the bench measures", name)
+		}
+	}
 	for name, s := range p.Services {
 		t.Run(name, func(t *testing.T) {
 			if s.Privileged || len(s.CapAdd) > 0 {
@@ -90,8 +97,8 @@ func TestComposeFile(t *testing.T) {
 		if d := s.DependsOn["seed"]; d.Condition != types.ServiceConditionCompletedSuccessfully {
 			t.Errorf("%s waits for seed with %q, want completed", name, d.Condition)
 		}
-		// Fairness: the same pool, limits and secret for all three apps.
-		for _, k := range []string{"DB_MAX_CONNS", "AUTH_SECRET", "DATABASE_URL"} {
+		// Fairness: the same pool, limits, secret and log level for every app.
+		for _, k := range []string{"DB_MAX_CONNS", "AUTH_SECRET", "DATABASE_URL", "LOG_LEVEL"} {
 			if v, w := s.Environment[k], first.Environment[k]; v == nil || w == nil || *v != *w {
 				t.Errorf("%s: %s differs from %s's", name, k, apps[0])
 			}
@@ -111,10 +118,16 @@ func TestComposeFile(t *testing.T) {
 	if b.Pid != "" {
 		t.Errorf("bench pid = %q, want the container's own (it reads the apps' metrics, not the host's /proc)", b.Pid)
 	}
-	cmd := strings.Join(b.Command, " ")
+	attached := benchFlagURLs(t, b.Command, "-attach")
 	for _, name := range apps {
-		if !strings.Contains(cmd, name+"=http://"+name+":") {
-			t.Errorf("bench command does not attach to %s: %s", name, cmd)
+		u := attached[name]
+		if u == nil {
+			t.Errorf("the bench's -attach does not name %s", name)
+		} else if u.Scheme != "http" || u.Hostname() != name {
+			t.Errorf("the bench attaches %s at %s, want http://%s:…", name, u, name)
+		}
+		if d := b.DependsOn[name]; d.Condition != types.ServiceConditionHealthy {
+			t.Errorf("the bench waits for %s with %q, want healthy", name, d.Condition)
 		}
 	}
 }
@@ -169,7 +182,8 @@ func metricsPort(t *testing.T, s types.ServiceConfig) string {
 }
 
 // benchFlagURLs returns the name=URL pairs the bench command gives flag,
-// by name.
+// by name. A URL may follow a kind (name=kind@URL, as -attach names an app
+// that is not built in): the kind is dropped.
 func benchFlagURLs(t *testing.T, cmd types.ShellCommand, flag string) map[string]*url.URL {
 	t.Helper()
 	i := slices.Index(cmd, flag)
@@ -179,6 +193,9 @@ func benchFlagURLs(t *testing.T, cmd types.ShellCommand, flag string) map[string
 	urls := make(map[string]*url.URL)
 	for pair := range strings.SplitSeq(cmd[i+1], ",") {
 		name, raw, ok := strings.Cut(pair, "=")
+		if kind, rest, found := strings.Cut(raw, "@"); found && !strings.Contains(kind, "/") {
+			raw = rest
+		}
 		u, err := url.Parse(raw)
 		if !ok || err != nil {
 			t.Fatalf("%s: %q is not name=URL", flag, pair)

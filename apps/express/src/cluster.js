@@ -3,7 +3,7 @@
 // share the listening socket; the primary only supervises.
 import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig } from '@crudbench/node-base/config.js';
 import { run } from './server.js';
 
 if (cluster.isPrimary) {

@@ -1,6 +1,6 @@
 // The crudbench REST API on Express: the same contract, database and
 // environment as the Go rest app (docs/contract.md).
-import { ConfigError } from './config.js';
+import { ConfigError } from '@crudbench/node-base/config.js';
 import { run } from './server.js';
 
 const controller = new AbortController();

@@ -1,6 +1,6 @@
 // The crudbench GraphQL API on GraphQL Yoga: the same schema, database and
 // environment as the Go graphql app (docs/contract.md).
-import { ConfigError } from './config.js';
+import { ConfigError } from '@crudbench/node-base/config.js';
 import { run } from './server.js';
 
 const controller = new AbortController();

@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { AppError, EINVALID, ENOTFOUND, ECONFLICT, EUNAUTHORIZED, EUNAVAILABLE } from './errors.js';
+import { AppError, EINVALID, ENOTFOUND, ECONFLICT, EUNAUTHORIZED, EUNAVAILABLE } from '@crudbench/node-base/errors.js';
 
 // GraphQL enums are upper case; the database's values are lower case.
 const lower = (names) => Object.fromEntries(names.map((n) => [n, n.toLowerCase()]));

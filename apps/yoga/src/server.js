@@ -1,14 +1,14 @@
 import http from 'node:http';
 import pino from 'pino';
 import { createApp } from './app.js';
-import { loadConfig, DEV_AUTH_SECRET } from './config.js';
+import { loadConfig, DEV_AUTH_SECRET } from '@crudbench/node-base/config.js';
 import { serveMetrics } from './metrics.js';
-import { openPool } from './store/pool.js';
+import { openPool } from '@crudbench/node-base/store/pool.js';
 import { personStore } from './store/persons.js';
-import { personWriter } from './store/personWrites.js';
-import { userStore } from './store/users.js';
-import { vacancyStore } from './store/vacancies.js';
-import { createTokens } from './tokens.js';
+import { personWriter } from '@crudbench/node-base/store/personWrites.js';
+import { userStore } from '@crudbench/node-base/store/users.js';
+import { vacancyStore } from '@crudbench/node-base/store/vacancies.js';
+import { createTokens } from '@crudbench/node-base/tokens.js';
 
 const DEFAULT_ADDR = ':8085'; // rest 8081, graphql 8082, htmx 8083, express 8084
 const SHUTDOWN_GRACE_MS = 10_000;

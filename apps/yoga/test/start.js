@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 // Tests run against a real PostgreSQL, migrated and seeded by the Go tool
@@ -10,6 +11,17 @@ if (!DATABASE_URL) {
     'DATABASE_URL is not set: the tests need a PostgreSQL migrated and seeded with ' +
       '"go run ./db/dbctl migrate" and "go run ./db/dbctl seed", e.g. DATABASE_URL=postgres://postgres@localhost:5432/crudbench?sslmode=disable',
   );
+}
+
+// npm ci installs ../node-base as a copy (install-links, see README.md), and
+// npm install leaves an existing copy alone: tests run on a stale copy would
+// pass or fail for code that is no longer there.
+const SOURCE = new URL('../../node-base/src/', import.meta.url);
+const INSTALLED = new URL('../node_modules/@crudbench/node-base/src/', import.meta.url);
+for (const f of readdirSync(SOURCE, { recursive: true }).filter((f) => f.endsWith('.js'))) {
+  if (!existsSync(new URL(f, INSTALLED)) || !readFileSync(new URL(f, SOURCE)).equals(readFileSync(new URL(f, INSTALLED)))) {
+    throw new Error(`node_modules/@crudbench/node-base/src/${f} is not ../node-base's: run npm ci`);
+  }
 }
 
 const MAIN = new URL('../src/main.js', import.meta.url).pathname;

@@ -1,5 +1,5 @@
 import express from 'express';
-import { RequestError, badRequest } from '../errors.js';
+import { RequestError, badRequest } from '@crudbench/node-base/errors.js';
 
 // Bodies are read whole (at most 1 MiB) and checked here, in one place: the
 // media type, UTF-8, a JSON object, only known members, each of its type.

@@ -1,4 +1,4 @@
-import { RequestError, badRequest } from '../errors.js';
+import { RequestError, badRequest } from '@crudbench/node-base/errors.js';
 
 const MAX_INT64 = 2n ** 63n - 1n;
 

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { AppError, RequestError, EINVALID, ENOTFOUND, ECONFLICT, EUNAUTHORIZED, EUNAVAILABLE } from '../errors.js';
+import { AppError, RequestError, EINVALID, ENOTFOUND, ECONFLICT, EUNAUTHORIZED, EUNAVAILABLE } from '@crudbench/node-base/errors.js';
 
 // Retry-After on every 503, in seconds, as the Go apps send it.
 export const RETRY_AFTER = '5';

@@ -1,4 +1,4 @@
-import { badRequest } from '../errors.js';
+import { badRequest } from '@crudbench/node-base/errors.js';
 import { jsonBody } from '../http/body.js';
 import { sendJSON } from '../http/respond.js';
 import { pathId, queryParam, setETag, versionOf } from '../http/params.js';
