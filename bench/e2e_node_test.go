@@ -32,7 +32,7 @@ func TestNodeUnitTests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, pkg := range []string{"express", "yoga"} {
+	for _, pkg := range []string{"node-base", "express", "yoga"} {
 		t.Run(pkg, func(t *testing.T) {
 			dir := filepath.Join(root, "apps", pkg)
 			if err := stack.InstallNode(t.Context(), dir, io.Discard); err != nil {

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -126,18 +129,78 @@ func flock(ctx context.Context, f *os.File) error {
 }
 
 // stampOf is what the stamp of an install from the lockfile at path
-// says: the lockfile's SHA-256 and the node version it was installed
-// for (native modules are built for one).
+// says: the SHA-256 of the lockfile and of every local package the app
+// depends on ("file:../node-base", installed as a copy: a change to its
+// code changes no lockfile, and must install the copy again), and the node
+// version it was installed for (native modules are built for one).
 func stampOf(ctx context.Context, path string) (string, error) {
+	h := sha256.New()
 	content, err := os.ReadFile(path)
 	if err != nil {
 		return "", err
+	}
+	h.Write(content)
+	locals, err := localPackages(filepath.Dir(path))
+	if err != nil {
+		return "", err
+	}
+	for _, dir := range locals {
+		if err := hashTree(h, dir); err != nil {
+			return "", err
+		}
 	}
 	version, err := exec.CommandContext(ctx, "node", "--version").Output()
 	if err != nil {
 		return "", fmt.Errorf("node --version: %w", err)
 	}
-	return fmt.Sprintf("%x %s", sha256.Sum256(content), bytes.TrimSpace(version)), nil
+	return fmt.Sprintf("%x %s", h.Sum(nil), bytes.TrimSpace(version)), nil
+}
+
+// localPackages returns the folders of the "file:" dependencies in the
+// package.json of the app in folder, sorted.
+func localPackages(folder string) ([]string, error) {
+	content, err := os.ReadFile(filepath.Join(folder, "package.json"))
+	if err != nil {
+		return nil, err
+	}
+	var pkg struct {
+		Dependencies, DevDependencies map[string]string
+	}
+	if err := json.Unmarshal(content, &pkg); err != nil {
+		return nil, fmt.Errorf("package.json: %w", err)
+	}
+	var dirs []string
+	for _, deps := range []map[string]string{pkg.Dependencies, pkg.DevDependencies} {
+		for _, spec := range deps {
+			if rel, ok := strings.CutPrefix(spec, "file:"); ok {
+				dirs = append(dirs, filepath.Join(folder, filepath.FromSlash(rel)))
+			}
+		}
+	}
+	slices.Sort(dirs)
+	return dirs, nil
+}
+
+// hashTree writes the names and contents of the files under dir into h,
+// in walk order, node_modules left out.
+func hashTree(h io.Writer, dir string) error {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && d.Name() == "node_modules":
+			return filepath.SkipDir
+		case !d.Type().IsRegular():
+			return nil
+		}
+		content, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%s %d\n", filepath.ToSlash(path[len(dir):]), len(content))
+		_, err = h.Write(content)
+		return err
+	})
 }
 
 // envPrefix writes env as it would precede a command in a shell.
