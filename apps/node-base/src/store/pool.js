@@ -31,7 +31,41 @@ export function openPool({ databaseUrl, dbMaxConns, requestTimeoutMs }, applicat
   });
   // An idle connection the server drops must not crash the process.
   pool.on('error', () => {});
+  countAcquires(pool);
   return pool;
+}
+
+/**
+ * countAcquires keeps, in pool.acquires, how many connections the pool has
+ * handed out and the seconds callers waited for them in all — what pgx's
+ * pool counts as pgxpool_acquire_count_total and
+ * pgxpool_acquire_duration_seconds_total, which the bench reads from every
+ * app to tell a pool that queues from a slow app. pg's Pool has no such
+ * counters, so its connect (which pool.query uses too) is wrapped, in
+ * both its callback and its promise form.
+ */
+function countAcquires(pool) {
+  const acquires = { count: 0, waitSeconds: 0 };
+  const connect = pool.connect.bind(pool);
+  const since = (start) => Number(process.hrtime.bigint() - start) / 1e9;
+  pool.connect = (callback) => {
+    const start = process.hrtime.bigint();
+    if (typeof callback === 'function') {
+      return connect((err, client, release) => {
+        if (!err) {
+          acquires.count++;
+          acquires.waitSeconds += since(start);
+        }
+        callback(err, client, release);
+      });
+    }
+    return connect().then((client) => {
+      acquires.count++;
+      acquires.waitSeconds += since(start);
+      return client;
+    });
+  };
+  pool.acquires = acquires;
 }
 
 // constraintFields names the field behind each database rule, as the Go
