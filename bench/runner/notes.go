@@ -29,8 +29,8 @@ func (r *runner) noteUnread(what string, unread []string) {
 }
 
 // notePool says why app's pool wait is n/a when the runner scraped its
-// metrics and found no pool counters there, as with the Node apps:
-// node-postgres counts no acquisitions.
+// metrics and found no pool counters there (an attached app that exports
+// none).
 func (r *runner) notePool(app string, c results.ProcessCost) {
 	u := r.apps[app]
 	if c.Pool != nil || len(u.metricsURLs) != 1 {
