@@ -2,12 +2,14 @@ package facts
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"crudbench/bench/results"
@@ -31,21 +33,55 @@ func MeasureNode(ctx context.Context, root, app string) (results.StackFacts, err
 	if fi, err := os.Stat(modules); err != nil || !fi.IsDir() {
 		return facts, fmt.Errorf("facts: %s has no node_modules: install its packages with npm ci there", t.dirs[0])
 	}
+	// A local package (apps/node-base) is installed into node_modules as
+	// a copy (install-links in the app's .npmrc) and counted there, once,
+	// not again from its folder, whose own node_modules (from running its
+	// tests) is not deployed. Linked instead, it is deployed from its
+	// folder, its node_modules with it (node resolves a link's imports
+	// from its real path).
+	linked := []string{t.dirs[0]}
+	for _, d := range t.dirs[1:] {
+		if isLinked(modules, d) {
+			linked = append(linked, d)
+		}
+	}
+	in := func(dirs []string, name string) bool {
+		return slices.ContainsFunc(dirs, func(d string) bool { return inside(d, name) })
+	}
 	for _, name := range t.shipped {
+		if in(t.dirs[1:], name) && !in(linked, name) {
+			continue // a copied local package's: counted in node_modules
+		}
 		fi, err := os.Stat(name)
 		if err != nil {
 			return facts, fmt.Errorf("facts: %w", err)
 		}
 		facts.DeployedBytes += fi.Size()
 	}
-	for _, dir := range t.dirs {
-		n, err := regularBytes(filepath.Join(dir, "node_modules"))
+	for _, d := range linked {
+		n, err := regularBytes(filepath.Join(d, "node_modules"))
 		if err != nil {
 			return facts, fmt.Errorf("facts: %w", err)
 		}
 		facts.DeployedBytes += n
 	}
 	return facts, nil
+}
+
+// isLinked reports whether the local package in dir is installed into the
+// node_modules folder modules as a link (npm's default for a "file:"
+// folder) rather than a copy: modules/<its name> is a symbolic link.
+func isLinked(modules, dir string) bool {
+	content, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		return false
+	}
+	var pkg struct{ Name string }
+	if json.Unmarshal(content, &pkg) != nil || pkg.Name == "" {
+		return false
+	}
+	fi, err := os.Lstat(filepath.Join(modules, filepath.FromSlash(pkg.Name)))
+	return err == nil && fi.Mode()&fs.ModeSymlink != 0
 }
 
 // NodeTree returns the facts of the Node.js app in ./apps/<app> of the
