@@ -29,7 +29,7 @@ func (s *staff) GetPerson(ctx context.Context, req *crudbenchv1.GetPersonRequest
 }
 
 // personListFields renames the Store's filter fields to the request's.
-var personListFields = map[string]string{"search": "query", "after": "pageToken", "pageSize": "pageSize"}
+var personListFields = map[string]string{"search": "query", "after": "pageToken"}
 
 // ListPersons returns a page of persons, trimmed to the read mask.
 func (s *staff) ListPersons(ctx context.Context, req *crudbenchv1.ListPersonsRequest) (*crudbenchv1.ListPersonsResponse, error) {

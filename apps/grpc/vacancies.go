@@ -17,7 +17,7 @@ func (s *staff) GetVacancy(ctx context.Context, req *crudbenchv1.GetVacancyReque
 }
 
 // vacancyListFields renames the Store's filter fields to the request's.
-var vacancyListFields = map[string]string{"after": "pageToken", "pageSize": "pageSize", "status": "status"}
+var vacancyListFields = map[string]string{"after": "pageToken"}
 
 // ListVacancies returns a page of vacancies, of one status when asked.
 func (s *staff) ListVacancies(ctx context.Context, req *crudbenchv1.ListVacanciesRequest) (*crudbenchv1.ListVacanciesResponse, error) {
