@@ -5,9 +5,12 @@ GO ?= go
 
 all: test
 
-# generate rewrites every generated file (sqlc, gqlgen, templ) from its sources.
+# generate rewrites every generated file (sqlc, gqlgen, templ, buf) from its
+# sources. buf compiles resources/proto in process and runs the protoc-gen-go
+# plugins from tools.mod (buf.gen.yaml): no protoc, no network.
 generate:
 	$(GO) tool -modfile=tools.mod sqlc generate
+	$(GO) tool -modfile=tools.mod buf generate
 	$(GO) tool -modfile=tools.mod templ generate -path apps/htmx -log-level warn
 	@if [ -f apps/graphql/gqlgen.yml ]; then cd apps/graphql && $(GO) tool gqlgen generate --config gqlgen.yml; fi
 

@@ -21,10 +21,10 @@ import (
 	"crudbench/db"
 )
 
-// devSecretWarning is logged at start-up when tokens (the APIs' bearer
+// DevSecretWarning is logged at start-up when tokens (the APIs' bearer
 // tokens and the site's session cookie alike) are signed with the public
 // config.DevAuthSecret.
-const devSecretWarning = "AUTH_SECRET is not set: tokens are signed with the public development secret"
+const DevSecretWarning = "AUTH_SECRET is not set: tokens are signed with the public development secret"
 
 // App is what one app brings to the shared start-up.
 type App struct {
@@ -73,7 +73,7 @@ func Run(ctx context.Context, app App, args []string, getenv func(string) string
 	}
 	logger := cfg.Logger(stdout)
 	if cfg.UsesDevAuthSecret() {
-		logger.Warn(devSecretWarning)
+		logger.Warn(DevSecretWarning)
 	}
 
 	ctx, stop := serve.SignalContext(ctx)

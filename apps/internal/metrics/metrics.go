@@ -1,6 +1,6 @@
 // Package metrics gives an app its Prometheus metrics: the process and Go
 // runtime collectors, a request-duration histogram per route pattern and
-// status class, and the database pool's statistics. They live in a registry
+// status class (per method and status code for gRPC), and the database pool's statistics. They live in a registry
 // of the app's own, not Prometheus's global default, so that nothing a
 // library registers behind the app's back reaches a scrape, and so that two
 // apps in one test binary do not collide. The handler is served on the
@@ -22,6 +22,7 @@ import (
 type Metrics struct {
 	registry *prometheus.Registry
 	duration *prometheus.HistogramVec
+	rpcs     *prometheus.HistogramVec
 }
 
 // New returns an app's metrics with pool (usually a Store's PoolStats)
@@ -30,11 +31,13 @@ func New(pool func() db.PoolStats) *Metrics {
 	m := &Metrics{
 		registry: prometheus.NewRegistry(),
 		duration: newDuration(),
+		rpcs:     newRPCDuration(),
 	}
 	m.registry.MustRegister(
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		collectors.NewGoCollector(),
 		m.duration,
+		m.rpcs,
 		poolCollector{stats: pool},
 	)
 	return m

@@ -75,23 +75,11 @@ func (o Options) withDefaults() Options {
 // logging "metrics listening".
 func Run(ctx context.Context, logger *slog.Logger, addr string, h http.Handler, opts Options) error {
 	opts = opts.withDefaults()
-	if opts.MetricsAddr != "" && opts.Metrics == nil {
-		return errors.New("serve: a metrics address needs a Metrics handler")
+	stopAside, err := StartAside(logger, opts)
+	if err != nil {
+		return err
 	}
-	if opts.DebugAddr != "" {
-		stop, err := startDebug(logger, opts.DebugAddr, opts.Metrics)
-		if err != nil {
-			return err
-		}
-		defer stop()
-	}
-	if opts.MetricsAddr != "" {
-		stop, err := startMetrics(logger, opts.MetricsAddr, opts.Metrics)
-		if err != nil {
-			return err
-		}
-		defer stop()
-	}
+	defer stopAside()
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
@@ -133,6 +121,40 @@ func Run(ctx context.Context, logger *slog.Logger, addr string, h http.Handler, 
 	}
 	logger.Info("stopped")
 	return nil
+}
+
+// StartAside starts what Run serves beside an app's public server: the
+// admin server on opts.DebugAddr and the metrics server on
+// opts.MetricsAddr, each only when its address is set, logging "debug
+// listening" and "metrics listening". It returns the function that stops
+// both. Apps that serve another protocol than HTTP (grpc) call it
+// themselves.
+func StartAside(logger *slog.Logger, opts Options) (stop func(), err error) {
+	if opts.MetricsAddr != "" && opts.Metrics == nil {
+		return nil, errors.New("serve: a metrics address needs a Metrics handler")
+	}
+	var stops []func()
+	stopAll := func() {
+		for _, s := range stops {
+			s()
+		}
+	}
+	if opts.DebugAddr != "" {
+		s, err := startDebug(logger, opts.DebugAddr, opts.Metrics)
+		if err != nil {
+			return nil, err
+		}
+		stops = append(stops, s)
+	}
+	if opts.MetricsAddr != "" {
+		s, err := startMetrics(logger, opts.MetricsAddr, opts.Metrics)
+		if err != nil {
+			stopAll()
+			return nil, err
+		}
+		stops = append(stops, s)
+	}
+	return stopAll, nil
 }
 
 // SignalContext returns a context cancelled on SIGINT or SIGTERM, so that

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+
+	"crudbench/apps/internal/auth"
+	"crudbench/apps/internal/metrics"
+)
+
+// observe records every call in the metrics and, at debug level, the log,
+// after translating the handler's error (statusOf), so that both see the
+// code the client gets.
+func observe(logger *slog.Logger, m *metrics.Metrics) grpc.UnaryServerInterceptor {
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+		start := time.Now()
+		resp, err := handler(ctx, req)
+		if err != nil {
+			err = statusOf(ctx, logger, err)
+		}
+		code := status.Code(err)
+		took := time.Since(start)
+		m.ObserveRPC(info.FullMethod, code.String(), took)
+		logger.DebugContext(ctx, "call", "method", info.FullMethod, "code", code.String(), "duration", took)
+		return resp, err
+	}
+}
+
+// recoverPanic answers a handler's panic INTERNAL and logs it with its
+// stack, so that one bad call cannot take the process down.
+func recoverPanic(logger *slog.Logger) grpc.UnaryServerInterceptor {
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (resp any, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				logger.ErrorContext(ctx, "panic", "method", info.FullMethod, "panic", p, "stack", string(debug.Stack()))
+				resp, err = nil, status.Error(codes.Internal, "internal error")
+			}
+		}()
+		return handler(ctx, req)
+	}
+}
+
+// deadline gives every call the earlier of the client's deadline and
+// timeout (REQUEST_TIMEOUT), the HTTP apps' request deadline. The Store
+// answers a call that runs out of it EUNAVAILABLE, which the client sees
+// as UNAVAILABLE with RetryInfo when timeout was the earlier; when the
+// client's deadline was, its own library reports DEADLINE_EXCEEDED.
+func deadline(timeout time.Duration) grpc.UnaryServerInterceptor {
+	return func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+		ctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		return handler(ctx, req)
+	}
+}
+
+// authenticate checks the bearer token in the "authorization" metadata of
+// every call staffAccess does not leave open, and the editor role of the
+// writes, and stores the claims in the context (auth.FromContext).
+func authenticate(tokens *auth.Tokens) grpc.UnaryServerInterceptor {
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+		need := staffAccess[info.FullMethod]
+		if need == open {
+			return handler(ctx, req)
+		}
+		claims, err := tokens.Verify(bearerToken(ctx))
+		switch {
+		case errors.Is(err, auth.ErrExpiredToken):
+			return nil, status.Error(codes.Unauthenticated, "the token has expired: log in again")
+		case err != nil:
+			return nil, status.Error(codes.Unauthenticated, "send a valid token from Login as metadata authorization: Bearer <token>")
+		case need == editor && !claims.Role.CanWrite():
+			return nil, status.Error(codes.PermissionDenied, "your role may read but not change data")
+		}
+		return handler(auth.WithClaims(ctx, claims), req)
+	}
+}
+
+// bearerToken is the token of the call's "authorization: Bearer <token>"
+// metadata (the scheme in any case, as RFC 9110 has it), or "".
+func bearerToken(ctx context.Context) string {
+	vals := metadata.ValueFromIncomingContext(ctx, "authorization")
+	if len(vals) != 1 {
+		return ""
+	}
+	scheme, token, ok := strings.Cut(vals[0], " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	return strings.TrimSpace(token)
+}

@@ -1,0 +1,112 @@
+// Command grpc is crudbench's gRPC app: the REST app's operations (login,
+// the person detail, the person and vacancy lists, the vacancy writes) as
+// the service crudbench.v1.Staff (resources/proto), with the standard
+// health service and server reflection beside it.
+//
+// It reads the settings every app reads (DATABASE_URL, ADDR (default
+// :8084), DB_MAX_CONNS, LOG_LEVEL, AUTH_SECRET, TOKEN_TTL, REQUEST_TIMEOUT,
+// DEBUG_ADDR, METRICS_ADDR) from the environment or flags of the same
+// names, logs JSON lines on stdout and stops gracefully on SIGINT or
+// SIGTERM: in-flight calls get ShutdownTimeout to finish, then the rest
+// are cancelled.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"time"
+
+	"google.golang.org/grpc"
+
+	"crudbench/apps/internal/auth"
+	"crudbench/apps/internal/config"
+	"crudbench/apps/internal/launch"
+	"crudbench/apps/internal/metrics"
+	"crudbench/apps/internal/serve"
+	"crudbench/db"
+)
+
+// defaultAddr follows the HTTP apps' 8081 to 8083.
+const defaultAddr = ":8084"
+
+// shutdownTimeout is how long in-flight calls get after a signal, the HTTP
+// apps' default.
+const shutdownTimeout = 10 * time.Second
+
+func main() { launch.Main("grpc", run) }
+
+// run is the app's whole life, in the order of launch.Run: configuration,
+// logger, signals, Store, then the admin and metrics servers and the gRPC
+// server, until ctx is done or a signal arrives.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := config.Load("grpc", args, getenv, defaultAddr, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	logger := cfg.Logger(stdout)
+	if cfg.UsesDevAuthSecret() {
+		logger.Warn(launch.DevSecretWarning)
+	}
+	ctx, stop := serve.SignalContext(ctx)
+	defer stop()
+
+	store, err := db.Open(ctx, cfg.DatabaseURL, db.Options{MaxConns: cfg.DBMaxConns, StatementTimeout: cfg.RequestTimeout})
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	m := metrics.New(store.PoolStats)
+	stopAside, err := serve.StartAside(logger, serve.Options{DebugAddr: cfg.DebugAddr, MetricsAddr: cfg.MetricsAddr, Metrics: m.Handler()})
+	if err != nil {
+		return err
+	}
+	defer stopAside()
+
+	tokens := auth.NewTokens(cfg.AuthSecret, cfg.TokenTTL)
+	srv, health := NewServer(logger, store, tokens, cfg.RequestTimeout, m)
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	logger.Info("listening", "addr", ln.Addr().String())
+
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down", "timeout", shutdownTimeout)
+	health.Shutdown()
+	if !stopGracefully(srv, shutdownTimeout) {
+		return errors.New("serve: shutdown: calls were still running at the deadline")
+	}
+	logger.Info("stopped")
+	return nil
+}
+
+// stopGracefully lets in-flight calls finish for up to timeout, then
+// cancels the rest; it reports whether they all finished in time.
+func stopGracefully(srv *grpc.Server, timeout time.Duration) bool {
+	done := make(chan struct{})
+	go func() {
+		srv.GracefulStop()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return true
+	case <-time.After(timeout):
+		srv.Stop()
+		<-done
+		return false
+	}
+}
