@@ -318,7 +318,7 @@ func TestBuildUnknownApp(t *testing.T) {
 		want string
 	}{
 		{stack.App{Name: "x", Package: "no-such-app"}, "build x: go build -o "},
-		{stack.App{Name: "y", Toolchain: stack.ToolchainNode, Package: "no-such-app", Main: "src/main.js"}, "build y: in apps/no-such-app: npm ci "},
+		{stack.App{Name: "y", Toolchain: stack.ToolchainNode, Package: "no-such-app", Main: "src/main.js"}, "build y: in apps/no-such-app: no lockfile to install from"},
 	} {
 		err = stack.Build(context.Background(), root, t.TempDir(), []stack.App{tt.app}, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "no-such-app") {
