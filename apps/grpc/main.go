@@ -4,7 +4,7 @@
 // health service and server reflection beside it.
 //
 // It reads the settings every app reads (DATABASE_URL, ADDR (default
-// :8084), DB_MAX_CONNS, LOG_LEVEL, AUTH_SECRET, TOKEN_TTL, REQUEST_TIMEOUT,
+// :8087), DB_MAX_CONNS, LOG_LEVEL, AUTH_SECRET, TOKEN_TTL, REQUEST_TIMEOUT,
 // DEBUG_ADDR, METRICS_ADDR) from the environment or flags of the same
 // names, logs JSON lines on stdout and stops gracefully on SIGINT or
 // SIGTERM: in-flight calls get ShutdownTimeout to finish, then the rest
@@ -31,7 +31,7 @@ import (
 )
 
 // defaultAddr follows the HTTP apps' 8081 to 8083.
-const defaultAddr = ":8084"
+const defaultAddr = ":8087"
 
 // shutdownTimeout is how long in-flight calls get after a signal, the HTTP
 // apps' default.
