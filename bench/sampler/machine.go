@@ -4,42 +4,20 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"os"
 	"strconv"
 )
 
 // MachineCPU is the CPU time the whole machine has spent since boot, from
-// the first lines of /proc/stat, in clock ticks summed over all CPUs. Two
-// readings give how many cores were busy between them (BusyCores): the
-// figure that shows when the app, PostgreSQL and the load generator
-// together used all the machine had.
+// the first lines of /proc/stat, in clock ticks summed over all CPUs: what
+// a machine target (Target.Machine) samples, so that a window shows when
+// the app, PostgreSQL and the load generator together used all the
+// machine had.
 type MachineCPU struct {
 	// Busy is user, nice, system, irq, softirq and steal time; Idle is
 	// idle and iowait time.
 	Busy, Idle uint64
 	// CPUs is the number of CPUs the totals add up.
 	CPUs int
-}
-
-// ReadMachineCPU reads /proc/stat.
-func ReadMachineCPU() (MachineCPU, error) {
-	b, err := os.ReadFile("/proc/stat")
-	if err != nil {
-		return MachineCPU{}, err
-	}
-	return parseMachineCPU(b)
-}
-
-// BusyCores is the mean number of busy cores from m to later: the busy
-// share of the CPU time that passed, times the CPUs. It is 0 when no time
-// passed.
-func (m MachineCPU) BusyCores(later MachineCPU) float64 {
-	busy := float64(later.Busy) - float64(m.Busy)
-	all := busy + float64(later.Idle) - float64(m.Idle)
-	if all <= 0 {
-		return 0
-	}
-	return busy / all * float64(later.CPUs)
 }
 
 // parseMachineCPU reads the "cpu" line of /proc/stat (see proc(5)) and

@@ -1,9 +1,7 @@
 package sampler_test
 
 import (
-	"runtime"
 	"testing"
-	"time"
 
 	"crudbench/bench/sampler"
 )
@@ -24,14 +22,6 @@ ctxt 999
 		t.Errorf("parsed %+v, want %+v", m, want)
 	}
 
-	later := sampler.MachineCPU{Busy: 161 + 150, Idle: 1020 + 50, CPUs: 2}
-	if got := m.BusyCores(later); got != 1.5 {
-		t.Errorf("busy cores %v, want 1.5 (three quarters of two CPUs)", got)
-	}
-	if got := m.BusyCores(m); got != 0 {
-		t.Errorf("busy cores over no time %v, want 0", got)
-	}
-
 	for name, text := range map[string]string{
 		"empty":      "",
 		"short line": "cpu 1 2 3\ncpu0 1 2 3\n",
@@ -43,33 +33,5 @@ ctxt 999
 				t.Errorf("parsed %+v, want an error", m)
 			}
 		})
-	}
-}
-
-// TestReadMachineCPU reads the real /proc/stat around a busy loop of
-// 300 ms (30 ticks): the machine was busy for some of it however loaded,
-// and never more than all its CPUs.
-func TestReadMachineCPU(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Fatalf("reads Linux's /proc, on %s", runtime.GOOS)
-	}
-	before, err := sampler.ReadMachineCPU()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if before.CPUs < 1 {
-		t.Fatalf("%d CPUs", before.CPUs)
-	}
-	for until := time.Now().Add(300 * time.Millisecond); time.Now().Before(until); {
-	}
-	after, err := sampler.ReadMachineCPU()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if after.Busy < before.Busy || after.Idle < before.Idle {
-		t.Fatalf("times went back: %+v then %+v", before, after)
-	}
-	if cores := before.BusyCores(after); cores <= 0 || cores > float64(after.CPUs) {
-		t.Errorf("busy cores %.3f, want within (0, %d]", cores, after.CPUs)
 	}
 }
