@@ -20,17 +20,24 @@ import (
 // observe records every call in the metrics and, at debug level, the log,
 // after translating the handler's error (statusOf), so that both see the
 // code the client gets.
+//
+// Whether to log is decided once, as the HTTP apps' middleware does: the
+// level is fixed at start-up, and a disabled debug call still boxes its
+// arguments on every call.
 func observe(logger *slog.Logger, m *metrics.Metrics) grpc.UnaryServerInterceptor {
+	debug := logger.Enabled(context.Background(), slog.LevelDebug)
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 		start := time.Now()
 		resp, err := handler(ctx, req)
 		if err != nil {
 			err = statusOf(ctx, logger, err)
 		}
-		code := status.Code(err)
+		code := status.Code(err).String()
 		took := time.Since(start)
-		m.ObserveRPC(info.FullMethod, code.String(), took)
-		logger.DebugContext(ctx, "call", "method", info.FullMethod, "code", code.String(), "duration", took)
+		m.ObserveRPC(info.FullMethod, code, took)
+		if debug {
+			logger.LogAttrs(ctx, slog.LevelDebug, "call", slog.String("method", info.FullMethod), slog.String("code", code), slog.Duration("duration", took))
+		}
 		return resp, err
 	}
 }

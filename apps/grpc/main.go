@@ -14,7 +14,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -22,12 +21,7 @@ import (
 
 	"google.golang.org/grpc"
 
-	"crudbench/apps/internal/auth"
-	"crudbench/apps/internal/config"
 	"crudbench/apps/internal/launch"
-	"crudbench/apps/internal/metrics"
-	"crudbench/apps/internal/serve"
-	"crudbench/db"
 )
 
 // defaultAddr follows the HTTP apps' 8081 to 8083.
@@ -39,57 +33,36 @@ const shutdownTimeout = 10 * time.Second
 
 func main() { launch.Main("grpc", run) }
 
-// run is the app's whole life, in the order of launch.Run: configuration,
-// logger, signals, Store, then the admin and metrics servers and the gRPC
-// server, until ctx is done or a signal arrives.
+// run is the app's whole life: launch.Run's start-up (configuration,
+// logger, signals, Store, admin and metrics servers), then the gRPC server
+// until ctx is done or a signal arrives.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	cfg, err := config.Load("grpc", args, getenv, defaultAddr, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	logger := cfg.Logger(stdout)
-	if cfg.UsesDevAuthSecret() {
-		logger.Warn(launch.DevSecretWarning)
-	}
-	ctx, stop := serve.SignalContext(ctx)
-	defer stop()
+	return launch.Run(ctx, launch.App{Name: "grpc", Addr: defaultAddr, Serve: serveGRPC}, args, getenv, stdout, stderr)
+}
 
-	store, err := db.Open(ctx, cfg.DatabaseURL, db.Options{MaxConns: cfg.DBMaxConns, StatementTimeout: cfg.RequestTimeout})
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	m := metrics.New(store.PoolStats)
-	stopAside, err := serve.StartAside(logger, serve.Options{DebugAddr: cfg.DebugAddr, MetricsAddr: cfg.MetricsAddr, Metrics: m.Handler()})
-	if err != nil {
-		return err
-	}
-	defer stopAside()
-
-	tokens := auth.NewTokens(cfg.AuthSecret, cfg.TokenTTL)
-	srv, health := NewServer(logger, store, tokens, cfg.RequestTimeout, m)
-	ln, err := net.Listen("tcp", cfg.Addr)
+// serveGRPC serves the app on d.Config.Addr until ctx is done, then turns
+// its health NOT_SERVING and stops gracefully.
+func serveGRPC(ctx context.Context, d launch.Deps) error {
+	srv, health := NewServer(d.Logger, d.Store, d.Tokens, d.Config.RequestTimeout, d.Metrics)
+	ln, err := net.Listen("tcp", d.Config.Addr)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	logger.Info("listening", "addr", ln.Addr().String())
+	d.Logger.Info("listening", "addr", ln.Addr().String())
 
 	select {
 	case err := <-served:
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
-	logger.Info("shutting down", "timeout", shutdownTimeout)
+	d.Logger.Info("shutting down", "timeout", shutdownTimeout)
 	health.Shutdown()
 	if !stopGracefully(srv, shutdownTimeout) {
 		return errors.New("serve: shutdown: calls were still running at the deadline")
 	}
-	logger.Info("stopped")
+	d.Logger.Info("stopped")
 	return nil
 }
 

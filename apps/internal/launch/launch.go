@@ -1,4 +1,4 @@
-// Package launch is the start-up sequence the three apps share, so that
+// Package launch is the start-up sequence the Go apps share, so that
 // they read their configuration, warn, catch signals, open the Store and
 // serve in the same order and with the same words: each app's main.go only
 // names what differs (its name, address, own settings and handler).
@@ -36,6 +36,11 @@ type App struct {
 	// dependencies; an error (a template that does not parse) stops the
 	// app before it listens.
 	Handler func(Deps) (http.Handler, error)
+	// Serve, set instead of Handler by an app that is not an HTTP server
+	// (grpc), listens on Deps.Config.Addr and serves until ctx is done,
+	// then stops gracefully; the admin and metrics servers run beside it
+	// as beside every app.
+	Serve func(ctx context.Context, d Deps) error
 }
 
 // Deps are the dependencies every app's handler is built from.
@@ -85,15 +90,25 @@ func Run(ctx context.Context, app App, args []string, getenv func(string) string
 	}
 	defer store.Close()
 	m := metrics.New(store.PoolStats)
-	h, err := app.Handler(Deps{
+	deps := Deps{
 		Config:  cfg,
 		Logger:  logger,
 		Store:   store,
 		Tokens:  auth.NewTokens(cfg.AuthSecret, cfg.TokenTTL),
 		Metrics: m,
-	})
+	}
+	aside := serve.Options{DebugAddr: cfg.DebugAddr, MetricsAddr: cfg.MetricsAddr, Metrics: m.Handler()}
+	if app.Serve != nil {
+		stopAside, err := serve.StartAside(logger, aside)
+		if err != nil {
+			return err
+		}
+		defer stopAside()
+		return app.Serve(ctx, deps)
+	}
+	h, err := app.Handler(deps)
 	if err != nil {
 		return err
 	}
-	return serve.Run(ctx, logger, cfg.Addr, h, serve.Options{DebugAddr: cfg.DebugAddr, MetricsAddr: cfg.MetricsAddr, Metrics: m.Handler()})
+	return serve.Run(ctx, logger, cfg.Addr, h, aside)
 }
