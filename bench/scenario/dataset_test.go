@@ -34,7 +34,7 @@ func TestReferenceFromDataset(t *testing.T) {
 			if fromDataset.Source != "dataset" {
 				t.Errorf("Source %q, want dataset", fromDataset.Source)
 			}
-			for _, op := range []scenario.Op{scenario.OpReadOne, scenario.OpReadSmall, scenario.OpReadMany} {
+			for _, op := range []scenario.Op{scenario.OpReadOne, scenario.OpReadSmall, scenario.OpReadMany, scenario.OpReadSlim} {
 				want, got := fromStore.Data[op], fromDataset.Data[op]
 				if want == nil {
 					t.Fatalf("%s: the store gave no reference", op)

@@ -18,7 +18,8 @@ import (
 type graphqlDialect struct{}
 
 // The selections ask for every field the REST app returns, so the two
-// carry the same data (GraphQL's field selection is not used to send less).
+// carry the same data (GraphQL's field selection is not used to send less),
+// except in read-slim, whose whole point is a client that selects less.
 const (
 	personFields  = `id employeeNo firstName lastName email phone department status hiredOn version createdAt updatedAt`
 	payerFields   = `payer { id code name kind }`
@@ -36,6 +37,10 @@ var (
 		`) { nodes { ` + vacancyFields + ` } pageInfo { endCursor hasNextPage } } }`
 	queryReadMany = `query AllPersons { persons(first: ` + strconv.Itoa(ReadManyLimit) +
 		`) { nodes { ` + personFields + ` } pageInfo { endCursor hasNextPage } } }`
+	// queryReadSlim is what a picker asks for: each person's id and name,
+	// and no page info (the picker shows the first 1000 and never pages).
+	queryReadSlim = `query SlimPersons { persons(first: ` + strconv.Itoa(ReadSlimLimit) +
+		`) { nodes { id firstName lastName } } }`
 	queryVacancy   = `query Vacancy($id: ID!) { vacancy(id: $id) { ` + vacancyFields + ` } }`
 	mutationLogin  = `mutation Login($username: String!, $password: String!) { login(username: $username, password: $password) { token expiresAt } }`
 	mutationCreate = `mutation CreateVacancy($input: VacancyInput!) { createVacancy(input: $input) { id version title } }`
@@ -134,6 +139,8 @@ func (graphqlDialect) read(base string, op Op) vegeta.Target {
 		return graphqlRequest(base, queryReadSmall, nil)
 	case OpReadMany:
 		return graphqlRequest(base, queryReadMany, nil)
+	case OpReadSlim:
+		return graphqlRequest(base, queryReadSlim, nil)
 	}
 	return vegeta.Target{Method: http.MethodGet, URL: base + controlPath}
 }

@@ -20,14 +20,21 @@ const (
 	markFunding     = `class="funding"`
 	markVacancy     = `class="vacancy"`
 	markPerson      = `class="person"`
+	// markOption starts each item of the person picker's fragment.
+	markOption = `<option value="`
 )
 
 // page checks a site page: a full HTML document, not the login form, the
 // rows counted by their markers, and the same data as the reference — every
 // row's id and the texts a person reads (names, e-mail addresses, titles,
-// payers) appear in it.
+// payers) appear in it. read-slim's answer is instead the picker's
+// fragment: <option> items, one per person, never a whole document.
 func (v *Validator) page(op Op, body []byte) error {
-	if !bytes.Contains(bytes.ToLower(body[:min(len(body), 512)]), []byte("<!doctype html")) {
+	document := bytes.Contains(bytes.ToLower(body[:min(len(body), 512)]), []byte("<!doctype html"))
+	switch {
+	case op == OpReadSlim && document:
+		return fmt.Errorf("a whole HTML page, want the fragment of <option> items%s", snippet(body))
+	case op != OpReadSlim && !document:
 		return fmt.Errorf("not a full HTML page%s", snippet(body))
 	}
 	if bytes.Contains(body, []byte(`name="password"`)) {
@@ -51,11 +58,8 @@ func (v *Validator) page(op Op, body []byte) error {
 				return fmt.Errorf("the showcase page does not show %q", s)
 			}
 		}
-	case OpReadSmall, OpReadMany:
-		mark := markVacancy
-		if op == OpReadMany {
-			mark = markPerson
-		}
+	case OpReadSmall, OpReadMany, OpReadSlim:
+		mark := map[Op]string{OpReadSmall: markVacancy, OpReadMany: markPerson, OpReadSlim: markOption}[op]
 		items, _ := ref.([]any)
 		if n := count(mark); (ref != nil && n != len(items)) || n == 0 {
 			return fmt.Errorf("the page lists %d rows (%s), want %d", n, mark, len(items))
@@ -134,6 +138,13 @@ func pageValues(op Op, data any) (texts, attrs []string) {
 			m, _ := it.(map[string]any)
 			id("data-person-id", m)
 			add(m, "email")
+		}
+	case OpReadSlim:
+		items, _ := data.([]any)
+		for _, it := range items {
+			m, _ := it.(map[string]any)
+			id("value", m)
+			add(m, "firstName", "lastName")
 		}
 	}
 	return texts, attrs

@@ -23,8 +23,59 @@ type Reference struct {
 	// answer, when neither is available).
 	Source string
 	// Data maps OpReadOne to the person detail object, OpReadSmall and
-	// OpReadMany to the list of items.
+	// OpReadMany to the list of items, OpReadSlim to read-many's persons
+	// with only their id, firstName and lastName (see slimPersons).
 	Data map[Op]any
+}
+
+// learn records data, a valid answer to op in the REST kind's shape, as
+// the reference of op when none is known, and read-many's persons also as
+// read-slim's (projected), which is the same list.
+func (ref *Reference) learn(op Op, data any) {
+	if ref.Data == nil {
+		ref.Data = map[Op]any{}
+	}
+	if _, known := ref.Data[op]; !known {
+		ref.Data[op] = data
+	}
+	if _, known := ref.Data[OpReadSlim]; op == OpReadMany && !known {
+		ref.Data[OpReadSlim] = slimPersons(data)
+	}
+}
+
+// slimFields are what a read-slim client asks for of each person.
+var slimFields = []string{"id", "firstName", "lastName"}
+
+// slimPersons projects a normalised list of persons to slimFields: what a
+// client that selects only those fields must get, value for value.
+func slimPersons(persons any) any {
+	items, ok := persons.([]any)
+	if !ok {
+		return persons
+	}
+	out := make([]any, len(items))
+	for i, it := range items {
+		m, _ := it.(map[string]any)
+		slim := make(map[string]any, len(slimFields))
+		for _, k := range slimFields {
+			if v, ok := m[k]; ok {
+				slim[k] = v
+			}
+		}
+		out[i] = slim
+	}
+	return out
+}
+
+// referenceOp is the read whose reference an answer of kind to op is
+// compared with: op itself, except that a REST client's read-slim is
+// read-many's request (the API has no sparse fieldsets), so its answer is
+// the full list and is compared as read-many's.
+func referenceOp(kind Kind, op Op) Op {
+	if op == OpReadSlim && kind == KindREST {
+		return OpReadMany
+	}
+	return op
 }
 
 // ReferenceFromStore reads the reference through the data layer the apps
@@ -62,6 +113,7 @@ func referenceOf(source string, person db.PersonDetail, vacancies []db.Vacancy, 
 			return nil, err
 		}
 	}
+	ref.Data[OpReadSlim] = slimPersons(ref.Data[OpReadMany])
 	return ref, nil
 }
 

@@ -12,9 +12,9 @@ import (
 // TestRates pins the profile table to the reference study's rates.
 func TestRates(t *testing.T) {
 	want := map[string]map[string]float64{
-		"light":  {"read-one": 100, "read-small": 100, "read-many": 20, "write": 20, "mixed": 100, "control": 100},
-		"medium": {"read-one": 400, "read-small": 400, "read-many": 40, "write": 50, "mixed": 400, "control": 400},
-		"high":   {"read-one": 1200, "read-small": 1200, "read-many": 20, "write": 100, "mixed": 1200, "control": 1200},
+		"light":  {"read-one": 100, "read-small": 100, "read-many": 20, "read-slim": 20, "write": 20, "mixed": 100, "control": 100},
+		"medium": {"read-one": 400, "read-small": 400, "read-many": 40, "read-slim": 40, "write": 50, "mixed": 400, "control": 400},
+		"high":   {"read-one": 1200, "read-small": 1200, "read-many": 20, "read-slim": 20, "write": 100, "mixed": 1200, "control": 1200},
 	}
 	if d := cmp.Diff(want, scenario.Rates); d != "" {
 		t.Errorf("Rates (-want +got):\n%s", d)
@@ -95,7 +95,7 @@ func TestParseList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff([]string{"read-one", "read-small", "read-many", "write", "mixed", "control"}, got); d != "" {
+	if d := cmp.Diff([]string{"read-one", "read-small", "read-many", "read-slim", "write", "mixed", "control"}, got); d != "" {
 		t.Errorf("all scenarios (-want +got):\n%s", d)
 	}
 }

@@ -45,11 +45,16 @@ func (siteDialect) session(r *vegeta.Result) (http.Header, error) {
 }
 
 func (siteDialect) read(base string, op Op) vegeta.Target {
-	path := readPath(op)
-	if op == OpControl {
+	path, header := readPath(op), http.Header{"Accept": {"text/html"}}
+	switch op {
+	case OpControl:
 		path = controlPath
+	case OpReadSlim:
+		// The picker's fragment, requested as htmx requests it.
+		path = personOptionsPath
+		header.Set("HX-Request", "true")
 	}
-	return vegeta.Target{Method: http.MethodGet, URL: base + path, Header: http.Header{"Accept": {"text/html"}}}
+	return vegeta.Target{Method: http.MethodGet, URL: base + path, Header: header}
 }
 
 // vacancyForm is the create and edit form as the site's page submits it:

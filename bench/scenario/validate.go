@@ -50,7 +50,7 @@ func (v *Validator) Validate(ctx context.Context, s *Session, scenario string) e
 			}
 		}
 		return errors.Join(errs...)
-	case ReadOne, ReadSmall, ReadMany, Control:
+	case ReadOne, ReadSmall, ReadMany, ReadSlim, Control:
 		return v.read(ctx, s, Op(scenario))
 	}
 	return fmt.Errorf("unknown scenario %q", scenario)
@@ -89,13 +89,10 @@ func (v *Validator) checkRead(ctx context.Context, s *Session, op Op, t vegeta.T
 	if v.Ref == nil {
 		v.Ref = &Reference{}
 	}
-	if v.Ref.Data == nil {
-		v.Ref.Data = map[Op]any{}
-	}
-	want, known := v.Ref.Data[op]
+	want, known := v.Ref.Data[referenceOp(s.App.Kind, op)]
 	if !known {
 		if s.App.Kind == KindREST {
-			v.Ref.Data[op] = data
+			v.Ref.learn(referenceOp(s.App.Kind, op), data)
 			if v.Ref.Source == "" {
 				v.Ref.Source = s.App.Name + " app"
 			}
@@ -122,7 +119,7 @@ func jsonContent(kind Kind, op Op, r *vegeta.Result) (any, error) {
 			body = data["person"]
 		case OpReadSmall:
 			body = member(data["vacancies"], "nodes")
-		case OpReadMany:
+		case OpReadMany, OpReadSlim:
 			body = member(data["persons"], "nodes")
 		}
 	} else {
@@ -167,7 +164,7 @@ func checkContent(op Op, data any) error {
 			return fmt.Errorf("showcase person has %d appointments, %d stipends, %d fundings; want %d, %d, %d",
 				got[0], got[1], got[2], want[0], want[1], want[2])
 		}
-	case OpReadSmall, OpReadMany:
+	case OpReadSmall, OpReadMany, OpReadSlim:
 		items, ok := data.([]any)
 		if !ok {
 			return fmt.Errorf("got %s, want a list", describe(data))

@@ -177,6 +177,10 @@ func TestValidateCatchesAWrongRESTServer(t *testing.T) {
 		{"upper-case enums", scenario.ReadMany, rewriteJSON("GET", "/api/persons", items(func(m map[string]any) {
 			m["status"] = strings.ToUpper(m["status"].(string))
 		})), []string{`GET /api/persons?limit=1000: field parity: differs from the dataset: read-many[0].status: got "ACTIVE", want "active"`}, false, 0, ""},
+		{"read-slim, the full list", scenario.ReadSlim, nil, nil, false, 0, ""},
+		{"read-slim compared as read-many", scenario.ReadSlim, rewriteJSON("GET", "/api/persons", items(func(m map[string]any) {
+			delete(m, "email")
+		})), []string{`GET /api/persons?limit=1000: field parity: differs from the dataset: read-slim[0].email: missing`}, false, 0, ""},
 		{"upper-case enums in the open list", scenario.ReadSmall, rewriteJSON("GET", "/api/vacancies", items(func(m map[string]any) {
 			m["status"] = "OPEN"
 		})), []string{`GET /api/vacancies?status=open&limit=100: item 0 has status OPEN, want open`}, false, 0, ""},

@@ -71,7 +71,7 @@ func NewWorkload(s *Session, scenario, tag string) (*Workload, error) {
 		return nil, fmt.Errorf("unknown scenario %q", scenario)
 	}
 	w := &Workload{session: s, scenario: scenario, tag: tag, every: 1, alive: map[int64]bool{}, reads: map[Op]vegeta.Target{}}
-	for _, op := range []Op{OpReadOne, OpReadSmall, OpReadMany, OpControl} {
+	for _, op := range []Op{OpReadOne, OpReadSmall, OpReadMany, OpReadSlim, OpControl} {
 		w.reads[op] = s.Target(op)
 	}
 	if scenario == Mixed {

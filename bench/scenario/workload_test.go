@@ -254,13 +254,16 @@ func TestReadTargets(t *testing.T) {
 		{scenario.KindREST, scenario.OpReadOne, "GET", "http://127.0.0.1:1/api/persons/1", "GET /api/persons/1"},
 		{scenario.KindREST, scenario.OpReadSmall, "GET", "http://127.0.0.1:1/api/vacancies?status=open&limit=100", "GET /api/vacancies?status=open&limit=100"},
 		{scenario.KindREST, scenario.OpReadMany, "GET", "http://127.0.0.1:1/api/persons?limit=1000", "GET /api/persons?limit=1000"},
+		{scenario.KindREST, scenario.OpReadSlim, "GET", "http://127.0.0.1:1/api/persons?limit=1000", "GET /api/persons?limit=1000"},
 		{scenario.KindREST, scenario.OpControl, "GET", "http://127.0.0.1:1/healthz", "GET /healthz"},
 		{scenario.KindGraphQL, scenario.OpReadOne, "POST", "http://127.0.0.1:1/graphql", "POST /graphql (PersonDetail)"},
 		{scenario.KindGraphQL, scenario.OpReadMany, "POST", "http://127.0.0.1:1/graphql", "POST /graphql (AllPersons)"},
+		{scenario.KindGraphQL, scenario.OpReadSlim, "POST", "http://127.0.0.1:1/graphql", "POST /graphql (SlimPersons)"},
 		{scenario.KindGraphQL, scenario.OpControl, "GET", "http://127.0.0.1:1/healthz", "GET /healthz"},
 		{scenario.KindSite, scenario.OpReadOne, "GET", "http://127.0.0.1:1/persons/1", "GET /persons/1"},
 		{scenario.KindSite, scenario.OpReadSmall, "GET", "http://127.0.0.1:1/vacancies?status=open&limit=100", "GET /vacancies?status=open&limit=100"},
 		{scenario.KindSite, scenario.OpReadMany, "GET", "http://127.0.0.1:1/persons?limit=1000", "GET /persons?limit=1000"},
+		{scenario.KindSite, scenario.OpReadSlim, "GET", "http://127.0.0.1:1/persons/options?limit=1000", "GET /persons/options?limit=1000"},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.kind)+" "+string(tt.op), func(t *testing.T) {
