@@ -36,6 +36,54 @@ type PersonPage struct {
 	NextCursor string
 }
 
+// PersonName is what a person picker shows of a person: who it is and its
+// id, which the form submits.
+type PersonName struct {
+	ID        int64  `json:"id"`
+	FirstName string `json:"firstName"`
+	LastName  string `json:"lastName"`
+}
+
+// PersonNameFilter selects the persons a picker offers, in the person
+// list's order (last name, first name, id). A picker shows one list, so
+// there is no cursor.
+type PersonNameFilter struct {
+	// Search matches a substring of the first or last name,
+	// case-insensitively.
+	Search string
+	// Limit is the number of names, 1..MaxLimit; 0 means DefaultLimit.
+	Limit int
+}
+
+// FindPersonNames returns the id and names of the persons f selects. It
+// reads only those three columns: a picker needs nothing else, and the
+// full rows of a thousand persons are several times the bytes.
+func (s *Store) FindPersonNames(ctx context.Context, f PersonNameFilter) ([]PersonName, error) {
+	limit, err := filterLimit(f.Limit)
+	if err != nil {
+		return nil, err
+	}
+	arg := sqlcdb.ListPersonNamesParams{RowLimit: int32(limit)}
+	if f.Search != "" {
+		p := problems{}
+		p.text("search", f.Search, 0, MaxSearchLen)
+		if err := p.err(); err != nil {
+			return nil, err
+		}
+		pattern := "%" + likeEscaper.Replace(f.Search) + "%"
+		arg.Search = &pattern
+	}
+	rows, err := s.q.ListPersonNames(ctx, arg)
+	if err != nil {
+		return nil, translate(err)
+	}
+	out := make([]PersonName, len(rows))
+	for i, r := range rows {
+		out[i] = PersonName{ID: r.ID, FirstName: r.FirstName, LastName: r.LastName}
+	}
+	return out, nil
+}
+
 // FindPersonByID returns a person without appointments.
 func (s *Store) FindPersonByID(ctx context.Context, id int64) (Person, error) {
 	row, err := s.q.GetPerson(ctx, id)

@@ -291,3 +291,62 @@ func TestAppointmentChecks(t *testing.T) {
 		t.Errorf("fundings summing to exactly 100: %v", err)
 	}
 }
+
+// TestFindPersonNames checks the picker's read: the persons of the full
+// list, in its order, with their id and names, in one statement; a search
+// on the names; the list's limits and search rules.
+func TestFindPersonNames(t *testing.T) {
+	var statements atomic.Int64
+	s := dbtest.Store(t, dbtest.Seeded(t), db.Options{OnQuery: func(string) { statements.Add(1) }})
+
+	all, err := s.FindPersons(ctx, db.PersonFilter{Limit: db.MaxLimit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	statements.Store(0)
+	names, err := s.FindPersonNames(ctx, db.PersonNameFilter{Limit: db.MaxLimit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := statements.Load(); n != 1 {
+		t.Errorf("%d statements, want 1", n)
+	}
+	want := make([]db.PersonName, len(all.Persons))
+	for i, p := range all.Persons {
+		want[i] = db.PersonName{ID: p.ID, FirstName: p.FirstName, LastName: p.LastName}
+	}
+	if d := cmp.Diff(want, names); d != "" {
+		t.Errorf("names differ from the full list (-want +got):\n%s", d)
+	}
+
+	def, err := s.FindPersonNames(ctx, db.PersonNameFilter{})
+	if err != nil || len(def) != db.DefaultLimit {
+		t.Errorf("default: %d names, %v; want %d", len(def), err, db.DefaultLimit)
+	}
+	found, err := s.FindPersonNames(ctx, db.PersonNameFilter{Search: "ADA LOVE"})
+	if err != nil || len(found) != 1 || found[0].ID != seed.ShowcaseID {
+		t.Errorf("search ADA LOVE: %+v, %v", found, err)
+	}
+	// Wildcards are literal, and the e-mail address is not searched.
+	for _, q := range []string{"%_%", "@"} {
+		none, err := s.FindPersonNames(ctx, db.PersonNameFilter{Search: q})
+		if err != nil || len(none) != 0 {
+			t.Errorf("search %q: %d names, %v; want none", q, len(none), err)
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		f     db.PersonNameFilter
+		field string
+	}{
+		{"negative limit", db.PersonNameFilter{Limit: -1}, "limit"},
+		{"limit over max", db.PersonNameFilter{Limit: db.MaxLimit + 1}, "limit"},
+		{"search too long", db.PersonNameFilter{Search: strings.Repeat("a", db.MaxSearchLen+1)}, "search"},
+		{"search with NUL", db.PersonNameFilter{Search: "a\x00b"}, "search"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := s.FindPersonNames(ctx, tc.f)
+			wantCode(t, err, db.EINVALID, tc.field)
+		})
+	}
+}
