@@ -31,7 +31,7 @@ func testAuthMatrix(t *testing.T, ts *testSite) {
 		write        bool // needs the editor role
 	}
 	routes := []route{
-		{"GET", "/persons", false}, {"GET", "/persons/1", false},
+		{"GET", "/persons", false}, {"GET", "/persons/1", false}, {"GET", "/persons/options", false},
 		{"GET", "/vacancies", false}, {"GET", "/vacancies/1", false},
 		{"GET", "/persons/new", true}, {"GET", "/persons/1/edit", true},
 		{"GET", "/vacancies/new", true}, {"GET", "/vacancies/1/edit", true},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -124,6 +125,17 @@ func browseWithHTMX(t *testing.T, ts *testSite, b *browser) {
 		chromedp.Click(css(`a[href="/vacancies/new"]`)),
 		chromedp.WaitVisible(css("#vacancy-form")),
 	)
+	// The person picker loads its options the first time the field gets
+	// the focus; picking the showcase person fills in their id.
+	b.htmx(ctx, "focus the person picker",
+		chromedp.Focus(css("#f-filledBy")),
+		until(fmt.Sprintf(`document.querySelectorAll("#f-filledBy-options option").length === %d`, seed.DefaultPersons)),
+	)
+	showcase := eval[string](b, ctx, `[...document.querySelectorAll("#f-filledBy-options option")].find(o => o.textContent === "`+seed.ShowcaseLastName+", "+seed.ShowcaseFirstName+`")?.value ?? ""`)
+	if showcase != strconv.Itoa(seed.ShowcaseID) {
+		t.Errorf("the picker offers %s, %s as %q, want their id %d", seed.ShowcaseLastName, seed.ShowcaseFirstName, showcase, seed.ShowcaseID)
+	}
+	b.do(ctx, "pick the showcase person", chromedp.SendKeys(css("#f-filledBy"), showcase))
 	const title = "Browser test engineer"
 	b.htmx(ctx, "submit a vacancy that closes before it opens",
 		chromedp.SendKeys(css("#f-title"), title),
@@ -154,6 +166,9 @@ func browseWithHTMX(t *testing.T, ts *testSite, b *browser) {
 	)
 	if got := eval[string](b, ctx, `document.querySelector(".vacancy-title").textContent + " | " + document.querySelector(".flash").textContent`); got != title+" | Vacancy created." {
 		t.Errorf("after create: %q", got)
+	}
+	if got := eval[string](b, ctx, `document.querySelector(".record-fields a[data-person-id]")?.textContent ?? ""`); got != seed.ShowcaseFirstName+" "+seed.ShowcaseLastName {
+		t.Errorf("after create, filled by %q, want the person picked", got)
 	}
 	id, _ := strconv.ParseInt(strings.TrimPrefix(eval[string](b, ctx, "location.pathname"), "/vacancies/"), 10, 64)
 

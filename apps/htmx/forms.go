@@ -26,6 +26,11 @@ type fieldSpec struct {
 	Hint      string
 	Wide      bool   // spans the whole form width
 	Complete  string // autocomplete token
+	// Suggest is the address of the <option> items of a <datalist> the
+	// input offers, loaded by htmx the first time the input gets the
+	// focus (not with the form: most edits never open the picker); ""
+	// for none.
+	Suggest string
 }
 
 // option is one choice of a select.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"html"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -9,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"crudbench/db"
 	"crudbench/db/seed"
@@ -38,7 +41,9 @@ func testPages(t *testing.T, ts *testSite) {
 		{"/vacancies", 200, []string{"<h1>Vacancies</h1>", `id="status-filter"`, `class="vacancy"`}},
 		{"/vacancies?status=open", 200, []string{`<option value="open" selected>`, `class="badge open"`}},
 		{"/vacancies/1", 200, []string{`class="vacancy-title"`, "Description"}},
-		{"/vacancies/new", 200, []string{"<h1>New vacancy</h1>", `id="vacancy-form"`, `name="salaryMin"`}},
+		{"/vacancies/new", 200, []string{"<h1>New vacancy</h1>", `id="vacancy-form"`, `name="salaryMin"`,
+			`list="f-filledBy-options" hx-get="/persons/options?limit=1000" hx-trigger="focus once" hx-target="#f-filledBy-options"`,
+			`<datalist id="f-filledBy-options"></datalist>`}},
 		{"/vacancies/1/edit", 200, []string{"<h1>Edit vacancy</h1>", `name="version" value="1"`}},
 		{"/persons/1/delete", 200, []string{"<h1>Delete person</h1>", "Delete Ada Lovelace with all appointments", `action="/persons/1/delete"`}},
 		{"/vacancies/1/delete", 200, []string{"<h1>Delete vacancy</h1>", `action="/vacancies/1/delete"`}},
@@ -262,6 +267,7 @@ func testEscaping(t *testing.T, ts *testSite) {
 	for _, path := range []string{
 		"/persons/" + id, "/persons/" + id + "/edit", "/persons?q=hostile", "/persons?q=" + url.QueryEscape(hostile),
 		"/vacancies/" + vid, "/vacancies/" + vid + "/edit", "/vacancies?status=open&limit=1000",
+		"/persons/options?q=" + url.QueryEscape("O'Brien"),
 	} {
 		res := editor.get(path)
 		wantStatus(t, path, res, http.StatusOK)
@@ -270,6 +276,68 @@ func testEscaping(t *testing.T, ts *testSite) {
 			!strings.Contains(res.Body, "&lt;script&gt;alert(&#34;x&#34;)&lt;\\/script&gt;") {
 			t.Errorf("%s: hostile text not shown escaped\n%s", path, excerpt(res.Body))
 		}
+	}
+}
+
+// TestPersonOptions gets the person picker's fragment: an <option> per
+// person with the id as its value and "Last, First" as its text, in the
+// person list's order, the same persons as the database's list, read in
+// one statement; the list's limits and a search on the names.
+func TestPersonOptions(t *testing.T) {
+	t.Parallel()
+	ts := newTestSite(t)
+	editor := ts.login(t, "editor")
+	all, err := ts.store.FindPersons(context.Background(), db.PersonFilter{Limit: db.MaxLimit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	option := regexp.MustCompile(`<option value="(\d+)">([^<]*)</option>`)
+	options := func(body string) []string {
+		var out []string
+		for _, m := range option.FindAllStringSubmatch(body, -1) {
+			out = append(out, m[1]+" "+html.UnescapeString(m[2]))
+		}
+		return out
+	}
+	var want []string
+	for _, p := range all.Persons {
+		want = append(want, strconv.FormatInt(p.ID, 10)+" "+p.LastName+", "+p.FirstName)
+	}
+
+	for _, h := range [][]string{nil, htmxHeaders("f-filledBy-options")} {
+		ts.queries.Store(0)
+		res := editor.get("/persons/options?limit=1000", h...)
+		wantStatus(t, "all", res, http.StatusOK)
+		if n := ts.queries.Load(); n != 1 {
+			t.Errorf("the fragment took %d statements, want 1", n)
+		}
+		if d := cmp.Diff(want, options(res.Body)); d != "" {
+			t.Errorf("options differ from the database's persons (-want +got):\n%s", d)
+		}
+		if got := strings.Count(res.Body, "<"); got != 2*len(want) {
+			t.Errorf("the fragment has %d tags, want only the %d options%s", got, len(want), excerpt(res.Body))
+		}
+		if got := res.Header.Get("Content-Type"); got != "text/html; charset=utf-8" {
+			t.Errorf("Content-Type = %q", got)
+		}
+		if res.Header.Get("HX-Retarget") != "" {
+			t.Error("the fragment is retargeted")
+		}
+	}
+
+	if got := options(editor.get("/persons/options").Body); len(got) != db.DefaultLimit || got[0] != want[0] {
+		t.Errorf("without a limit: %d options starting %q, want the first %d", len(got), got[:min(1, len(got))], db.DefaultLimit)
+	}
+	if got := options(editor.get("/persons/options?q=" + url.QueryEscape(" ada love ")).Body); !slices.Equal(got, []string{"1 Lovelace, Ada"}) {
+		t.Errorf("q=ada love: %q, want only the showcase person", got)
+	}
+	if got := editor.get("/persons/options?q=no-such-person"); got.Body != "" {
+		t.Errorf("q matching nobody: %q, want an empty fragment", got.Body)
+	}
+	for _, bad := range []string{"limit=0", "limit=1001", "limit=x", "q=" + strings.Repeat("a", db.MaxSearchLen+1)} {
+		res := editor.get("/persons/options?" + bad)
+		wantStatus(t, bad, res, http.StatusBadRequest)
+		wantBody(t, bad, res, "Bad request")
 	}
 }
 

@@ -81,6 +81,33 @@ func handlePersonList(store *db.Store, ui *views) http.Handler {
 	})
 }
 
+// personOptionsURL is what the vacancy form's person picker loads: the
+// whole register (up to the 1000 a list may hold), for the browser to
+// filter as the user types.
+var personOptionsURL = "/persons/options?limit=" + strconv.Itoa(db.MaxLimit)
+
+// handlePersonOptions answers the person picker's fragment: an <option>
+// per person (id and name only), filtered by ?q= on the names and sized by
+// ?limit= (the list's rule: 50 by default, up to 1000), in the person
+// list's order. It is a fragment for htmx to swap into a <datalist>, not a
+// page, whoever asks: nothing navigates to it. It reads through
+// FindPersonNames, which selects only those three columns.
+func handlePersonOptions(store *db.Store, ui *views) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		limit, err := parseLimit(r)
+		if err != nil {
+			ui.fail(w, r, err)
+			return
+		}
+		names, err := store.FindPersonNames(r.Context(), db.PersonNameFilter{Search: strings.TrimSpace(r.URL.Query().Get("q")), Limit: limit})
+		if err != nil {
+			ui.fail(w, r, err)
+			return
+		}
+		ui.execute(w, http.StatusOK, "form", "person-options", names)
+	})
+}
+
 // pageLinks returns the pager's links of the list at path: to the first
 // page unless this one is it (after is ""), and to the next page when there
 // is one (next, the Store's cursor, is not ""). link holds the list's filter;

@@ -37,6 +37,7 @@ func addRoutes(r chi.Router, store *db.Store, tokens *auth.Tokens, ui *views) {
 		r.Method(http.MethodGet, "/", http.RedirectHandler("/persons", http.StatusSeeOther))
 
 		r.Method(http.MethodGet, "/persons", handlePersonList(store, ui))
+		r.Method(http.MethodGet, "/persons/options", handlePersonOptions(store, ui))
 		r.Method(http.MethodGet, "/persons/{id}", handlePersonGet(store, ui))
 		r.Method(http.MethodGet, "/vacancies", handleVacancyList(store, ui))
 		r.Method(http.MethodGet, "/vacancies/{id}", handleVacancyGet(store, ui))

@@ -43,7 +43,11 @@ var vacancySpecs = []fieldSpec{
 	{Name: "salaryMax", Label: "Maximum salary", Type: "number", Required: true, Min: "0", Step: "0.01", Hint: "Per year, at least the minimum"},
 	{Name: "opensOn", Label: "Opens on", Type: "date", Required: true},
 	{Name: "closesOn", Label: "Closes on", Type: "date", Hint: "Leave empty while open-ended"},
-	{Name: "filledBy", Label: "Filled by", Type: "number", Min: "1", Step: "1", Hint: "Person id, once the vacancy is filled"},
+	// The field holds the person's id, as the APIs take it; the picker
+	// offers every person by name, and the browser shows the name beside
+	// the id it fills in. Without JavaScript it is a plain id field.
+	{Name: "filledBy", Label: "Filled by", Type: "text", Complete: "off", Suggest: personOptionsURL,
+		Hint: "Once the vacancy is filled: start typing a name and pick the person (the field holds their id)"},
 	{Name: "description", Label: "Description", Type: "textarea", MaxLen: db.MaxDescriptionLen, Wide: true},
 }
 
