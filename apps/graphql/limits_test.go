@@ -108,7 +108,7 @@ func TestQueryLimits(t *testing.T) {
 	}
 
 	t.Run("the bench's queries and introspection pass", func(t *testing.T) {
-		for _, name := range []string{"showcase", "open_vacancies", "all_persons", "introspection"} {
+		for _, name := range []string{"showcase", "open_vacancies", "all_persons", "slim_persons", "introspection"} {
 			resp := app.post(t, token, loadQuery(t, name), map[string]any{"id": "1"})
 			if len(resp.Errors) > 0 || resp.Status != 200 {
 				t.Errorf("%s: HTTP %d %+v", name, resp.Status, resp.Errors)

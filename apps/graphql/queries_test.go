@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"testing"
 
@@ -117,6 +118,32 @@ func TestPersons(t *testing.T) {
 		}
 		if data.Persons.PageInfo.HasNextPage || data.Persons.PageInfo.EndCursor != nil {
 			t.Errorf("pageInfo = %+v on the last page", data.Persons.PageInfo)
+		}
+	})
+
+	// The bench's read-slim: a picker selects each person's id and names,
+	// and gets exactly those, for the persons of the full list.
+	t.Run("slim persons", func(t *testing.T) {
+		var full struct{ Persons connection[listedPerson] }
+		fullResp := app.post(t, token, loadQuery(t, "all_persons"), nil)
+		fullResp.decode(t, &full)
+		var slim struct {
+			Persons struct{ Nodes []map[string]any }
+		}
+		slimResp := app.post(t, token, loadQuery(t, "slim_persons"), nil)
+		slimResp.decode(t, &slim)
+		if len(slim.Persons.Nodes) != len(full.Persons.Nodes) || len(slim.Persons.Nodes) != 500 {
+			t.Fatalf("%d slim persons, %d full; want 500 of each", len(slim.Persons.Nodes), len(full.Persons.Nodes))
+		}
+		for i, n := range slim.Persons.Nodes {
+			f := full.Persons.Nodes[i]
+			want := map[string]any{"id": f.ID, "firstName": f.FirstName, "lastName": f.LastName}
+			if !maps.Equal(n, want) {
+				t.Fatalf("slim person %d = %v, want %v", i, n, want)
+			}
+		}
+		if s, f := len(slimResp.Data), len(fullResp.Data); s*3 > f {
+			t.Errorf("the slim answer is %d bytes, the full one %d: want less than a third", s, f)
 		}
 	})
 

@@ -30,6 +30,7 @@ func TestStatementsPerQuery(t *testing.T) {
 		{"appointment back to person", `{ person(id: 1) { appointments { person { id lastName } } } }`, nil, 3},
 		{"open vacancies", loadQuery(t, "open_vacancies"), nil, 1},
 		{"all persons", loadQuery(t, "all_persons"), nil, 1},
+		{"slim persons", loadQuery(t, "slim_persons"), nil, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
