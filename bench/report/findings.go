@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"crudbench/bench/results"
+	"crudbench/bench/scenario"
 )
 
 // closeCall is the ratio under which two apps count as level: run-to-run
@@ -19,7 +20,8 @@ const closeCall = 1.05
 // target (and which of those were over the SLO), which app had the most
 // throughput when any queued, the lowest p99 latency among the apps that
 // held the rate and the least app CPU per request, with its ratio to each
-// of the others; then where apps saturated and at which rate, failed validations and skipped
+// of the others (on read-slim also the smallest answer, each app's answer
+// against its read-many and the database's work, see slimFindings); then where apps saturated and at which rate, failed validations and skipped
 // runs, and caveats (processes that could not be measured, runs whose load
 // generator fell behind, a busy runner, a costly sampler, noisy repeats).
 func Findings(run *results.Run) []string {
@@ -29,8 +31,12 @@ func Findings(run *results.Run) []string {
 	l := layoutOf(run)
 	var out []string
 	for _, p := range l.profiles {
-		for _, g := range scenarioGroups(l.resultsOf(run, p)) {
+		rs := l.resultsOf(run, p)
+		for _, g := range scenarioGroups(rs) {
 			out = append(out, comparisons(p, g, run.Settings.SLOP99)...)
+			if g[0].Scenario == scenario.ReadSlim {
+				out = append(out, slimFindings(p, g, rs)...)
+			}
 		}
 	}
 	out = append(out, saturations(run, l)...)

@@ -24,7 +24,7 @@ func TestMethodNotes(t *testing.T) {
 		wantNot []string
 	}{
 		{"plain", func(*report.Method) {},
-			[]string{"at most 100 connections per app", "3s of warm-up (discarded) then 15s measured", "limit/first 200", "mixed: 60% read-one, 40% write,"},
+			[]string{"at most 100 connections per app", "3s of warm-up (discarded) then 15s measured", "limit/first 200", "read-slim asks each kind", "mixed: 60% read-one, 40% write,"},
 			[]string{"App metrics", "replicas", "CPU profiles", "Field parity"}},
 		{"scraped replicas", func(m *report.Method) { m.ScrapeInterval, m.Replicas = time.Second, true },
 			[]string{"scraped every 1s", "An app run as replicas"}, []string{"CPU profiles"}},
