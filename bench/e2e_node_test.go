@@ -94,11 +94,11 @@ func TestNodeApps(t *testing.T) {
 		if err != nil {
 			t.Fatalf("bench -validate-only: %v", err)
 		}
-		want := []string{"Building express, express-cluster, yoga…\n", "Every scenario passed on every app (18 checks)."}
+		want := []string{"Building express, express-cluster, yoga…\n", "Every scenario passed on every app (21 checks)."}
 		for _, app := range nodeApps {
 			row, _ := stack.FindBuiltin(app)
 			want = append(want, fmt.Sprintf("\nStarted %s at http://127.0.0.1:", app),
-				fmt.Sprintf("  %s (kind %s): passed read-one, read-small, read-many, write, mixed, control\n", app, row.Kind))
+				fmt.Sprintf("  %s (kind %s): passed read-one, read-small, read-many, read-slim, write, mixed, control\n", app, row.Kind))
 		}
 		for _, line := range want {
 			if !strings.Contains(console, line) {

@@ -36,13 +36,13 @@ func TestValidateOnly(t *testing.T) {
 		for _, row := range stack.Builtin {
 			name := "cand-" + row.Name
 			attach = append(attach, fmt.Sprintf("%s=%s@%s", name, row.Kind, procs[row.Name].URL))
-			want = append(want, fmt.Sprintf("  %s (kind %s): passed read-one, read-small, read-many, write, mixed, control\n", name, row.Kind))
+			want = append(want, fmt.Sprintf("  %s (kind %s): passed read-one, read-small, read-many, read-slim, write, mixed, control\n", name, row.Kind))
 		}
 		console, err := execBench(t, env, "-validate-only", "-attach", strings.Join(attach, ","), "-out", t.TempDir())
 		if err != nil {
 			t.Fatalf("bench -validate-only: %v", err)
 		}
-		for _, line := range append(want, fmt.Sprintf("Every scenario passed on every app (%d checks).", 6*len(stack.Builtin))) {
+		for _, line := range append(want, fmt.Sprintf("Every scenario passed on every app (%d checks).", len(scenario.All)*len(stack.Builtin))) {
 			if !strings.Contains(console, line) {
 				t.Errorf("the console does not say %q", line)
 			}
@@ -157,16 +157,17 @@ func TestValidateOnly(t *testing.T) {
 			t.Errorf("bench -validate-only exited with %v, want exit status 1", err)
 		}
 		for _, line := range []string{
-			"  wrong-rest (kind rest): passed read-many, write, control\n",
+			"  wrong-rest (kind rest): passed read-many, read-slim, write, control\n",
 			"    FAILED read-one: GET /api/persons/1: field parity: differs from the database: read-one.email: missing\n",
 			"    FAILED read-small: GET /api/vacancies?status=open&limit=100: status 500, want 200: \"{\\\"title\\\":\\\"boom\\\"}\"\n",
 			"    FAILED mixed: read-one: GET /api/persons/1: field parity",
 			"\n      read-small: GET /api/vacancies?status=open&limit=100: status 500, want 200",
 			"  wrong-graphql (kind graphql): passed read-one, read-small, write, control\n",
 			"    FAILED read-many: POST /graphql (AllPersons): GraphQL error INTERNAL: boom\n",
-			"  wrong-site (kind site): passed read-small, read-many, write, control\n",
+			"    FAILED read-slim: POST /graphql (SlimPersons): field parity: differs from the database: read-slim[0].lastName: got \"Wrong",
+			"  wrong-site (kind site): passed read-small, read-many, read-slim, write, control\n",
 			"    FAILED read-one: GET /persons/1: the showcase page shows 12 appointments, 35 stipends, 24 fundings; want 12, 36, 24\n",
-			"bench: validation failed: 7 of 18 checks (scenario × app)",
+			"bench: validation failed: 8 of 21 checks (scenario × app)",
 		} {
 			if !strings.Contains(console, line) {
 				t.Errorf("the console does not say %q", line)
@@ -285,10 +286,14 @@ func wrongREST(r *http.Request, _ []byte, status int, body []byte) (int, []byte)
 	return status, body
 }
 
-// wrongGraphQL answers the list of all persons with an errors payload.
+// wrongGraphQL answers the list of all persons with an errors payload,
+// and the slim list with the first person's last name changed.
 func wrongGraphQL(_ *http.Request, reqBody []byte, status int, body []byte) (int, []byte) {
-	if bytes.Contains(reqBody, []byte("query AllPersons")) {
+	switch {
+	case bytes.Contains(reqBody, []byte("query AllPersons")):
 		return http.StatusOK, []byte(`{"errors":[{"message":"boom","extensions":{"code":"INTERNAL"}}],"data":null}`)
+	case bytes.Contains(reqBody, []byte("query SlimPersons")):
+		body = bytes.Replace(body, []byte(`"lastName":"`), []byte(`"lastName":"Wrong`), 1)
 	}
 	return status, body
 }
