@@ -45,7 +45,7 @@ func TestParseFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cfg.Scenarios) != 6 || len(cfg.Profiles) != 3 || cfg.Rates["high"]["read-one"] != 900 ||
+	if len(cfg.Scenarios) != len(scenario.All) || len(cfg.Profiles) != 3 || cfg.Rates["high"]["read-one"] != 900 ||
 		cfg.Rates["medium"]["read-one"] != 400 || cfg.Repeat != 3 || cfg.Mode() != "database" {
 		t.Errorf("parsed %+v", cfg)
 	}
