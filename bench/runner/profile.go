@@ -43,9 +43,11 @@ func (r *runner) profileFor(ctx context.Context, j load.Job, opts *load.Options)
 		return nil
 	}
 	fetch := cpuprof.Fetch
-	if u.toolchain == stack.ToolchainNode {
+	// An attached app named as a built-in one is that app (-attach
+	// express=URL): a Node app whatever the runner knows of its process.
+	if row, builtin := stack.FindBuiltin(j.App); u.toolchain == stack.ToolchainNode || builtin && row.Toolchain == stack.ToolchainNode {
 		fetch = cpuprof.FetchV8
-		r.noteV8(j.App, u.tree)
+		r.noteV8(j.App, u.tree || row.Tree)
 	}
 	p := &cpuProfile{r: r, name: r.fileBase(j)}
 	// The profile lasts the window; the request may take a little longer.
