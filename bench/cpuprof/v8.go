@@ -58,20 +58,23 @@ const (
 // go tool pprof and the report read a Node app's profile as they read a
 // Go app's.
 //
-// A sample weighs the time to the next sample (to the profile's end for
-// the last one), as Chrome DevTools counts it, as cpu nanoseconds. Samples
-// of the thread waiting for events, V8's "(idle)", are dropped: waiting
-// is not CPU. The functions are named "name (file:line)", file short:
-// the path under node_modules, or from the app's folder.
+// Each sample weighs the profile's sampling interval (the median time
+// between samples: V8 samples every 10 ms when the app asks for it as the
+// Go apps' profiler does), as cpu nanoseconds, as each of Go's samples
+// weighs one period. Samples of the thread waiting for events, V8's
+// "(idle)", are dropped: waiting is not CPU. The functions are named
+// "name (file:line)", the file short: the path under node_modules, or
+// from the app's folder.
 //
 // What V8's profile does not see: it samples the main thread only, where
 // all of the app's JavaScript runs, but not libuv's threadpool (where
 // crypto and zlib work and DNS lookups run), V8's garbage collector
-// helper threads, nor the profiler's own thread. A profile's CPU is
-// therefore less than the process's, by how much those threads spent.
-// Its time is the thread's time not waiting for events, which on a
-// machine short of cores includes time the thread was ready but not
-// running.
+// helper threads, nor the profiler's own thread: what those threads spend
+// is missing from it. And unlike Go's, V8's sampler ticks on wall-clock
+// time, not on the thread's CPU time: on a machine short of cores a
+// thread preempted between two ticks is sampled as soon as it runs again,
+// so there a profile's CPU seconds are approximate (often more than the
+// thread had), while its split between functions and layers holds.
 func FromV8(data []byte) ([]byte, error) {
 	var v v8Profile
 	if err := json.Unmarshal(data, &v); err != nil {
@@ -140,13 +143,7 @@ func (v *v8Profile) pprof() (*profile.Profile, error) {
 
 	samples := make(map[int64]*profile.Sample)
 	var order []int64 // the nodes in the order first sampled, for a stable file
-	at := v.StartTime
 	for i, id := range v.Samples {
-		at += v.TimeDeltas[i]
-		next := v.EndTime
-		if i+1 < len(v.Samples) {
-			next = at + v.TimeDeltas[i+1]
-		}
 		n := nodes[id]
 		if n == nil {
 			return nil, fmt.Errorf("cpuprof: V8 profile: sample %d hit an unknown node %d", i, id)
@@ -171,7 +168,7 @@ func (v *v8Profile) pprof() (*profile.Profile, error) {
 			order = append(order, id)
 		}
 		s.Value[0]++
-		s.Value[1] += max(next-at, 0) * 1000
+		s.Value[1] += p.Period
 	}
 	for _, id := range order {
 		p.Sample = append(p.Sample, samples[id])
@@ -182,8 +179,9 @@ func (v *v8Profile) pprof() (*profile.Profile, error) {
 	return p, nil
 }
 
-// medianDelta is the median time between samples, V8's sampling interval
-// as it turned out; 0 without samples.
+// medianDelta is the median time between samples: V8's sampling
+// interval as it turned out, which a few late samples (a busy machine, a
+// long garbage collection) do not move; 0 without samples.
 func medianDelta(deltas []int64) int64 {
 	if len(deltas) == 0 {
 		return 0

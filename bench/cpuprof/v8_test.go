@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -45,9 +46,9 @@ func recorded(t *testing.T, name string) []byte {
 }
 
 // v8Counts reads what the conversion must keep from a V8 profile: its
-// length, and its samples but the idle ones with the time to the next
-// sample that each weighs.
-func v8Counts(t *testing.T, data []byte) (seconds float64, busy int, busyNanos int64) {
+// length, its samples but the idle ones, and its median time between
+// samples, in nanoseconds.
+func v8Counts(t *testing.T, data []byte) (seconds float64, busy int, period int64) {
 	t.Helper()
 	var v struct {
 		Nodes []struct {
@@ -64,23 +65,17 @@ func v8Counts(t *testing.T, data []byte) (seconds float64, busy int, busyNanos i
 	for _, n := range v.Nodes {
 		idle[n.ID] = n.CallFrame.FunctionName == "(idle)" && n.CallFrame.URL == ""
 	}
-	at := v.StartTime
-	for i, id := range v.Samples {
-		at += v.TimeDeltas[i]
-		next := v.EndTime
-		if i+1 < len(v.Samples) {
-			next = at + v.TimeDeltas[i+1]
-		}
+	for _, id := range v.Samples {
 		if !idle[id] {
 			busy++
-			busyNanos += max(next-at, 0) * 1000
 		}
 	}
-	return float64(v.EndTime-v.StartTime) / 1e6, busy, busyNanos
+	deltas := slices.Sorted(slices.Values(v.TimeDeltas))
+	return float64(v.EndTime-v.StartTime) / 1e6, busy, deltas[len(deltas)/2] * 1000
 }
 
 // TestFromV8Recorded converts the apps' real profiles: the samples but
-// the idle ones are kept with their time, the layers add up to 1 with each
+// the idle ones are kept, each one sampling interval of CPU, the layers add up to 1 with each
 // app's work where it belongs, the functions read well, and go tool pprof
 // opens the result.
 func TestFromV8Recorded(t *testing.T) {
@@ -100,7 +95,8 @@ func TestFromV8Recorded(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			seconds, busy, busyNanos := v8Counts(t, v8)
+			seconds, busy, period := v8Counts(t, v8)
+			busyNanos := int64(busy) * period
 			p, err := profile.ParseData(data)
 			if err != nil {
 				t.Fatal(err)
@@ -109,8 +105,8 @@ func TestFromV8Recorded(t *testing.T) {
 			for _, s := range p.Sample {
 				samples, nanos = samples+s.Value[0], nanos+s.Value[1]
 			}
-			if samples != int64(busy) || nanos != busyNanos || busy == 0 {
-				t.Errorf("%d samples of %d ns, want the %d busy ones of %d ns", samples, nanos, busy, busyNanos)
+			if samples != int64(busy) || nanos != busyNanos || busy == 0 || p.Period != period || period < 9e6 {
+				t.Errorf("%d samples of %d ns, period %d ns; want the %d busy ones of %d ns, period %d ns (10 ms or more)", samples, nanos, p.Period, busy, busyNanos, period)
 			}
 
 			prof, err := cpuprof.Analyze(data)
@@ -155,7 +151,7 @@ func TestFromV8Recorded(t *testing.T) {
 type frame struct{ fn, url string }
 
 // v8Stack is one sample of a synthetic V8 profile: its stack, leaf
-// first, and the time to the next sample.
+// first, and the time since the sample before (or the profile's start).
 type v8Stack struct {
 	frames []frame
 	micros int64
@@ -191,14 +187,13 @@ func syntheticV8(t *testing.T, stacks ...v8Stack) []byte {
 	}
 	var samples, deltas []int64
 	const start = 1_000_000
-	at, prev := int64(start), int64(0)
+	at := int64(start)
 	for _, s := range stacks {
 		n := nodes[0]
 		for i := len(s.frames) - 1; i >= 0; i-- {
 			n = child(n, s.frames[i])
 		}
-		samples, deltas = append(samples, n.ID), append(deltas, prev)
-		prev = s.micros
+		samples, deltas = append(samples, n.ID), append(deltas, s.micros)
 		at += s.micros
 	}
 	data, err := json.Marshal(map[string]any{"nodes": nodes, "startTime": start, "endTime": at, "samples": samples, "timeDeltas": deltas})
@@ -208,13 +203,15 @@ func syntheticV8(t *testing.T, stacks ...v8Stack) []byte {
 	return data
 }
 
-// TestFromV8Weights: a sample weighs the time to the next one; idle
-// samples are dropped; the profile lasts from its start to its end.
+// TestFromV8Weights: every sample but the idle ones weighs the median
+// time between samples, however late it came; the profile lasts from its
+// start to its end.
 func TestFromV8Weights(t *testing.T) {
 	work := []frame{{"work", "file:///srv/app/src/work.js"}}
 	idle := []frame{{"(idle)", ""}}
+	gc := []frame{{"(garbage collector)", ""}}
 	data, err := cpuprof.FromV8(syntheticV8(t,
-		v8Stack{work, 10_000}, v8Stack{idle, 500_000}, v8Stack{work, 30_000}, v8Stack{[]frame{{"(garbage collector)", ""}}, 20_000}))
+		v8Stack{work, 10_000}, v8Stack{idle, 10_000}, v8Stack{work, 500_000}, v8Stack{gc, 10_000}, v8Stack{work, 10_000}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,12 +219,12 @@ func TestFromV8Weights(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if prof.Seconds != 0.56 || math.Abs(prof.CPUSeconds-0.06) > 1e-9 {
-		t.Errorf("Seconds, CPUSeconds = %v, %v; want 0.56, 0.06", prof.Seconds, prof.CPUSeconds)
+	if prof.Seconds != 0.54 || math.Abs(prof.CPUSeconds-0.04) > 1e-9 {
+		t.Errorf("Seconds, CPUSeconds = %v, %v; want 0.54, 0.04", prof.Seconds, prof.CPUSeconds)
 	}
 	want := []results.FunctionShare{
-		{Name: "work (app/src/work.js:10)", Flat: 4.0 / 6, Cum: 4.0 / 6},
-		{Name: "(garbage collector)", Flat: 2.0 / 6, Cum: 2.0 / 6},
+		{Name: "work (app/src/work.js:10)", Flat: 0.75, Cum: 0.75},
+		{Name: "(garbage collector)", Flat: 0.25, Cum: 0.25},
 	}
 	if d := cmp.Diff(want, prof.Top, cmpopts.EquateApprox(0, 1e-9)); d != "" {
 		t.Errorf("top (-want +got):\n%s", d)

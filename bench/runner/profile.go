@@ -62,7 +62,7 @@ func (r *runner) profileFor(ctx context.Context, j load.Job, opts *load.Options)
 // noteV8 says what a Node app's CPU profile, V8's, covers: its main
 // thread only (cpuprof.FromV8), and of a cluster (tree) one worker.
 func (r *runner) noteV8(app string, tree bool) {
-	r.note(fmt.Sprintf("%s: its CPU profiles are V8's, of the main thread where its JavaScript runs: they do not see libuv's threadpool (crypto, compression) or V8's garbage collector helper threads, so their CPU is less than the process's; functions V8 implements natively (JSON.stringify, JSON.parse) count toward the function that called them.", app))
+	r.note(fmt.Sprintf("%s: its CPU profiles are V8's, of the main thread where its JavaScript runs: they do not see libuv's threadpool (crypto, compression) or V8's garbage collector helper threads; V8 samples on wall-clock time, so on a busy machine their CPU seconds are approximate (read their shares); functions V8 implements natively (JSON.stringify, JSON.parse) count toward the function that called them.", app))
 	if tree {
 		r.note(fmt.Sprintf("%s: its CPU profiles are of its first worker only, not of the primary or the other workers, which run the same code under the same share of the load.", app))
 	}
