@@ -83,7 +83,8 @@ var jsonWrappers = map[string]bool{
 // first function from the leaf that is not skipped — Node's http modules
 // are http, its other modules and V8's builtins are skipped, a package
 // under node_modules is what nodeLayers says (other when unlisted,
-// skipped in nodeSkipped), any other file is the app's — and runtime when
+// skipped in nodeSkipped), any other file is the app's, and the JSON
+// wrappers (jsonWrappers) are encoding — and runtime when
 // every function is skipped (timers, the event loop's own callbacks).
 func nodeLayerOf(s *profile.Sample) string {
 	for _, loc := range s.Location {

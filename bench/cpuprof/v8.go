@@ -192,15 +192,20 @@ func medianDelta(deltas []int64) int64 {
 }
 
 // frameName names a V8 function for people reading go tool pprof: its
-// name (or "(anonymous)") and where it is, "name (file:line)"; a frame
-// without a script (a builtin, V8's pseudo-frames) is its name alone.
+// name (or "(anonymous)") and where it is, "name (file:line)"; a function
+// without a script is native, a builtin or Node's C++ ("writev
+// (native)"), and V8's pseudo-frames ("(garbage collector)") are their
+// name alone.
 func frameName(f v8CallFrame) string {
 	name := f.FunctionName
+	if f.URL == "" && strings.HasPrefix(name, "(") {
+		return name
+	}
 	if name == "" {
 		name = "(anonymous)"
 	}
 	if f.URL == "" {
-		return name
+		return name + " (native)"
 	}
 	return name + " (" + shortScript(f.URL) + ":" + strconv.FormatInt(f.LineNumber+1, 10) + ")"
 }

@@ -229,6 +229,19 @@ func TestFromV8Weights(t *testing.T) {
 	if d := cmp.Diff(want, prof.Top, cmpopts.EquateApprox(0, 1e-9)); d != "" {
 		t.Errorf("top (-want +got):\n%s", d)
 	}
+
+	// A function without a script is native, and named so.
+	data, err = cpuprof.FromV8(syntheticV8(t, v8Stack{[]frame{{"writev", ""}, {"", "file:///srv/app/src/work.js"}}, 10_000}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prof, err = cpuprof.Analyze(data); err != nil {
+		t.Fatal(err)
+	}
+	want = []results.FunctionShare{{Name: "writev (native)", Flat: 1, Cum: 1}}
+	if d := cmp.Diff(want, prof.Top, cmpopts.EquateApprox(0, 1e-9)); d != "" {
+		t.Errorf("top (-want +got):\n%s", d)
+	}
 }
 
 // TestNodeLayers puts one sample through each rule of the Node layers.
