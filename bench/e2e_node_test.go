@@ -13,7 +13,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"crudbench/bench/cpuprof"
 	"crudbench/bench/cpuset"
 	"crudbench/bench/results"
 	"crudbench/bench/stack"
@@ -86,7 +88,7 @@ func requireNode(t *testing.T) {
 // TestNodeApps has the runner build, start and validate the Node apps on
 // a throwaway PostgreSQL, as a user does with -apps, and then measure
 // express-cluster, whose CPU and memory are the sum over its primary and
-// its workers.
+// its workers, and whose CPU profile is V8's, of its first worker.
 func TestNodeApps(t *testing.T) {
 	requireNode(t)
 	t.Run("validate", func(t *testing.T) {
@@ -108,7 +110,7 @@ func TestNodeApps(t *testing.T) {
 	})
 
 	t.Run("express-cluster measured", func(t *testing.T) {
-		run, _, _ := runBench(t, []string{"DATABASE_URL="}, "-apps", "express-cluster",
+		run, dir, _ := runBench(t, []string{"DATABASE_URL="}, "-apps", "express-cluster",
 			"-scenarios", "read-one", "-rate", "read-one=10",
 			"-warmup", "1s", "-duration", "2s", "-cooldown", "0s", "-profile-cpu")
 		if len(run.Results) != 1 {
@@ -122,8 +124,9 @@ func TestNodeApps(t *testing.T) {
 		if !c.Available || c.Source != results.SourceProc || !c.Tree || c.CPUMsPerRequest <= 0 || c.RSSMeanMB <= 0 {
 			t.Errorf("app cost %+v, want figures from /proc summed over the process tree", c)
 		}
-		if r.CPUProfile != nil {
-			t.Errorf("CPU profile %+v, want none: a Node app has no pprof", r.CPUProfile)
+		checkProfile(t, dir, r)
+		if s := shareOf(r.CPUProfile, results.LayerHTTP); s == 0 {
+			t.Errorf("no CPU in http, where Express serves every request: %+v", r.CPUProfile.Layers)
 		}
 		// The workers count their pool's acquisitions, and the primary
 		// adds them up, the workers' shares of DB_MAX_CONNS too.
@@ -140,7 +143,8 @@ func TestNodeApps(t *testing.T) {
 		}
 		for _, note := range []string{
 			fmt.Sprintf("express-cluster: its CPU and RSS, idle RSS included, are the sum over its primary and the %d %s it forked (one per CPU it may run on)", len(cpus), worker),
-			"express-cluster: CPU profiles are n/a: a Node.js app has no Go pprof endpoint",
+			"express-cluster: its CPU profiles are V8's, of the main thread where its JavaScript runs",
+			"express-cluster: its CPU profiles are of its first worker only",
 		} {
 			if !slices.ContainsFunc(run.Notes, func(n string) bool { return strings.HasPrefix(n, note) }) {
 				t.Errorf("no note says %q; notes:\n%s", note, strings.Join(run.Notes, "\n"))
@@ -151,8 +155,8 @@ func TestNodeApps(t *testing.T) {
 
 // TestStartNodeApp starts express-cluster as the runner does, on one CPU:
 // the affinity reaches its workers, so it forks one; its metrics are on an
-// address of their own and it has no pprof address; its idle memory is
-// its tree's.
+// address of their own, and its worker serves V8's CPU profile on its debug
+// address; its idle memory is its tree's.
 func TestStartNodeApp(t *testing.T) {
 	requireNode(t)
 	row, _ := stack.FindBuiltin("express-cluster")
@@ -170,8 +174,15 @@ func TestStartNodeApp(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Stop()
-	if p.Workers != 1 || p.DebugURL != "" || p.Ready <= 0 || p.IdleRSSBytes < 1<<20 {
-		t.Errorf("started %+v, want 1 worker, no DebugURL, a ready time and idle memory", p)
+	if p.Workers != 1 || p.DebugURL == "" || p.DebugURL+"/metrics" == p.MetricsURL || p.Ready <= 0 || p.IdleRSSBytes < 1<<20 {
+		t.Errorf("started %+v, want 1 worker, a DebugURL of its own, a ready time and idle memory", p)
+	}
+	data, err := cpuprof.FetchV8(t.Context(), nil, p.DebugURL, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prof, err := cpuprof.Analyze(data); err != nil || prof.Seconds < 1 {
+		t.Errorf("its CPU profile: %+v, %v; want one of a second", prof, err)
 	}
 	if got, err := cpuset.Allowed(p.PID); err != nil || got.String() != one.String() {
 		t.Errorf("the primary may run on CPUs %s (%v), want %s", got, err, one)
@@ -190,4 +201,17 @@ func TestStartNodeApp(t *testing.T) {
 	if err := p.Stop(); err != nil {
 		t.Errorf("Stop: %v", err)
 	}
+}
+
+// shareOf returns layer's share of p, 0 when p has none.
+func shareOf(p *results.CPUProfile, layer string) float64 {
+	if p == nil {
+		return 0
+	}
+	for _, l := range p.Layers {
+		if l.Layer == layer {
+			return l.Share
+		}
+	}
+	return 0
 }

@@ -16,7 +16,8 @@ const topN = 10
 // Analyze reads a profile as Fetch returns it and summarizes it; the
 // File field is left for the caller.
 //
-// Every sample counts toward one layer (layerOf), so the layer shares add
+// Every sample counts toward one layer (layerOf for a Go profile,
+// nodeLayerOf for one FromV8 made), so the layer shares add
 // up to 1; a profile without samples (an app that spent no CPU) has
 // CPUSeconds 0 and every share 0. A function's flat CPU is what its
 // samples spent in it, its cum CPU what they spent in it and below it,
@@ -31,6 +32,11 @@ func Analyze(data []byte) (results.CPUProfile, error) {
 		return results.CPUProfile{}, err
 	}
 
+	classify := func(s *profile.Sample) string { return layerOf(framesOf(s)) }
+	if slices.Contains(p.Comments, v8Comment) {
+		classify = nodeLayerOf
+	}
+
 	var total int64
 	byLayer := make(map[string]int64, len(results.Layers))
 	flat, cum := make(map[string]int64), make(map[string]int64)
@@ -38,7 +44,7 @@ func Analyze(data []byte) (results.CPUProfile, error) {
 		v := s.Value[cpu]
 		frames := framesOf(s)
 		total += v
-		byLayer[layerOf(frames)] += v
+		byLayer[classify(s)] += v
 		if len(frames) > 0 {
 			flat[frames[0]] += v
 		}

@@ -25,6 +25,24 @@ const fetchGrace = 10 * time.Second
 // response other than 200 is an error naming the status and the first
 // line of the body, where pprof says what was wrong.
 func Fetch(ctx context.Context, client *http.Client, debugURL string, d time.Duration) ([]byte, error) {
+	return fetch(ctx, client, debugURL, "/debug/pprof/profile", d)
+}
+
+// FetchV8 takes a CPU profile of d from a Node app's debug server under
+// debugURL (its DEBUG_ADDR: /debug/v8/profile, V8's profile of its main
+// thread) as Fetch does from a Go app's, and returns it converted by FromV8:
+// a pprof profile that Analyze reads, with what V8's profile does not see
+// (FromV8).
+func FetchV8(ctx context.Context, client *http.Client, debugURL string, d time.Duration) ([]byte, error) {
+	data, err := fetch(ctx, client, debugURL, "/debug/v8/profile", d)
+	if err != nil {
+		return nil, err
+	}
+	return FromV8(data)
+}
+
+// fetch asks for a profile of d at path under debugURL: see Fetch.
+func fetch(ctx context.Context, client *http.Client, debugURL, path string, d time.Duration) ([]byte, error) {
 	seconds := max(int64(d/time.Second), 1)
 	if client == nil {
 		client = http.DefaultClient
@@ -33,7 +51,7 @@ func Fetch(ctx context.Context, client *http.Client, debugURL string, d time.Dur
 	if need := time.Duration(seconds)*time.Second + fetchGrace; c.Timeout > 0 && c.Timeout < need {
 		c.Timeout = need
 	}
-	url := strings.TrimSuffix(debugURL, "/") + "/debug/pprof/profile?seconds=" + strconv.FormatInt(seconds, 10)
+	url := strings.TrimSuffix(debugURL, "/") + path + "?seconds=" + strconv.FormatInt(seconds, 10)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return nil, fmt.Errorf("cpuprof: %w", err)

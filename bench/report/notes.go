@@ -95,7 +95,7 @@ func profileNotes(m Method) []string {
 		return nil
 	}
 	return []string{
-		fmt.Sprintf("CPU profiles (profiles/<run>.pb.gz, go tool pprof reads them): taken from each app's net/http/pprof on its loopback admin address, at Go's 100 Hz sampling, over the measured window's whole seconds (%s) from its scheduled start. Profiling adds CPU to the app: compare CPU-ms per request with a run without -profile-cpu.",
+		fmt.Sprintf("CPU profiles (profiles/<run>.pb.gz, go tool pprof reads them): taken on each app's loopback admin address (a Go app's net/http/pprof, a Node.js app's V8 profiler), sampling at 100 Hz, over the measured window's whole seconds (%s) from its scheduled start. Profiling adds CPU to the app: compare CPU-ms per request with a run without -profile-cpu.",
 			m.Duration.Truncate(time.Second)),
 	}
 }

@@ -99,7 +99,8 @@ func topTable(p *results.CPUProfile) table {
 const profilesHowTo = "A CPU profile of the app was taken over each measured window (-profile-cpu). " +
 	"Its samples are grouped into layers by the function they were in: http (net/http, the router and middleware), encoding (encoding/json, html/template, templ, gqlgen's executor and marshalling), " +
 	"driver (pgx and its pool), app (the app's own code and the shared crudbench packages), runtime (scheduler and garbage collector) and other; the shares of a run add up to 100%. " +
-	"The top functions are those with the most CPU of their own (flat), with the CPU of everything they called (cum), as shares of the profile's CPU."
+	"The top functions are those with the most CPU of their own (flat), with the CPU of everything they called (cum), as shares of the profile's CPU. " +
+	"A Node.js app's profile is V8's, of the thread that runs its JavaScript (one worker's of a cluster), in the same layers: it does not see libuv's threadpool or the garbage collector's helper threads, and V8 samples on wall-clock time, so its CPU seconds are approximate; its shares are what to read."
 
 // pprofHint is how to see a whole profile.
 func pprofHint(file string) string { return "go tool pprof -top " + file }

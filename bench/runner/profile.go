@@ -35,9 +35,6 @@ func (r *runner) profileFor(ctx context.Context, j load.Job, opts *load.Options)
 	switch {
 	case !r.cfg.ProfileCPU:
 		return nil
-	case u.toolchain == stack.ToolchainNode:
-		r.note(fmt.Sprintf("%s: CPU profiles are n/a: a Node.js app has no Go pprof endpoint, and V8's profiler is not wired into the runner.", j.App))
-		return nil
 	case u.debugURL == "":
 		r.note(fmt.Sprintf("%s: CPU profiles are unavailable: it has no admin (pprof) address (give an attached app's with -debug-url %s=http://127.0.0.1:PORT).", j.App, j.App))
 		return nil
@@ -45,14 +42,30 @@ func (r *runner) profileFor(ctx context.Context, j load.Job, opts *load.Options)
 		r.note("No CPU profiles: a profile takes whole seconds and -duration is under one.")
 		return nil
 	}
+	fetch := cpuprof.Fetch
+	// An attached app named as a built-in one is that app (-attach
+	// express=URL): a Node app whatever the runner knows of its process.
+	if row, builtin := stack.FindBuiltin(j.App); u.toolchain == stack.ToolchainNode || builtin && row.Toolchain == stack.ToolchainNode {
+		fetch = cpuprof.FetchV8
+		r.noteV8(j.App, u.tree || row.Tree)
+	}
 	p := &cpuProfile{r: r, name: r.fileBase(j)}
 	// The profile lasts the window; the request may take a little longer.
 	client := &http.Client{Timeout: seconds + r.cfg.Timeout}
 	opts.WindowStart = func() {
-		p.data, p.err = cpuprof.Fetch(ctx, client, u.debugURL, seconds)
+		p.data, p.err = fetch(ctx, client, u.debugURL, seconds)
 		p.taken = true
 	}
 	return p
+}
+
+// noteV8 says what a Node app's CPU profile, V8's, covers: its main
+// thread only (cpuprof.FromV8), and of a cluster (tree) one worker.
+func (r *runner) noteV8(app string, tree bool) {
+	r.note(fmt.Sprintf("%s: its CPU profiles are V8's, of the main thread where its JavaScript runs: they do not see libuv's threadpool (crypto, compression) or V8's garbage collector helper threads; V8 samples on wall-clock time, so on a busy machine their CPU seconds are approximate (read their shares); functions V8 implements natively (JSON.stringify, JSON.parse) count toward the function that called them.", app))
+	if tree {
+		r.note(fmt.Sprintf("%s: its CPU profiles are of its first worker only, not of the primary or the other workers, which run the same code under the same share of the load.", app))
+	}
 }
 
 // result analyzes the profile and writes it to the profiles folder. A

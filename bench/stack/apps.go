@@ -72,9 +72,9 @@ type Process struct {
 	// URL is where it listens, e.g. http://127.0.0.1:40123.
 	URL string
 	PID int
-	// DebugURL is a Go app's admin address (DEBUG_ADDR), where it serves
-	// net/http/pprof and its metrics on loopback only, e.g.
-	// http://127.0.0.1:40124; empty for a Node app, which has no pprof.
+	// DebugURL is its admin address (DEBUG_ADDR) on loopback, e.g.
+	// http://127.0.0.1:40124: a Go app serves net/http/pprof and its
+	// metrics there, a Node app V8's CPU profile (/debug/v8/profile).
 	DebugURL string
 	// MetricsURL is where its Prometheus metrics are: DebugURL's /metrics
 	// for a Go app, its METRICS_ADDR's (loopback too) for a Node app.
@@ -102,8 +102,8 @@ type Process struct {
 
 // StartApp starts app from bin, what Build made of it (a Go app's binary,
 // a Node app's folder, where node runs its Main), on a free local port,
-// with its admin address (a Go app's DEBUG_ADDR, a Node app's
-// METRICS_ADDR) on another, waits until it is ready (/readyz) and records
+// with its admin address (DEBUG_ADDR) on another, and a Node app's
+// METRICS_ADDR on a third, waits until it is ready (/readyz) and records
 // how long that took and its resident memory then. The app's
 // RunEnv comes before cfg's variables, so a variant cannot change what
 // every app gets.
@@ -140,19 +140,23 @@ func startOnce(ctx context.Context, app App, bin string, cfg AppConfig) (*Proces
 	if err != nil {
 		return nil, err
 	}
+	metricsAddr := ""
+	if app.Toolchain == ToolchainNode {
+		if metricsAddr, err = freeAddr(); err != nil {
+			return nil, err
+		}
+	}
 	out := cfg.Log
 	if out == nil {
 		out = io.Discard
 	}
 	last := pgtemp.NewLogTail(out, tailLines)
-	cmd := command(app, bin, addr, adminAddr, cfg)
+	cmd := command(app, bin, addr, adminAddr, metricsAddr, cfg)
 	cmd.Stdout, cmd.Stderr = last, last
-	p := &Process{Name: app.Name, URL: "http://" + addr, cmd: cmd, done: make(chan struct{}), output: last}
-	if app.Toolchain == ToolchainNode {
-		p.MetricsURL = "http://" + adminAddr + "/metrics"
-	} else {
-		p.DebugURL = "http://" + adminAddr
-		p.MetricsURL = p.DebugURL + "/metrics"
+	p := &Process{Name: app.Name, URL: "http://" + addr, DebugURL: "http://" + adminAddr, cmd: cmd, done: make(chan struct{}), output: last}
+	p.MetricsURL = p.DebugURL + "/metrics"
+	if metricsAddr != "" {
+		p.MetricsURL = "http://" + metricsAddr + "/metrics"
 	}
 	if err := p.start(cfg.CPUs); err != nil {
 		return nil, fmt.Errorf("start %s: %w", app.Name, err)
@@ -168,23 +172,23 @@ func startOnce(ctx context.Context, app App, bin string, cfg AppConfig) (*Proces
 	return p, nil
 }
 
-// command is the app's process as started on addr, its admin or metrics
-// server on adminAddr: a Go app's binary bin, or node running a Node
-// app's Main in its folder bin. A Go app serves pprof and its metrics on
-// DEBUG_ADDR; a Node app has no pprof and serves its metrics on
-// METRICS_ADDR.
-func command(app App, bin, addr, adminAddr string, cfg AppConfig) *exec.Cmd {
+// command is the app's process as started on addr, its admin server on
+// adminAddr: a Go app's binary bin, or node running a Node app's Main in
+// its folder bin. A Go app serves pprof and its metrics on DEBUG_ADDR; a
+// Node app serves V8's CPU profile on DEBUG_ADDR and its metrics on
+// METRICS_ADDR, metricsAddr (a cluster's primary adds up its workers'
+// metrics, while one worker is profiled).
+func command(app App, bin, addr, adminAddr, metricsAddr string, cfg AppConfig) *exec.Cmd {
 	cmd := exec.Command(bin)
-	admin := "DEBUG_ADDR=" + adminAddr
+	env := []string{"DEBUG_ADDR=" + adminAddr}
 	if app.Toolchain == ToolchainNode {
 		cmd = exec.Command("node", app.Main)
 		cmd.Dir = bin
-		admin = "METRICS_ADDR=" + adminAddr
+		env = append(env, "METRICS_ADDR="+metricsAddr)
 	}
-	cmd.Env = append(append(inherited(), app.RunEnv...),
+	cmd.Env = append(append(append(inherited(), app.RunEnv...), env...),
 		"DATABASE_URL="+cfg.DatabaseURL,
 		"ADDR="+addr,
-		admin,
 		"DB_MAX_CONNS="+strconv.Itoa(cfg.DBMaxConns),
 		"AUTH_SECRET="+cfg.AuthSecret,
 		"LOG_LEVEL=info", // request logging (debug) would dominate the measurement

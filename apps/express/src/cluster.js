@@ -34,14 +34,22 @@ async function primary(env) {
   // DB_MAX_CONNS is the whole app's share of the database, as for every
   // other app: the workers split it rather than each taking all of it.
   const perWorker = Math.max(1, Math.floor(config.dbMaxConns / workers));
-  const workerEnv = { DB_MAX_CONNS: String(perWorker), METRICS_ADDR: '' };
+  const workerEnv = { DB_MAX_CONNS: String(perWorker), METRICS_ADDR: '', DEBUG_ADDR: '' };
+  // DEBUG_ADDR goes to the first worker only: V8 profiles one thread, and
+  // the workers run the same code under the same share of the load, so one
+  // worker's profile says where the app's CPU goes. The primary, which only
+  // supervises and hands out connections, is not profiled.
+  const envs = new Map();
+  const fork = (env) => envs.set(cluster.fork(env), env);
   let stopping = false;
-  for (let i = 0; i < workers; i++) cluster.fork(workerEnv);
+  for (let i = 0; i < workers; i++) fork(i === 0 ? { ...workerEnv, DEBUG_ADDR: env.DEBUG_ADDR ?? '' } : workerEnv);
   cluster.on('exit', (worker, code, signal) => {
+    const env = envs.get(worker);
+    envs.delete(worker);
     if (stopping) return;
     // A worker that dies is replaced, so the app keeps its capacity.
     console.error(JSON.stringify({ level: 'ERROR', time: new Date().toISOString(), msg: 'worker exited', code, signal }));
-    cluster.fork(workerEnv);
+    fork(env);
   });
   let metricsAddr = '';
   if (config.metricsAddr) {

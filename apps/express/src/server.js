@@ -3,6 +3,7 @@ import pino from 'pino';
 import { createApp } from './app.js';
 import { loadConfig, DEV_AUTH_SECRET } from '@crudbench/node-base/config.js';
 import { reportToPrimary, serveMetrics } from './metrics.js';
+import { serveDebug } from '@crudbench/node-base/debug.js';
 import { openPool } from '@crudbench/node-base/store/pool.js';
 import { personStore } from './store/persons.js';
 import { personWriter } from '@crudbench/node-base/store/personWrites.js';
@@ -48,8 +49,16 @@ export async function run(env, { signal } = {}) {
   // Responses finish within the request timeout; 30 s is the Go servers' write timeout.
   server.requestTimeout = 30_000;
   const metrics = config.metricsAddr ? await serveMetrics(config.metricsAddr, pool) : null;
+  const debug = config.debugAddr ? await serveDebug(config.debugAddr) : null;
   const { port } = server.address();
-  logger.info({ addr: `${config.addr.host}:${port}`, metrics_addr: metrics ? `:${metrics.address().port}` : '' }, 'listening');
+  logger.info(
+    {
+      addr: `${config.addr.host}:${port}`,
+      metrics_addr: metrics ? `:${metrics.address().port}` : '',
+      debug_addr: debug ? `${config.debugAddr.host}:${debug.address().port}` : '',
+    },
+    'listening',
+  );
 
   await new Promise((resolve) => {
     if (signal?.aborted) return resolve();
@@ -62,6 +71,7 @@ export async function run(env, { signal } = {}) {
   await closed;
   clearTimeout(grace);
   metrics?.close();
+  debug?.close();
   await pool.end();
   logger.info('stopped');
 }

@@ -1,6 +1,7 @@
 // Settings come from the same environment variables, with the same defaults
 // and limits, as the Go apps (apps/internal/config), so that every app in a
 // benchmark is configured the same way.
+import { isIPv4 } from 'node:net';
 
 export const DEV_AUTH_SECRET = 'crudbench-dev-secret-change-me';
 
@@ -33,7 +34,28 @@ export function loadConfig(env, defaultAddr) {
     tokenTtlMs: read('TOKEN_TTL', '1h', (s) => duration(s, 'must be a positive duration such as 12h or 30m')),
     requestTimeoutMs: read('REQUEST_TIMEOUT', '5s', requestTimeout),
     metricsAddr: read('METRICS_ADDR', '', (s) => (s === '' ? null : address(s, 'must be empty or host:port, for example :9100'))),
+    debugAddr: read('DEBUG_ADDR', '', debugAddress),
   };
+}
+
+/**
+ * debugAddress accepts an empty address (no debug server) or host:port with
+ * a loopback host, as the Go apps' DEBUG_ADDR: a CPU profile shows the
+ * program's internals and costs CPU whenever asked for, so it must never be
+ * reachable from the network. An empty host (every interface) is refused too.
+ */
+function debugAddress(s) {
+  if (s === '') return null;
+  const addr = address(s, 'must be empty or host:port on loopback, for example 127.0.0.1:6060');
+  if (!isLoopback(addr.host)) {
+    throw new Error('host must be loopback (127.0.0.0/8, ::1 or localhost): the profiler must not be reachable from the network');
+  }
+  return addr;
+}
+
+/** isLoopback reports whether host names only this machine; other names are refused rather than resolved. */
+function isLoopback(host) {
+  return host.toLowerCase() === 'localhost' || host === '::1' || (isIPv4(host) && host.startsWith('127.'));
 }
 
 function nonEmpty(s) {

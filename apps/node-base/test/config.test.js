@@ -9,6 +9,26 @@ test('defaults are the Go apps defaults', () => {
   assert.equal(c.requestTimeoutMs, 5000);
   assert.deepEqual(c.addr, { host: '', port: 8084 });
   assert.equal(c.metricsAddr, null);
+  assert.equal(c.debugAddr, null);
+});
+
+test('DEBUG_ADDR is loopback only, as for the Go apps', async (t) => {
+  for (const [value, want] of [
+    ['127.0.0.1:6060', { host: '127.0.0.1', port: 6060 }],
+    ['localhost:0', { host: 'localhost', port: 0 }],
+    ['[::1]:6060', { host: '::1', port: 6060 }],
+  ]) {
+    await t.test(value, () => assert.deepEqual(loadConfig({ DEBUG_ADDR: value }, ':8084').debugAddr, want));
+  }
+  for (const [value, message] of [
+    [':6060', /DEBUG_ADDR ":6060": host must be loopback/],
+    ['0.0.0.0:6060', /host must be loopback/],
+    ['10.0.0.5:6060', /host must be loopback/],
+    ['example.com:6060', /host must be loopback/],
+    ['6060', /DEBUG_ADDR "6060": must be empty or host:port on loopback/],
+  ]) {
+    await t.test(value, () => assert.throws(() => loadConfig({ DEBUG_ADDR: value }, ':8084'), { message }));
+  }
 });
 
 test('durations are written as in Go', () => {

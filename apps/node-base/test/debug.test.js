@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { MAX_SECONDS, PROFILE_PATH, SAMPLING_INTERVAL_US, serveDebug } from '../src/debug.js';
+
+let server;
+let base;
+before(async () => {
+  server = await serveDebug({ host: '127.0.0.1', port: 0 });
+  base = `http://127.0.0.1:${server.address().port}`;
+});
+after(() => server.close());
+
+// spinBusily computes for about 5 ms: the work the profile must see.
+function spinBusily() {
+  const end = performance.now() + 5;
+  let x = 0;
+  while (performance.now() < end) x += Math.sqrt(x + 1);
+  return x;
+}
+
+// busyUntil keeps this thread busy in spinBusily, in slices that leave the
+// event loop free to serve the profile, until done settles.
+function busyUntil(done) {
+  let settled = false;
+  done.finally(() => {
+    settled = true;
+  });
+  const slice = () => {
+    if (settled) return;
+    spinBusily();
+    setImmediate(slice);
+  };
+  slice();
+  return done;
+}
+
+test('a profile shows where the main thread spent its time', async () => {
+  const res = await busyUntil(fetch(`${base}${PROFILE_PATH}?seconds=1`));
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get('content-type'), 'application/json');
+  const profile = await res.json();
+  for (const field of ['nodes', 'samples', 'timeDeltas', 'startTime', 'endTime']) assert.ok(field in profile, `no ${field}`);
+  assert.equal(profile.samples.length, profile.timeDeltas.length);
+  const micros = profile.endTime - profile.startTime;
+  assert.ok(micros >= 1e6 && micros < 5e6, `the profile lasts ${micros} µs, want about a second`);
+  // The samples are 10 ms apart, give or take a busy machine.
+  assert.ok(profile.samples.length <= (2 * micros) / SAMPLING_INTERVAL_US, `${profile.samples.length} samples in ${micros} µs`);
+
+  const busy = profile.nodes.filter((n) => n.callFrame.functionName === 'spinBusily');
+  assert.ok(busy.length > 0, 'spinBusily is not in the profile');
+  assert.match(busy[0].callFrame.url, /debug\.test\.js$/);
+  // spinBusily's samples are its own and those of what it calls
+  // (performance.now): the nodes under it in V8's call tree.
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const under = new Set();
+  const add = (id) => {
+    under.add(id);
+    for (const c of byId.get(id).children ?? []) add(c);
+  };
+  for (const n of busy) add(n.id);
+  const hits = profile.samples.filter((id) => under.has(id)).length;
+  assert.ok(hits >= profile.samples.length / 4, `spinBusily has ${hits} of ${profile.samples.length} samples, want a good part`);
+});
+
+test('one profile at a time', async () => {
+  const held = new Promise((resolve) => server.once('request', resolve));
+  const first = fetch(`${base}${PROFILE_PATH}?seconds=1`);
+  // The server takes the lock as it receives the request, before it awaits.
+  await held;
+  const second = await fetch(`${base}${PROFILE_PATH}?seconds=1`);
+  assert.equal(second.status, 409);
+  assert.match(await second.text(), /already being taken/);
+  assert.equal((await first).status, 200);
+  // The lock is released: the next profile is served.
+  const next = await fetch(`${base}${PROFILE_PATH}?seconds=1`);
+  assert.equal(next.status, 200);
+  await next.arrayBuffer();
+});
+
+test('bad requests are refused', async (t) => {
+  const cases = [
+    ['seconds=0', 400, /whole number from 1 to 3600/],
+    ['seconds=abc', 400, /whole number/],
+    ['seconds=1.5', 400, /whole number/],
+    ['seconds=-1', 400, /whole number/],
+    [`seconds=${MAX_SECONDS + 1}`, 400, /whole number/],
+  ];
+  for (const [query, status, body] of cases) {
+    await t.test(query, async () => {
+      const res = await fetch(`${base}${PROFILE_PATH}?${query}`);
+      assert.equal(res.status, status);
+      assert.match(await res.text(), body);
+    });
+  }
+  await t.test('another path', async () => {
+    const res = await fetch(`${base}/debug/pprof/profile`);
+    assert.equal(res.status, 404);
+    await res.arrayBuffer();
+  });
+  await t.test('POST', async () => {
+    const res = await fetch(`${base}${PROFILE_PATH}?seconds=1`, { method: 'POST' });
+    assert.equal(res.status, 405);
+    assert.equal(res.headers.get('allow'), 'GET');
+    await res.arrayBuffer();
+  });
+});
+
+test('close ends a profile in progress', async () => {
+  const own = await serveDebug({ host: '127.0.0.1', port: 0 });
+  const started = performance.now();
+  const res = fetch(`http://127.0.0.1:${own.address().port}${PROFILE_PATH}?seconds=60`);
+  // Close once the server holds the request (the connection is open).
+  await new Promise((resolve) => own.once('request', resolve));
+  await new Promise((resolve) => own.close(resolve));
+  await assert.rejects(res);
+  assert.ok(performance.now() - started < 30_000, 'close waited for the profile');
+});
