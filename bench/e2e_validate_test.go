@@ -58,7 +58,7 @@ func TestValidateOnly(t *testing.T) {
 			t.Fatal(err)
 		}
 		ctx := context.Background()
-		c := scenario.NewClient(30 * time.Second)
+		c := scenario.NewClient(30*time.Second, nil)
 		for _, row := range stack.Builtin {
 			app, err := scenario.NewApp(row.Name, row.Kind, procs[row.Name].URL)
 			if err != nil {
@@ -86,7 +86,7 @@ func TestValidateOnly(t *testing.T) {
 			t.Fatal(err)
 		}
 		ctx := context.Background()
-		c := scenario.NewClient(30 * time.Second)
+		c := scenario.NewClient(30*time.Second, nil)
 		for _, tt := range []struct {
 			name, from, to, want string
 		}{

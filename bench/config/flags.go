@@ -37,12 +37,22 @@ runner one of N that send one shared schedule to attached apps.
 Flags:
 `
 
+// DefaultGRPCConns is the grpc kind's connections per app: one, the client
+// gRPC libraries make of a target (one channel, one HTTP/2 connection,
+// every call multiplexed over it) and the one grpc-go says to reuse. It is
+// a count, where -max-connections is a cap: an HTTP/1.1 client opens a
+// connection per request in flight, up to the cap, while a gRPC client
+// sends them all as streams of the connections it has, so more
+// connections spread the calls over more sockets (and the server's
+// reading goroutines) and change the result; -grpc-conns measures that.
+const DefaultGRPCConns = 1
+
 // flagValues holds the flags as parsed, before the lists in them are read
 // and checked into a Config.
 type flagValues struct {
 	profiles, scenarios, apps, rates, out, attach, pids *string
 	duration, warmup, cooldown, timeout, interval       *time.Duration
-	maxConns, repeat, dbMaxConns                        *int
+	maxConns, grpcConns, repeat, dbMaxConns             *int
 	resetDB, validateOnly                               *bool
 	cpus                                                *string
 
@@ -68,7 +78,8 @@ func defineFlags(fs *flag.FlagSet) flagValues {
 		warmup:       fs.Duration("warmup", 3*time.Second, "warm-up `time` before each measured window (discarded)"),
 		cooldown:     fs.Duration("cooldown", 2*time.Second, "pause between runs"),
 		timeout:      fs.Duration("timeout", 30*time.Second, "timeout of each request"),
-		maxConns:     fs.Int("max-connections", 100, "most connections open to an app at once"),
+		maxConns:     fs.Int("max-connections", 100, "most connections open to an HTTP app at once"),
+		grpcConns:    fs.Int("grpc-conns", DefaultGRPCConns, "HTTP/2 connections the load of a grpc app goes over, its calls taken in turn (gRPC multiplexes every call in flight over a connection)"),
 		rates:        fs.String("rate", "", "rate overrides in req/s, e.g. read-one=50,high.write=80"),
 		repeat:       fs.Int("repeat", 1, "measure every run `n` times; the report shows medians and the spread"),
 		out:          fs.String("out", "results", "`folder` for the results (a timestamped subfolder is made)"),
@@ -117,7 +128,7 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 
 	cfg := Config{
 		Warmup: *v.warmup, Duration: *v.duration, Cooldown: *v.cooldown, Timeout: *v.timeout,
-		MaxConnections: *v.maxConns, Repeat: *v.repeat, Out: *v.out, SampleInterval: *v.interval,
+		MaxConnections: *v.maxConns, GRPCConns: *v.grpcConns, Repeat: *v.repeat, Out: *v.out, SampleInterval: *v.interval,
 		DBMaxConns: *v.dbMaxConns, DatabaseURL: getenv("DATABASE_URL"), ResetDB: *v.resetDB,
 		ProfileCPU: *v.profileCPU, ValidateOnly: *v.validateOnly, NoProc: *v.noProc,
 	}

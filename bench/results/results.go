@@ -63,14 +63,17 @@ type Environment struct {
 
 // Settings are the knobs the run used.
 type Settings struct {
-	Profiles       []string                      `json:"profiles"`
-	Scenarios      []string                      `json:"scenarios"`
-	Apps           []string                      `json:"apps"`
-	Warmup         Duration                      `json:"warmup"`
-	Duration       Duration                      `json:"duration"`
-	Cooldown       Duration                      `json:"cooldown"`
-	Timeout        Duration                      `json:"timeout"`
-	MaxConnections int                           `json:"maxConnections"`
+	Profiles       []string `json:"profiles"`
+	Scenarios      []string `json:"scenarios"`
+	Apps           []string `json:"apps"`
+	Warmup         Duration `json:"warmup"`
+	Duration       Duration `json:"duration"`
+	Cooldown       Duration `json:"cooldown"`
+	Timeout        Duration `json:"timeout"`
+	MaxConnections int      `json:"maxConnections"`
+	// GRPCConns is the HTTP/2 connections per grpc app; 0 when the run
+	// measured none.
+	GRPCConns      int                           `json:"grpcConns,omitempty"`
 	Repeat         int                           `json:"repeat"`
 	SampleInterval Duration                      `json:"sampleInterval"`
 	DBMaxConns     int                           `json:"dbMaxConns"`
