@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"crudbench/bench/grpcwire"
 	"crudbench/bench/scenario"
 	"crudbench/bench/stack"
 	"crudbench/db/seed"
@@ -58,7 +59,9 @@ func TestValidateOnly(t *testing.T) {
 			t.Fatal(err)
 		}
 		ctx := context.Background()
-		c := scenario.NewClient(30*time.Second, nil)
+		wire := grpcwire.New(1)
+		defer wire.Close()
+		c := scenario.NewClient(30*time.Second, wire)
 		for _, row := range stack.Builtin {
 			app, err := scenario.NewApp(row.Name, row.Kind, procs[row.Name].URL)
 			if err != nil {

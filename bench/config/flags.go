@@ -22,12 +22,13 @@ const usage = `Usage: go run ./bench [flags]
 
 Benchmarks apps at constant request rates and writes report.md, report.html
 and results.json into a new folder under -out. An app is a named
-implementation of a kind of contract: rest, graphql or site.
+implementation of a kind of contract: rest, graphql, site or grpc.
 
 With nothing set it starts a throwaway PostgreSQL cluster, builds and starts
-the default app of each kind (rest, graphql, htmx), and runs the light
-profile. -apps picks built-in apps, tuned variants and the Node.js apps
-(express, express-cluster, yoga: Node.js 20+ with npm) included. DATABASE_URL
+the default app of the kinds rest, graphql and site (rest, graphql, htmx),
+and runs the light profile. -apps picks built-in apps, the grpc app, tuned
+variants and the Node.js apps (express, express-cluster, yoga: Node.js 20+
+with npm) included. DATABASE_URL
 uses that server instead; -attach measures apps that are already running,
 under names of their own. -validate-only checks every scenario on every app
 and stops there. -capacity searches each scenario and app for the highest
@@ -85,7 +86,7 @@ func defineFlags(fs *flag.FlagSet) flagValues {
 		out:          fs.String("out", "results", "`folder` for the results (a timestamped subfolder is made)"),
 		interval:     fs.Duration("sample-interval", sampler.DefaultInterval, "CPU and memory sampling interval"),
 		dbMaxConns:   fs.Int("db-max-conns", db.DefaultMaxConns, "DB_MAX_CONNS given to every app the runner starts"),
-		attach:       fs.String("attach", "", "measure running apps instead of starting them: name=kind@URL (kind rest, graphql or site), e.g. candidate=rest@http://10.0.0.5:8080; a built-in app's name=URL is short for its kind, e.g. rest=http://localhost:8081"),
+		attach:       fs.String("attach", "", "measure running apps instead of starting them: name=kind@URL (kind rest, graphql or site), e.g. candidate=rest@http://10.0.0.5:8080, or name=grpc@host:port; a built-in app's name=URL is short for its kind, e.g. rest=http://localhost:8081, grpc=grpc://localhost:8087"),
 		pids:         fs.String("pid", "", "process ids of attached apps for CPU/RSS, e.g. candidate=1234 (default: found by executable name)"),
 		validateOnly: fs.Bool("validate-only", false, "only validate every scenario on every app (conformance), print what passed and what failed, and exit non-zero on a failure: no load, no report"),
 		resetDB:      fs.Bool("reset-db", false, "with DATABASE_URL: empty the database and load the dataset again"),
