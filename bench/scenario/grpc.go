@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
@@ -121,7 +120,7 @@ func checkGRPC(r *vegeta.Result) error {
 func grpcStatus(r *vegeta.Result) string {
 	s := r.Headers.Get("Grpc-Status")
 	if n, err := strconv.Atoi(s); err == nil {
-		s = strings.ToUpper(grpcCodeName(n))
+		s = grpcCodeName(n)
 	}
 	if msg := r.Headers.Get("Grpc-Message"); msg != "" {
 		s += ": " + msg
