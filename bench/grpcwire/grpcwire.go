@@ -110,7 +110,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		h.Set("Grpc-Message", st.Message())
 	}
 	return &http.Response{
-		Status:        strconv.Itoa(HTTPStatus(st.Code())) + " " + st.Code().String(),
+		// The status line names the gRPC code: what vegeta records as a
+		// failed call's error, e.g. "503 UNAVAILABLE".
+		Status:        strconv.Itoa(HTTPStatus(st.Code())) + " " + CodeName(st.Code()),
 		StatusCode:    HTTPStatus(st.Code()),
 		Proto:         "HTTP/2.0",
 		ProtoMajor:    2,
@@ -212,6 +214,21 @@ func HTTPStatus(c codes.Code) int {
 		return http.StatusGatewayTimeout
 	}
 	return http.StatusInternalServerError
+}
+
+// codeNames are the gRPC status codes as the protocol spells them
+// (google.rpc.Code), by number.
+var codeNames = []string{"OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
+	"PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED",
+	"INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"}
+
+// CodeName is code as the protocol spells it, e.g. NOT_FOUND (grpc-go's
+// String says NotFound); a code beyond the known ones is its number.
+func CodeName(c codes.Code) string {
+	if int(c) < len(codeNames) {
+		return codeNames[c]
+	}
+	return strconv.Itoa(int(c))
 }
 
 // bytesCodec passes messages through as the bytes they are: the request's

@@ -168,6 +168,8 @@ func TestStatus(t *testing.T) {
 		{codes.Unauthenticated, 401},
 		{codes.PermissionDenied, 403},
 		{codes.NotFound, 404},
+		{codes.Canceled, 499},
+		{codes.FailedPrecondition, 400},
 		{codes.Aborted, 409},
 		{codes.ResourceExhausted, 429},
 		{codes.Internal, 500},
@@ -180,8 +182,8 @@ func TestStatus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if resp.StatusCode != tt.want || len(body) != 0 {
-				t.Errorf("status %d, body %q; want %d, empty", resp.StatusCode, body, tt.want)
+			if resp.StatusCode != tt.want || len(body) != 0 || resp.Status != strconv.Itoa(tt.want)+" "+grpcwire.CodeName(tt.code) {
+				t.Errorf("status %q, body %q; want %d, empty", resp.Status, body, tt.want)
 			}
 			if st, msg := resp.Header.Get("Grpc-Status"), resp.Header.Get("Grpc-Message"); st != strconv.Itoa(int(tt.code)) || msg != "code "+st {
 				t.Errorf("Grpc-Status %q, Grpc-Message %q", st, msg)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+	"google.golang.org/grpc/codes"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
@@ -119,25 +120,13 @@ func checkGRPC(r *vegeta.Result) error {
 // "NOT_FOUND: person 7 not found".
 func grpcStatus(r *vegeta.Result) string {
 	s := r.Headers.Get("Grpc-Status")
-	if n, err := strconv.Atoi(s); err == nil {
-		s = grpcCodeName(n)
+	if n, err := strconv.Atoi(s); err == nil && n >= 0 {
+		s = grpcwire.CodeName(codes.Code(n))
 	}
 	if msg := r.Headers.Get("Grpc-Message"); msg != "" {
 		s += ": " + msg
 	}
 	return s
-}
-
-// grpcCodeName is the name of gRPC status code n in the protocol's spelling
-// (NOT_FOUND), from google.rpc.Code's names.
-func grpcCodeName(n int) string {
-	names := []string{"OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
-		"PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED",
-		"INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"}
-	if n >= 0 && n < len(names) {
-		return names[n]
-	}
-	return strconv.Itoa(n)
 }
 
 func (grpcDialect) created(r *vegeta.Result) (int64, int32, error) {
