@@ -24,8 +24,11 @@ import (
 // with the response message's bytes and the HTTP equivalent of the status.
 type grpcDialect struct{}
 
-// healthCheck is the control scenario's call: the standard health service,
-// which answers without the database (service "" is the server itself).
+// healthCheck is the control scenario's call: the standard health service
+// (service "", the server as a whole), the one call every gRPC server
+// may serve. The built-in app answers it from a ping of the database (it
+// is its /readyz), so its control holds that round trip, where the HTTP
+// kinds' /healthz holds none (docs/contract.md).
 const healthCheck = "/grpc.health.v1.Health/Check"
 
 // grpcCall returns the target of a call of method (its full name,
