@@ -33,13 +33,15 @@ import (
 // Scheme is the URL scheme of a request the Transport carries.
 const Scheme = "grpc"
 
-// ContentType is the media type of every answer: gRPC with Protobuf
-// messages, as the call's own content-type says.
+// ContentType is gRPC with Protobuf messages: what the calls are sent as,
+// and the media type of an answer whose server sent none (a call that
+// failed before its headers).
 const ContentType = "application/grpc+proto"
 
 // Transport is an http.RoundTripper that makes each request a unary gRPC
-// call over Conns HTTP/2 connections per host, taken in turn. It is safe
-// for concurrent use; Close closes its connections.
+// call over a fixed number of HTTP/2 connections per host (New's conns),
+// taken in turn. It is safe for concurrent use; Close closes its
+// connections.
 type Transport struct {
 	// conns is how many connections each host gets (at least 1). gRPC
 	// multiplexes every call in flight over one connection, so this, not
