@@ -48,7 +48,7 @@ type Transport struct {
 	// the concurrency, is what fixes the number of connections.
 	conns int
 
-	mu     sync.Mutex
+	mu     sync.RWMutex
 	hosts  map[string]*pool
 	closed bool
 }
@@ -141,12 +141,35 @@ func outgoing(h http.Header) metadata.MD {
 	return md
 }
 
-// conn returns the next connection to host, taking them in turn.
+// conn returns the next connection to host, taking them in turn. Every
+// call of a load asks, so a host's connections are found under a read
+// lock and made under the write lock only once.
 func (t *Transport) conn(host string) (*grpc.ClientConn, error) {
+	t.mu.RLock()
+	p, ok := t.hosts[host]
+	closed := t.closed
+	t.mu.RUnlock()
+	if closed {
+		return nil, errClosed
+	}
+	if !ok {
+		var err error
+		if p, err = t.dial(host); err != nil {
+			return nil, err
+		}
+	}
+	return p.conns[(p.next.Add(1)-1)%uint64(len(p.conns))], nil
+}
+
+// errClosed fails a call after Close.
+var errClosed = errors.New("grpcwire: transport closed")
+
+// dial makes host's connections, unless another call just made them.
+func (t *Transport) dial(host string) (*pool, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {
-		return nil, errors.New("grpcwire: transport closed")
+		return nil, errClosed
 	}
 	p, ok := t.hosts[host]
 	if !ok {
@@ -163,7 +186,7 @@ func (t *Transport) conn(host string) (*grpc.ClientConn, error) {
 		}
 		t.hosts[host] = p
 	}
-	return p.conns[(p.next.Add(1)-1)%uint64(len(p.conns))], nil
+	return p, nil
 }
 
 // Close closes every connection; calls after it fail.
