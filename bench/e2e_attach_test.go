@@ -1,23 +1,36 @@
 package main_test
 
 import (
+	"errors"
+	"io"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"crudbench/bench/results"
+	"crudbench/bench/scenario"
 	"crudbench/bench/stack"
 )
 
 // TestAttach starts the database and the apps the way a user would by hand
 // (the apps' own binaries, their own environment) and benches them in
-// attach mode, with DATABASE_URL for the statement counts: two apps are
-// sampled through -pid, the third is given a pid that does not exist and
-// must be reported as not visible rather than measured as zero.
+// attach mode, with DATABASE_URL for the statement counts: three apps are
+// sampled through -pid, the fourth is given a pid that does not exist and
+// must be reported as not visible rather than measured as zero. The grpc
+// app is attached as a candidate would be, name=grpc@host:port. Every raw
+// file reads in vegeta's own Metrics (what `vegeta report` prints) as the
+// report counts it.
 func TestAttach(t *testing.T) {
 	var defaults []stack.App
-	for _, name := range stack.DefaultNames() {
+	for _, name := range append(stack.DefaultNames(), "grpc") {
 		row, _ := stack.FindBuiltin(name)
 		defaults = append(defaults, row)
 	}
@@ -25,7 +38,11 @@ func TestAttach(t *testing.T) {
 	var attach, pids, debugURLs []string
 	for _, row := range defaults {
 		name, p := row.Name, procs[row.Name]
-		attach = append(attach, name+"="+p.URL)
+		if row.Kind == scenario.KindGRPC {
+			attach = append(attach, name+"=grpc@"+strings.TrimPrefix(p.URL, "grpc://"))
+		} else {
+			attach = append(attach, name+"="+p.URL)
+		}
 		pid := p.PID
 		switch name {
 		case "htmx":
@@ -40,7 +57,7 @@ func TestAttach(t *testing.T) {
 		pids = append(pids, name+"="+strconv.Itoa(pid))
 	}
 
-	run, _, _ := runBench(t, []string{"DATABASE_URL=" + dbURL},
+	run, dir, _ := runBench(t, []string{"DATABASE_URL=" + dbURL},
 		"-attach", strings.Join(attach, ","), "-pid", strings.Join(pids, ","),
 		"-profile-cpu", "-debug-url", strings.Join(debugURLs, ","),
 		"-scenarios", "read-one,write", "-rate", "read-one=10,write=10",
@@ -54,10 +71,11 @@ func TestAttach(t *testing.T) {
 			t.Errorf("validation of %s on %s failed: %s", v.Scenario, v.App, v.Problem)
 		}
 	}
-	if len(run.Results) != 6 {
-		t.Fatalf("%d results, want 6", len(run.Results))
+	if len(run.Results) != 8 {
+		t.Fatalf("%d results, want 8", len(run.Results))
 	}
 	for _, r := range run.Results {
+		checkVegetaReport(t, dir, r)
 		if !r.Measured() || r.SuccessRatio != 1 {
 			t.Errorf("%s %s: verdict %s, success %v: %s", r.Scenario, r.App, r.Verdict, r.SuccessRatio, r.Reason)
 		}
@@ -65,7 +83,7 @@ func TestAttach(t *testing.T) {
 			t.Errorf("%s %s: db cost %+v, want statements and CPU through DATABASE_URL", r.Scenario, r.App, r.DB)
 		}
 		// Profiles are taken where -debug-url gives an admin address.
-		if (r.CPUProfile != nil) != (r.App == "rest") {
+		if (r.CPUProfile != nil) != (r.App == "rest" || r.App == "grpc") {
 			t.Errorf("%s %s: CPU profile %+v", r.Scenario, r.App, r.CPUProfile)
 		}
 		switch c := r.AppCost; r.App {
@@ -89,6 +107,9 @@ func TestAttach(t *testing.T) {
 			t.Errorf("no note says %q: %q", note, run.Notes)
 		}
 	}
+	if run.Settings.GRPCConns != 1 || !slices.ContainsFunc(run.Notes, func(n string) bool { return strings.Contains(n, "grpc: every request is a unary call") }) {
+		t.Errorf("gRPC connections %d, notes %q: want 1, and a note that says so", run.Settings.GRPCConns, run.Notes)
+	}
 	checkAttachedStacks(t, run)
 	for _, n := range run.Notes {
 		if strings.Contains(n, "left behind") {
@@ -103,8 +124,8 @@ func TestAttach(t *testing.T) {
 // either way.
 func checkAttachedStacks(t *testing.T, run *results.Run) {
 	t.Helper()
-	if len(run.Stacks) != len(stack.DefaultNames()) {
-		t.Fatalf("stack facts of %d apps, want %d", len(run.Stacks), len(stack.DefaultNames()))
+	if len(run.Stacks) != len(run.Settings.Apps) {
+		t.Fatalf("stack facts of %d apps, want %d", len(run.Stacks), len(run.Settings.Apps))
 	}
 	for _, f := range run.Stacks {
 		visible := f.App != "htmx"
@@ -113,5 +134,46 @@ func checkAttachedStacks(t *testing.T, run *results.Run) {
 			slices.ContainsFunc(f.Problems, func(p string) bool { return strings.Contains(p, "-pid") }) == visible {
 			t.Errorf("stack facts of %s (process visible: %v): %+v", f.App, visible, f)
 		}
+	}
+}
+
+// checkVegetaReport reads r's raw file into vegeta's own Metrics, what
+// `vegeta report` prints, and checks that it counts what the report does:
+// the requests, their statuses and success, the bytes and the latencies.
+// For a grpc app that is what grpcwire answers: the HTTP equivalent of each
+// call's status, and the Protobuf bytes of its answer.
+func checkVegetaReport(t *testing.T, dir string, r results.Result) {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, r.RawFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	dec := vegeta.DecoderFor(f)
+	if dec == nil {
+		t.Fatalf("%s is not in a vegeta encoding", r.RawFile)
+	}
+	var m vegeta.Metrics
+	for {
+		var res vegeta.Result
+		if err := dec.Decode(&res); err != nil {
+			if !errors.Is(err, io.EOF) {
+				t.Fatalf("%s: %v", r.RawFile, err)
+			}
+			break
+		}
+		m.Add(&res)
+	}
+	m.Close()
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	if m.Requests != r.Requests || m.Success != r.SuccessRatio || !maps.Equal(m.StatusCodes, r.StatusCodes) ||
+		math.Abs(m.BytesIn.Mean-r.BytesIn) > 1e-9 || math.Abs(m.BytesOut.Mean-r.BytesOut) > 1e-9 ||
+		math.Abs(ms(m.Latencies.Max)-r.Latency.Max) > 1e-6 || math.Abs(ms(m.Latencies.Mean)-r.Latency.Mean) > 1e-3 {
+		t.Errorf("%s %s: vegeta report reads %d requests, success %v, codes %v, bytes in %.1f out %.1f, latency max %v mean %v; the report has %d, %v, %v, %.1f, %.1f, %v ms, %v ms",
+			r.Scenario, r.App, m.Requests, m.Success, m.StatusCodes, m.BytesIn.Mean, m.BytesOut.Mean, m.Latencies.Max, m.Latencies.Mean,
+			r.Requests, r.SuccessRatio, r.StatusCodes, r.BytesIn, r.BytesOut, r.Latency.Max, r.Latency.Mean)
+	}
+	if r.App == "grpc" && (r.BytesIn <= 0 || r.StatusCodes["200"] != int(r.Requests)) {
+		t.Errorf("grpc %s: %.1f bytes in, codes %v; want Protobuf bytes and 200 for every call", r.Scenario, r.BytesIn, r.StatusCodes)
 	}
 }

@@ -77,8 +77,9 @@ func mayBeZero(path string, r *results.Result) bool {
 			return true
 		}
 	}
-	// Only a run bench merge made counts shards (TestShards checks it).
-	if strings.HasSuffix(path, ".Settings.Shards") {
+	// Only a run bench merge made counts shards (TestShards checks it),
+	// and only a run that measures a grpc app its connections (TestAttach).
+	if strings.HasSuffix(path, ".Settings.Shards") || strings.HasSuffix(path, ".Settings.GRPCConns") {
 		return true
 	}
 	// Checked on their own (checkStacks, checkTimeline, checkProfile),

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,6 +17,15 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+
+	pb "crudbench/apps/grpc/gen/crudbenchv1"
+	"crudbench/bench/grpcwire"
 	"crudbench/bench/scenario"
 	"crudbench/bench/stack"
 	"crudbench/db/seed"
@@ -58,7 +68,9 @@ func TestValidateOnly(t *testing.T) {
 			t.Fatal(err)
 		}
 		ctx := context.Background()
-		c := scenario.NewClient(30 * time.Second)
+		wire := grpcwire.New(1)
+		defer wire.Close()
+		c := scenario.NewClient(30*time.Second, wire)
 		for _, row := range stack.Builtin {
 			app, err := scenario.NewApp(row.Name, row.Kind, procs[row.Name].URL)
 			if err != nil {
@@ -86,7 +98,7 @@ func TestValidateOnly(t *testing.T) {
 			t.Fatal(err)
 		}
 		ctx := context.Background()
-		c := scenario.NewClient(30 * time.Second)
+		c := scenario.NewClient(30*time.Second, nil)
 		for _, tt := range []struct {
 			name, from, to, want string
 		}{
@@ -177,6 +189,90 @@ func TestValidateOnly(t *testing.T) {
 			t.Errorf("-validate-only in attach mode wrote %v (%v), want nothing", entries, err)
 		}
 	})
+}
+
+// TestValidateOnlyGRPC checks that validation finds a gRPC server's wrong
+// answers as it finds an HTTP server's: a field missing from the person
+// detail and a list that fails, each naming the call and what differs.
+func TestValidateOnlyGRPC(t *testing.T) {
+	row, _ := stack.FindBuiltin("grpc")
+	dbURL, procs := startApps(t, []stack.App{row})
+	addr := grpcProxy(t, strings.TrimPrefix(procs["grpc"].URL, "grpc://"), func(method string, out []byte) ([]byte, error) {
+		switch method {
+		case pb.Staff_GetPerson_FullMethodName:
+			var p pb.PersonDetail
+			if err := proto.Unmarshal(out, &p); err != nil {
+				return nil, err
+			}
+			p.Person.Email = ""
+			return proto.Marshal(&p)
+		case pb.Staff_ListVacancies_FullMethodName:
+			return nil, status.Error(codes.Internal, "boom")
+		}
+		return out, nil
+	})
+	console, err := execBench(t, []string{"DATABASE_URL=" + dbURL}, "-validate-only", "-attach", "wrong-grpc=grpc@"+addr, "-scenarios", "read-one,read-small,read-many,write")
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Errorf("bench -validate-only exited with %v, want exit status 1", err)
+	}
+	for _, line := range []string{
+		"  wrong-grpc (kind grpc): passed read-many, write\n",
+		"    FAILED read-one: POST /crudbench.v1.Staff/GetPerson: field parity: differs from the database: read-one.email: got \"\", want \"",
+		"    FAILED read-small: POST /crudbench.v1.Staff/ListVacancies: status 500 (gRPC INTERNAL: boom), want 200 (gRPC OK)\n",
+	} {
+		if !strings.Contains(console, line) {
+			t.Errorf("the console does not say %q", line)
+		}
+	}
+}
+
+// rawCodec carries a gRPC proxy's messages as the bytes they are.
+type rawCodec struct{}
+
+func (rawCodec) Marshal(v any) ([]byte, error) {
+	if b, ok := v.([]byte); ok {
+		return b, nil
+	}
+	return *(v.(*[]byte)), nil
+}
+func (rawCodec) Unmarshal(data []byte, v any) error { *(v.(*[]byte)) = bytes.Clone(data); return nil }
+func (rawCodec) Name() string                       { return "proto" }
+
+// grpcProxy serves every call as the gRPC server at target does, metadata
+// included, except where wrong rewrites the answer (or fails the call): a
+// gRPC server that gets some things wrong. It returns its host:port.
+func grpcProxy(t *testing.T, target string, wrong func(method string, out []byte) ([]byte, error)) string {
+	t.Helper()
+	cc, err := grpc.NewClient("passthrough:///"+target, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cc.Close() })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := grpc.NewServer(grpc.ForceServerCodec(rawCodec{}), grpc.UnknownServiceHandler(func(_ any, stream grpc.ServerStream) error {
+		method, _ := grpc.MethodFromServerStream(stream)
+		var in, out []byte
+		if err := stream.RecvMsg(&in); err != nil {
+			return err
+		}
+		md, _ := metadata.FromIncomingContext(stream.Context())
+		ctx := metadata.NewOutgoingContext(stream.Context(), md)
+		if err := cc.Invoke(ctx, method, in, &out, grpc.ForceCodec(rawCodec{})); err != nil {
+			return err
+		}
+		out, err := wrong(method, out)
+		if err != nil {
+			return err
+		}
+		return stream.SendMsg(&out)
+	}))
+	go srv.Serve(ln)
+	t.Cleanup(srv.Stop)
+	return ln.Addr().String()
 }
 
 // startApps starts a database with the dataset and the apps of rows on

@@ -14,6 +14,7 @@ import (
 
 	"crudbench/bench/load"
 	"crudbench/bench/results"
+	"crudbench/bench/scenario"
 	"crudbench/bench/stack"
 	"crudbench/db/seed"
 )
@@ -28,9 +29,12 @@ type Config struct {
 
 	Warmup, Duration, Cooldown, Timeout time.Duration
 	MaxConnections                      int
-	Repeat                              int
-	SampleInterval                      time.Duration
-	DBMaxConns                          int
+	// GRPCConns is how many HTTP/2 connections the load of a grpc app
+	// goes over, its calls taken in turn (see the -grpc-conns flag).
+	GRPCConns      int
+	Repeat         int
+	SampleInterval time.Duration
+	DBMaxConns     int
 
 	// Out is the folder under which a timestamped results folder is made.
 	Out string
@@ -132,6 +136,8 @@ func (c Config) checkLimits() error {
 		return errors.New("-timeout must be above zero")
 	case c.MaxConnections < 1:
 		return errors.New("-max-connections must be at least 1")
+	case c.GRPCConns < 1 || c.GRPCConns > c.MaxConnections:
+		return errors.New("-grpc-conns must be in 1..-max-connections")
 	case c.Repeat < 1:
 		return errors.New("-repeat must be at least 1")
 	case c.SampleInterval <= 0:
@@ -205,4 +211,16 @@ func (c Config) checkAttachedNames(flag string, names []string) []error {
 		}
 	}
 	return errs
+}
+
+// MeasuredGRPCConns is GRPCConns when the run measures an app of kind
+// grpc, and 0 when it measures none: the report then has nothing to say
+// about gRPC connections.
+func (c Config) MeasuredGRPCConns() int {
+	for _, a := range c.AppInfo() {
+		if a.Kind == string(scenario.KindGRPC) {
+			return max(c.GRPCConns, 1)
+		}
+	}
+	return 0
 }

@@ -22,12 +22,13 @@ const usage = `Usage: go run ./bench [flags]
 
 Benchmarks apps at constant request rates and writes report.md, report.html
 and results.json into a new folder under -out. An app is a named
-implementation of a kind of contract: rest, graphql or site.
+implementation of a kind of contract: rest, graphql, site or grpc.
 
 With nothing set it starts a throwaway PostgreSQL cluster, builds and starts
-the default app of each kind (rest, graphql, htmx), and runs the light
-profile. -apps picks built-in apps, tuned variants and the Node.js apps
-(express, express-cluster, yoga: Node.js 20+ with npm) included. DATABASE_URL
+the default app of the kinds rest, graphql and site (rest, graphql, htmx),
+and runs the light profile. -apps picks built-in apps, the grpc app, tuned
+variants and the Node.js apps (express, express-cluster, yoga: Node.js 20+
+with npm) included. DATABASE_URL
 uses that server instead; -attach measures apps that are already running,
 under names of their own. -validate-only checks every scenario on every app
 and stops there. -capacity searches each scenario and app for the highest
@@ -37,12 +38,22 @@ runner one of N that send one shared schedule to attached apps.
 Flags:
 `
 
+// DefaultGRPCConns is the grpc kind's connections per app: one, the client
+// gRPC libraries make of a target (one channel, one HTTP/2 connection,
+// every call multiplexed over it) and the one grpc-go says to reuse. It is
+// a count, where -max-connections is a cap: an HTTP/1.1 client opens a
+// connection per request in flight, up to the cap, while a gRPC client
+// sends them all as streams of the connections it has, so more
+// connections spread the calls over more sockets (and the server's
+// reading goroutines) and change the result; -grpc-conns measures that.
+const DefaultGRPCConns = 1
+
 // flagValues holds the flags as parsed, before the lists in them are read
 // and checked into a Config.
 type flagValues struct {
 	profiles, scenarios, apps, rates, out, attach, pids *string
 	duration, warmup, cooldown, timeout, interval       *time.Duration
-	maxConns, repeat, dbMaxConns                        *int
+	maxConns, grpcConns, repeat, dbMaxConns             *int
 	resetDB, validateOnly                               *bool
 	cpus                                                *string
 
@@ -68,13 +79,14 @@ func defineFlags(fs *flag.FlagSet) flagValues {
 		warmup:       fs.Duration("warmup", 3*time.Second, "warm-up `time` before each measured window (discarded)"),
 		cooldown:     fs.Duration("cooldown", 2*time.Second, "pause between runs"),
 		timeout:      fs.Duration("timeout", 30*time.Second, "timeout of each request"),
-		maxConns:     fs.Int("max-connections", 100, "most connections open to an app at once"),
+		maxConns:     fs.Int("max-connections", 100, "most connections open to an HTTP app at once"),
+		grpcConns:    fs.Int("grpc-conns", DefaultGRPCConns, "HTTP/2 connections the load of a grpc app goes over, its calls taken in turn (gRPC multiplexes every call in flight over a connection)"),
 		rates:        fs.String("rate", "", "rate overrides in req/s, e.g. read-one=50,high.write=80"),
 		repeat:       fs.Int("repeat", 1, "measure every run `n` times; the report shows medians and the spread"),
 		out:          fs.String("out", "results", "`folder` for the results (a timestamped subfolder is made)"),
 		interval:     fs.Duration("sample-interval", sampler.DefaultInterval, "CPU and memory sampling interval"),
 		dbMaxConns:   fs.Int("db-max-conns", db.DefaultMaxConns, "DB_MAX_CONNS given to every app the runner starts"),
-		attach:       fs.String("attach", "", "measure running apps instead of starting them: name=kind@URL (kind rest, graphql or site), e.g. candidate=rest@http://10.0.0.5:8080; a built-in app's name=URL is short for its kind, e.g. rest=http://localhost:8081"),
+		attach:       fs.String("attach", "", "measure running apps instead of starting them: name=kind@URL (kind rest, graphql or site), e.g. candidate=rest@http://10.0.0.5:8080, or name=grpc@host:port; a built-in app's name=URL is short for its kind, e.g. rest=http://localhost:8081, grpc=grpc://localhost:8087"),
 		pids:         fs.String("pid", "", "process ids of attached apps for CPU/RSS, e.g. candidate=1234 (default: found by executable name)"),
 		validateOnly: fs.Bool("validate-only", false, "only validate every scenario on every app (conformance), print what passed and what failed, and exit non-zero on a failure: no load, no report"),
 		resetDB:      fs.Bool("reset-db", false, "with DATABASE_URL: empty the database and load the dataset again"),
@@ -117,7 +129,7 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 
 	cfg := Config{
 		Warmup: *v.warmup, Duration: *v.duration, Cooldown: *v.cooldown, Timeout: *v.timeout,
-		MaxConnections: *v.maxConns, Repeat: *v.repeat, Out: *v.out, SampleInterval: *v.interval,
+		MaxConnections: *v.maxConns, GRPCConns: *v.grpcConns, Repeat: *v.repeat, Out: *v.out, SampleInterval: *v.interval,
 		DBMaxConns: *v.dbMaxConns, DatabaseURL: getenv("DATABASE_URL"), ResetDB: *v.resetDB,
 		ProfileCPU: *v.profileCPU, ValidateOnly: *v.validateOnly, NoProc: *v.noProc,
 	}

@@ -66,7 +66,7 @@ func TestParseFlags(t *testing.T) {
 		err  string
 	}{
 		{[]string{"-profiles", "extreme"}, `unknown profile "extreme"`},
-		{[]string{"-apps", "soap"}, `unknown app "soap" (known: rest, express, express-cluster, graphql, graphql-tuned, yoga, htmx, htmx-tuned, or all)`},
+		{[]string{"-apps", "soap"}, `unknown app "soap" (known: rest, express, express-cluster, graphql, graphql-tuned, yoga, grpc, htmx, htmx-tuned, or all)`},
 		{[]string{"-rate", "read-one"}, "want scenario=N"},
 		{[]string{"-duration", "0s"}, "-duration"},
 		{[]string{"-repeat", "0"}, "-repeat"},
@@ -102,6 +102,8 @@ func TestParseAttachFlags(t *testing.T) {
 			[]stack.Attached{{Name: "a", Kind: scenario.KindREST, URL: "http://h:1"}, {Name: "b", Kind: scenario.KindGraphQL, URL: "http://h:2"}, {Name: "c", Kind: scenario.KindSite, URL: "https://h:3"}}},
 		{"a built-in name with its own kind", []string{"-attach", "cand_2=rest@http://h:9,graphql=graphql@http://h:2"}, []string{"graphql", "cand_2"},
 			[]stack.Attached{{Name: "cand_2", Kind: scenario.KindREST, URL: "http://h:9"}, {Name: "graphql", Kind: scenario.KindGraphQL, URL: "http://h:2"}}},
+		{"grpc at host:port", []string{"-attach", "cand=grpc@10.0.0.5:9090,grpc=grpc://h:8087/,g2=grpc@grpc://h:1"}, []string{"grpc", "cand", "g2"},
+			[]stack.Attached{{Name: "cand", Kind: scenario.KindGRPC, URL: "grpc://10.0.0.5:9090"}, {Name: "grpc", Kind: scenario.KindGRPC, URL: "grpc://h:8087"}, {Name: "g2", Kind: scenario.KindGRPC, URL: "grpc://h:1"}}},
 		{"-apps picks among them", []string{"-attach", "a=rest@http://h:1,b=site@http://h:3", "-apps", "b", "-pid", "b=7",
 			"-profile-cpu", "-debug-url", "b=http://127.0.0.1:6060"}, []string{"b"},
 			[]stack.Attached{{Name: "a", Kind: scenario.KindREST, URL: "http://h:1"}, {Name: "b", Kind: scenario.KindSite, URL: "http://h:3"}}},
@@ -125,9 +127,14 @@ func TestParseAttachFlags(t *testing.T) {
 		args []string
 		err  string
 	}{
-		{[]string{"-attach", "candidate=http://h:1"}, "candidate is not a built-in app (rest, express, express-cluster, graphql, graphql-tuned, yoga, htmx, htmx-tuned): give its kind, e.g. candidate=rest@http://h:1"},
-		{[]string{"-attach", "candidate=soap@http://h:1"}, `unknown kind "soap" (known: rest, graphql, site)`},
+		{[]string{"-attach", "candidate=http://h:1"}, "candidate is not a built-in app (rest, express, express-cluster, graphql, graphql-tuned, yoga, grpc, htmx, htmx-tuned): give its kind, e.g. candidate=rest@http://h:1"},
+		{[]string{"-attach", "candidate=soap@http://h:1"}, `unknown kind "soap" (known: rest, graphql, site, grpc)`},
 		{[]string{"-attach", "graphql=rest@http://h:1"}, "graphql is the built-in app of kind graphql: attach a rest server under another name"},
+		{[]string{"-attach", "cand=grpc@http://h:1"}, `a grpc app is attached at host:port, e.g. candidate=grpc@10.0.0.5:9090, not "http://h:1"`},
+		{[]string{"-attach", "cand=grpc@h"}, `a grpc app is attached at host:port`},
+		{[]string{"-attach", "grpc=http://h:1"}, "grpc is of kind grpc: a grpc app is at grpc://host:port, every other at an http(s) URL"},
+		{[]string{"-attach", "rest=grpc://h:1"}, "rest is of kind rest: a grpc app is at grpc://host:port"},
+		{[]string{"-grpc-conns", "0"}, "-grpc-conns must be in 1..-max-connections"},
 		{[]string{"-attach", "htmx=site@http://h:1,htmx=http://h:2"}, "app htmx is attached twice"},
 		{[]string{"-attach", "my app=rest@http://h:1"}, `app name "my app": use letters, digits, '-' and '_' only`},
 		{[]string{"-attach", "../x=rest@http://h:1"}, `app name "../x"`},
@@ -140,7 +147,7 @@ func TestParseAttachFlags(t *testing.T) {
 		{[]string{"-attach", "a=rest@http://h:1", "-pid", "b=12"}, "-pid: b is not an attached app"},
 		{[]string{"-attach", "a=rest@http://h:1", "-pid", "a/b=12"}, `app name "a/b"`},
 		{[]string{"-attach", "a=rest@http://h:1", "-profile-cpu", "-debug-url", "b=http://127.0.0.1:6060"}, "-debug-url: b is not an attached app"},
-		{[]string{"-apps", "rest,candidate"}, `unknown app "candidate" (known: rest, express, express-cluster, graphql, graphql-tuned, yoga, htmx, htmx-tuned, or all)`},
+		{[]string{"-apps", "rest,candidate"}, `unknown app "candidate" (known: rest, express, express-cluster, graphql, graphql-tuned, yoga, grpc, htmx, htmx-tuned, or all)`},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			_, err := config.Parse(tt.args, env(nil), io.Discard)

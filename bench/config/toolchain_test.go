@@ -35,7 +35,7 @@ func TestMissingNode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []string{"rest", "graphql", "graphql-tuned", "htmx", "htmx-tuned"}
+		want := []string{"rest", "graphql", "graphql-tuned", "grpc", "htmx", "htmx-tuned"}
 		if d := cmp.Diff(want, cfg.Apps); d != "" {
 			t.Errorf("apps (-want +got):\n%s", d)
 		}

@@ -15,12 +15,13 @@ const (
 
 // goFrameworks and nodeFrameworks are the libraries the apps are compared
 // on, Go module path or npm name to the name the report prints, in the
-// order it prints them: the HTTP or GraphQL server, the GraphQL library,
+// order it prints them: the HTTP, gRPC or GraphQL server, the GraphQL library,
 // templates, the data loader, the PostgreSQL driver. The rest of an app's
 // dependencies are only counted.
 var (
 	goFrameworks = [][2]string{
 		{"github.com/go-chi/chi/v5", "chi"},
+		{"google.golang.org/grpc", "grpc-go"},
 		{"github.com/99designs/gqlgen", "gqlgen"},
 		{"github.com/vektah/gqlparser/v2", "gqlparser"},
 		{"github.com/a-h/templ", "templ"},

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,6 +35,10 @@ type Options struct {
 	// queue for a connection (and shows in the latency) rather than making
 	// the rate silently fall short.
 	MaxConnections int
+	// Transport, when set, carries every request instead of vegeta's own
+	// HTTP/1.1 transport, and MaxConnections does not apply: the grpc
+	// kind's grpcwire.Transport, whose connections are its own.
+	Transport http.RoundTripper
 	// Observe, when set, sees every result before it is counted and may
 	// mark it as failed by setting its Error.
 	Observe func(*vegeta.Result)
@@ -205,14 +210,22 @@ func Attack(ctx context.Context, tr vegeta.Targeter, opts Options) (*Outcome, er
 
 // newAttacker returns the vegeta Attacker of opts.
 func newAttacker(opts Options) *vegeta.Attacker {
-	return vegeta.NewAttacker(
-		vegeta.Timeout(opts.Timeout),
+	options := []func(*vegeta.Attacker){
 		vegeta.MaxConnections(opts.MaxConnections),
 		vegeta.Connections(max(opts.MaxConnections, 1)),
+		vegeta.KeepAlive(true),
+	}
+	if opts.Transport != nil {
+		// Client replaces vegeta's client whole, so it comes after the
+		// options that assume vegeta's *http.Transport; the timeout and
+		// the redirects are then set on it.
+		options = append(options, vegeta.Client(&http.Client{Transport: opts.Transport}))
+	}
+	return vegeta.NewAttacker(append(options,
+		vegeta.Timeout(opts.Timeout),
 		vegeta.MaxWorkers(math.MaxUint64),
 		vegeta.Redirects(vegeta.NoFollow), // a site's 303 is the answer measured
-		vegeta.KeepAlive(true),
-	)
+	)...)
 }
 
 // recorder takes every result of an attack as it arrives: it numbers it in

@@ -58,6 +58,9 @@ func settingsTable(run *results.Run) table {
 	} {
 		t.Rows = append(t.Rows, row{Cells: texts(kv[0], kv[1])})
 	}
+	if s.GRPCConns > 0 {
+		t.Rows = append(t.Rows, row{Cells: texts("gRPC connections per app", countText(s.GRPCConns))})
+	}
 	if v := shardText(s); v != "" {
 		t.Rows = append(t.Rows, row{Cells: texts("load generators", v)})
 	}

@@ -35,6 +35,9 @@ type Method struct {
 	Replicas       bool
 	// ProfileCPU is true when CPU profiles were taken.
 	ProfileCPU bool
+	// GRPCConns is the HTTP/2 connections each grpc app's load went over;
+	// 0 when no grpc app was measured.
+	GRPCConns int
 }
 
 // MixShare is one scenario's share of the mixed scenario.
@@ -49,6 +52,7 @@ type MixShare struct {
 func MethodNotes(m Method) []string {
 	notes := standardNotes(m)
 	notes = append(notes, sourceNotes(m)...)
+	notes = append(notes, grpcNotes(m)...)
 	return append(notes, profileNotes(m)...)
 }
 
@@ -133,4 +137,23 @@ func CapacityNotes(attached bool, cores, appCores int, apps []string, replicas m
 		}
 	}
 	return notes
+}
+
+// grpcNotes say how the grpc kind was driven, when one was measured.
+func grpcNotes(m Method) []string {
+	if m.GRPCConns == 0 {
+		return nil
+	}
+	return []string{
+		fmt.Sprintf("grpc: every request is a unary call on the same schedule, sent over %s per app and taken in turn (-grpc-conns; one is what a gRPC client makes of a target, every call in flight a stream of it): gRPC multiplexes, so this count, not the HTTP apps' connection cap, is the grpc load's connections, and another count changes the result. A call's status is counted as its HTTP equivalent (OK 200, NOT_FOUND 404, UNAVAILABLE 503, …), so raw files read in vegeta report as the report counts them; bytes per response are the response message's Protobuf bytes, without gRPC's 5-byte frame and HTTP/2 headers, as the other kinds' are their bodies without HTTP headers.",
+			connectionsText(m.GRPCConns)),
+	}
+}
+
+// connectionsText is n HTTP/2 connections, in words fit for a sentence.
+func connectionsText(n int) string {
+	if n == 1 {
+		return "one HTTP/2 connection"
+	}
+	return fmt.Sprintf("%d HTTP/2 connections", n)
 }

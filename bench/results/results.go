@@ -63,14 +63,17 @@ type Environment struct {
 
 // Settings are the knobs the run used.
 type Settings struct {
-	Profiles       []string                      `json:"profiles"`
-	Scenarios      []string                      `json:"scenarios"`
-	Apps           []string                      `json:"apps"`
-	Warmup         Duration                      `json:"warmup"`
-	Duration       Duration                      `json:"duration"`
-	Cooldown       Duration                      `json:"cooldown"`
-	Timeout        Duration                      `json:"timeout"`
-	MaxConnections int                           `json:"maxConnections"`
+	Profiles       []string `json:"profiles"`
+	Scenarios      []string `json:"scenarios"`
+	Apps           []string `json:"apps"`
+	Warmup         Duration `json:"warmup"`
+	Duration       Duration `json:"duration"`
+	Cooldown       Duration `json:"cooldown"`
+	Timeout        Duration `json:"timeout"`
+	MaxConnections int      `json:"maxConnections"`
+	// GRPCConns is the HTTP/2 connections per grpc app; 0 when the run
+	// measured none.
+	GRPCConns      int                           `json:"grpcConns,omitempty"`
 	Repeat         int                           `json:"repeat"`
 	SampleInterval Duration                      `json:"sampleInterval"`
 	DBMaxConns     int                           `json:"dbMaxConns"`
@@ -139,7 +142,7 @@ type Shard struct {
 // App is what a run knows of one app besides its measurements.
 type App struct {
 	Name string `json:"name"`
-	// Kind is the contract it meets: rest, graphql or site.
+	// Kind is the contract it meets: rest, graphql, site or grpc.
 	Kind string `json:"kind"`
 	// Difference says in one line how a built-in variant differs from its
 	// kind's default app; empty for a default and for an attached app that

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"crudbench/bench/cost"
+	"crudbench/bench/grpcwire"
 	"crudbench/bench/load"
 	"crudbench/bench/sampler"
 	"crudbench/bench/scenario"
@@ -27,10 +28,18 @@ func (r *runner) attackOptions(j load.Job, rate float64, wl *scenario.Workload, 
 	}
 }
 
-// attack runs the load while the app's sources and PostgreSQL are
+// attack runs the load on app while its sources and PostgreSQL are
 // watched, and returns what they recorded with what the attack cost the
 // runner itself, which the ledger books for the report's overhead figures.
-func (r *runner) attack(ctx context.Context, wl *scenario.Workload, opts load.Options, src cost.Sources) (*load.Outcome, map[string]sampler.Series, cost.Usage, error) {
+// A grpc app's load goes over connections of its own, -grpc-conns of them,
+// opened during the warm-up and closed after the attack, as vegeta's are
+// for the other kinds.
+func (r *runner) attack(ctx context.Context, app string, wl *scenario.Workload, opts load.Options, src cost.Sources) (*load.Outcome, map[string]sampler.Series, cost.Usage, error) {
+	if u := r.apps[app]; u != nil && u.app != nil && u.app.Kind == scenario.KindGRPC {
+		wire := grpcwire.New(r.cfg.GRPCConns)
+		defer wire.Close()
+		opts.Transport = wire
+	}
 	stop := r.ledger.Watch(cost.Watchers(src, r.cfg.SampleInterval, r.dbPID), opts.Warmup+opts.Duration)
 	out, err := load.Attack(ctx, wl.Targeter(), opts)
 	var sent uint64

@@ -165,7 +165,7 @@ func (r *runner) measure(ctx context.Context, j load.Job, rate float64, label st
 	// divided by all its successful requests: no request straddles the
 	// count's bounds, so the ratio is exact.
 	before, beforeErr := r.statements(bg)
-	out, series, _, attackErr := r.attack(ctx, wl, opts, src)
+	out, series, _, attackErr := r.attack(ctx, j.App, wl, opts, src)
 	after, afterErr := r.statements(bg)
 
 	r.removeWrites(bg, j, wl, tag, vacanciesBefore, &res)

@@ -47,7 +47,7 @@ func (r *runner) method() report.Method {
 		SampleInterval: r.cfg.SampleInterval,
 		TreeEvery:      sampler.TreeEvery, MemoryEvery: sampler.MemoryEvery,
 		ReadSmallLimit: scenario.ReadSmallLimit, DefaultLimit: db.DefaultLimit,
-		ProfileCPU: r.cfg.ProfileCPU,
+		ProfileCPU: r.cfg.ProfileCPU, GRPCConns: r.cfg.MeasuredGRPCConns(),
 	}
 	for _, w := range scenario.MixWeights {
 		m.Mix = append(m.Mix, report.MixShare{Percent: w.Percent, Scenario: w.Scenario})

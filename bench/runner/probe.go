@@ -47,7 +47,7 @@ func (p *prober) probe(ctx context.Context, rate float64) (results.Probe, error)
 		Timeout: r.cfg.Timeout, MaxConnections: r.cfg.MaxConnections, Observe: wl.Observe,
 	}
 	src := r.sourcesFor(p.j.App)
-	out, series, self, attackErr := r.attack(ctx, wl, opts, src)
+	out, series, self, attackErr := r.attack(ctx, p.j.App, wl, opts, src)
 	if writesRows(p.j.Scenario) {
 		if err := r.cleanupWrites(bg, wl, tag, vacanciesBefore); err != nil {
 			r.note(fmt.Sprintf("capacity probe %s %s at %g/s: %v", p.j.Scenario, p.j.App, rate, err))

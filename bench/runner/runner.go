@@ -22,6 +22,7 @@ import (
 	"crudbench/bench/config"
 	"crudbench/bench/cost"
 	"crudbench/bench/dbprobe"
+	"crudbench/bench/grpcwire"
 	"crudbench/bench/report"
 	"crudbench/bench/results"
 	"crudbench/bench/scenario"
@@ -130,10 +131,14 @@ func newRunner(cfg config.Config, stdout io.Writer, started time.Time, dirs ...s
 		ledger: cost.NewLedger(),
 		con:    newConsole(stdout),
 		runID:  results.RunID(started),
-		client: scenario.NewClient(cfg.Timeout),
 		apps:   map[string]*appUnderTest{},
 		valid:  map[[2]string]error{},
 	}
+	// Validation, logins and cleanup reach grpc apps over one connection
+	// each; the loads have connections of their own (attack).
+	wire := grpcwire.New(1)
+	r.client = scenario.NewClient(cfg.Timeout, wire)
+	r.undo(wire.Close)
 	for _, n := range cfg.Notes {
 		r.con.printf("%s\n", n)
 		r.note(n)
@@ -158,7 +163,7 @@ func (r *runner) newRun(ctx context.Context, started time.Time) *results.Run {
 			Profiles: cfg.Profiles, Scenarios: cfg.Scenarios, Apps: cfg.Apps,
 			Warmup: results.Duration(cfg.Warmup), Duration: results.Duration(cfg.Duration),
 			Cooldown: results.Duration(cfg.Cooldown), Timeout: results.Duration(cfg.Timeout),
-			MaxConnections: cfg.MaxConnections, Repeat: cfg.Repeat,
+			MaxConnections: cfg.MaxConnections, GRPCConns: cfg.MeasuredGRPCConns(), Repeat: cfg.Repeat,
 			SampleInterval: results.Duration(cfg.SampleInterval), DBMaxConns: cfg.DBMaxConns,
 			Rates: cfg.Rates, SLOP99: results.Duration(cfg.SLOP99), Capacity: cfg.Capacity.Settings(),
 			ProfileCPU: cfg.ProfileCPU, AppInfo: cfg.AppInfo(), Shard: cfg.ShardSettings(),

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"crudbench/bench/grpcwire"
 )
 
 // App is one app under test, reached at BaseURL: a named implementation
@@ -25,14 +27,19 @@ type App struct {
 
 // NewApp returns the app called name, of kind kind, at baseURL.
 func NewApp(name string, kind Kind, baseURL string) (*App, error) {
-	u, err := url.Parse(baseURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("app %s: base URL %q is not an http(s) URL", name, baseURL)
-	}
 	d := dialectOf(kind)
 	if d == nil {
 		_, err := ParseKind(string(kind))
 		return nil, fmt.Errorf("app %s: %w", name, err)
+	}
+	u, err := url.Parse(baseURL)
+	switch {
+	case kind == KindGRPC:
+		if err != nil || u.Scheme != grpcwire.Scheme || u.Host == "" || strings.Trim(u.Path, "/") != "" {
+			return nil, fmt.Errorf("app %s: base URL %q is not a grpc://host:port address", name, baseURL)
+		}
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		return nil, fmt.Errorf("app %s: base URL %q is not an http(s) URL", name, baseURL)
 	}
 	return &App{Name: name, Kind: kind, BaseURL: strings.TrimRight(baseURL, "/"), d: d}, nil
 }
@@ -161,9 +168,16 @@ func Do(ctx context.Context, c *http.Client, t vegeta.Target) (*vegeta.Result, e
 
 // NewClient returns the HTTP client the bench uses outside attacks: it
 // does not follow redirects (a site's 303 is the answer being checked).
-func NewClient(timeout time.Duration) *http.Client {
+// Requests to grpc:// addresses (the grpc kind's) go through grpc, when
+// given: a grpcwire.Transport, which the caller closes.
+func NewClient(timeout time.Duration, grpc http.RoundTripper) *http.Client {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	if grpc != nil {
+		tr.RegisterProtocol(grpcwire.Scheme, grpc)
+	}
 	return &http.Client{
-		Timeout: timeout,
+		Timeout:   timeout,
+		Transport: tr,
 		CheckRedirect: func(*http.Request, []*http.Request) error {
 			return http.ErrUseLastResponse
 		},

@@ -18,10 +18,11 @@ const (
 	KindREST    Kind = "rest"    // JSON over resource URLs, a bearer token
 	KindGraphQL Kind = "graphql" // POST /graphql documents, a bearer token
 	KindSite    Kind = "site"    // server-rendered pages and forms, a session cookie
+	KindGRPC    Kind = "grpc"    // unary calls of crudbench.v1.Staff, a bearer token in metadata
 )
 
 // Kinds lists every kind in report order.
-var Kinds = []Kind{KindREST, KindGraphQL, KindSite}
+var Kinds = []Kind{KindREST, KindGraphQL, KindSite, KindGRPC}
 
 // ParseKind reads a kind's name.
 func ParseKind(s string) (Kind, error) {
@@ -69,6 +70,8 @@ func dialectOf(k Kind) dialect {
 		return graphqlDialect{}
 	case KindSite:
 		return siteDialect{}
+	case KindGRPC:
+		return grpcDialect{}
 	}
 	return nil
 }

@@ -125,16 +125,30 @@ var enumKeys = map[string]bool{"status": true, "kind": true, "employmentType": t
 // the REST kind's ids are JSON numbers.
 var idKeys = map[string]bool{"id": true, "personId": true, "appointmentId": true, "filledBy": true}
 
+// grpcEnumPrefixes are the prefixes of the gRPC kind's enum values, by the
+// key that holds them: PERSON_STATUS_ON_LEAVE is REST's on_leave.
+var grpcEnumPrefixes = map[string][]string{
+	"status":         {"PERSON_STATUS_", "VACANCY_STATUS_"},
+	"kind":           {"PAYER_KIND_"},
+	"employmentType": {"EMPLOYMENT_TYPE_"},
+}
+
+// int64Keys hold the gRPC kind's int64 fields, which protojson writes as
+// strings: the ids and the money in cents.
+var int64Keys = map[string]bool{"id": true, "personId": true, "appointmentId": true, "filledBy": true,
+	"amountCents": true, "salaryMinCents": true, "salaryMaxCents": true}
+
 // timeKeys hold instants, compared in UTC whatever offset they are written
 // with; dates are compared as the YYYY-MM-DD strings they must be.
 var timeKeys = map[string]bool{"createdAt": true, "updatedAt": true}
 
 // normalize makes the answers of the different kinds comparable with the
 // reference, which is in the REST kind's shape: a GraphQL enum value is
-// lowered and a GraphQL ID read as a number, each only when it is written
-// as that kind's contract says (an enum in upper case, an ID as a string
-// of digits), so that an answer of the wrong type is an error rather than
-// a match. The REST kind's values are left as they are, so a string id or
+// lowered and a GraphQL ID read as a number, a gRPC enum value loses its
+// prefix and is lowered and a gRPC int64 read as a number, each only when
+// it is written as that kind's contract says (an enum in upper case, an ID
+// or int64 as a string of digits), so that an answer of the wrong type is
+// an error rather than a match. The REST kind's values are left as they are, so a string id or
 // an upper-case enum differs from the reference. Timestamps of every kind
 // become instants in UTC.
 func normalize(kind Kind, v any) (any, error) {
@@ -180,10 +194,27 @@ func normalizeAt(kind Kind, v any, path, key string) (any, error) {
 				return nil, fmt.Errorf("%s: %q: a GraphQL ID here is a string of digits", path, x)
 			}
 			return float64(n), nil
+		case kind == KindGRPC && enumKeys[key]:
+			for _, prefix := range grpcEnumPrefixes[key] {
+				if v, ok := strings.CutPrefix(x, prefix); ok && v != "" && v == strings.ToUpper(v) {
+					return strings.ToLower(v), nil
+				}
+			}
+			return nil, fmt.Errorf("%s: %q: a gRPC enum value is its enum's prefix and the value in upper case", path, x)
+		case kind == KindGRPC && int64Keys[key]:
+			// protojson writes an int64 as a string of digits.
+			n, err := strconv.ParseInt(x, 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %q: an int64 in protojson is a string of digits", path, x)
+			}
+			return float64(n), nil
 		}
 	case float64:
 		if kind == KindGraphQL && idKeys[key] {
 			return nil, fmt.Errorf("%s: %s: a GraphQL ID is written as a string", path, describe(x))
+		}
+		if kind == KindGRPC && int64Keys[key] {
+			return nil, fmt.Errorf("%s: %s: protojson writes an int64 as a string", path, describe(x))
 		}
 	}
 	return v, nil

@@ -82,6 +82,10 @@ func TestNormalizeFollowsEachKindsContract(t *testing.T) {
 		{"graphql as the contract says", scenario.KindGraphQL, `{"id":"1","status":"OPEN","filledBy":null,"opensOn":"2025-01-06","createdAt":"2025-01-06T09:00:00Z"}`, ""},
 		{"graphql enum in lower case", scenario.KindGraphQL, `{"id":"1","status":"open","filledBy":null,"opensOn":"2025-01-06","createdAt":"2025-01-06T09:00:00Z"}`, `.status: "open": a GraphQL enum value is in upper case`},
 		{"graphql id as a number", scenario.KindGraphQL, `{"id":1,"status":"OPEN","filledBy":null,"opensOn":"2025-01-06","createdAt":"2025-01-06T09:00:00Z"}`, `.id: 1: a GraphQL ID is written as a string`},
+		{"grpc as the contract says", scenario.KindGRPC, `{"id":"1","status":"VACANCY_STATUS_OPEN","filledBy":null,"opensOn":"2025-01-06","createdAt":"2025-01-06T09:00:00Z"}`, ""},
+		{"grpc enum without its prefix", scenario.KindGRPC, `{"id":"1","status":"OPEN","filledBy":null,"opensOn":"2025-01-06","createdAt":"2025-01-06T09:00:00Z"}`, `.status: "OPEN": a gRPC enum value is its enum's prefix and the value in upper case`},
+		{"grpc enum in lower case", scenario.KindGRPC, `{"id":"1","status":"VACANCY_STATUS_open","filledBy":null,"opensOn":"2025-01-06","createdAt":"2025-01-06T09:00:00Z"}`, `.status: "VACANCY_STATUS_open": a gRPC enum value is its enum's prefix and the value in upper case`},
+		{"grpc int64 as a number", scenario.KindGRPC, `{"id":1,"status":"VACANCY_STATUS_OPEN","filledBy":null,"opensOn":"2025-01-06","createdAt":"2025-01-06T09:00:00Z"}`, `.id: 1: protojson writes an int64 as a string`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -119,7 +119,7 @@ func TestValidateReadSlim(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := scenario.NewClient(10 * time.Second)
+			c := scenario.NewClient(10*time.Second, nil)
 			s, err := app.Login(ctx, c, "editor", "editor")
 			if err != nil {
 				t.Fatal(err)
@@ -145,7 +145,7 @@ func TestValidateReadSlim(t *testing.T) {
 func TestSlimReferenceLearnedFromREST(t *testing.T) {
 	ctx := context.Background()
 	store := dbtest.Store(t, dbtest.Seeded(t), db.Options{MaxConns: 4})
-	c := scenario.NewClient(10 * time.Second)
+	c := scenario.NewClient(10*time.Second, nil)
 	v := &scenario.Validator{Client: c}
 	for _, k := range []scenario.Kind{scenario.KindREST, scenario.KindGraphQL} {
 		var url string

@@ -109,7 +109,13 @@ func (v *Validator) checkRead(ctx context.Context, s *Session, op Op, t vegeta.T
 // REST kind's shape: the person object, or the list of items.
 func jsonContent(kind Kind, op Op, r *vegeta.Result) (any, error) {
 	var body any
-	if kind == KindGraphQL {
+	if kind == KindGRPC {
+		data, err := grpcContent(op, r)
+		if err != nil {
+			return nil, err
+		}
+		body = data
+	} else if kind == KindGraphQL {
 		var data map[string]any
 		if err := decodeGraphQL(r, &data); err != nil {
 			return nil, err

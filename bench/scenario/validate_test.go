@@ -242,7 +242,7 @@ func TestValidateCatchesAWrongRESTServer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := scenario.NewClient(10 * time.Second)
+			c := scenario.NewClient(10*time.Second, nil)
 			s, err := app.Login(ctx, c, "editor", "editor")
 			if err != nil {
 				t.Fatal(err)

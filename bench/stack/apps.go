@@ -24,6 +24,8 @@ import (
 	"time"
 
 	"crudbench/bench/cpuset"
+	"crudbench/bench/grpcwire"
+	"crudbench/bench/scenario"
 	"crudbench/db/pgtemp"
 )
 
@@ -98,6 +100,8 @@ type Process struct {
 	// output keeps the end of what the app wrote, for the error of an app
 	// that exits before it is ready.
 	output *pgtemp.LogTail
+	// grpc says it speaks gRPC: its readiness is the health service's.
+	grpc bool
 }
 
 // StartApp starts app from bin, what Build made of it (a Go app's binary,
@@ -153,7 +157,10 @@ func startOnce(ctx context.Context, app App, bin string, cfg AppConfig) (*Proces
 	last := pgtemp.NewLogTail(out, tailLines)
 	cmd := command(app, bin, addr, adminAddr, metricsAddr, cfg)
 	cmd.Stdout, cmd.Stderr = last, last
-	p := &Process{Name: app.Name, URL: "http://" + addr, DebugURL: "http://" + adminAddr, cmd: cmd, done: make(chan struct{}), output: last}
+	p := &Process{Name: app.Name, URL: "http://" + addr, DebugURL: "http://" + adminAddr, cmd: cmd, done: make(chan struct{}), output: last, grpc: app.Kind == scenario.KindGRPC}
+	if p.grpc {
+		p.URL = grpcwire.Scheme + "://" + addr
+	}
 	p.MetricsURL = p.DebugURL + "/metrics"
 	if metricsAddr != "" {
 		p.MetricsURL = "http://" + metricsAddr + "/metrics"
@@ -236,24 +243,28 @@ func (p *Process) start(cpus cpuset.Set) error {
 	return <-started
 }
 
-// waitReady asks /readyz every readyPoll until it answers 200 and sets
+// waitReady asks /readyz every readyPoll until it answers 200 (a grpc
+// app: the health service's Check until it answers SERVING) and sets
 // p.Ready to the time from the start of the process to that answer. A
 // ready app is live too, so /healthz needs no round of its own.
 func (p *Process) waitReady(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
 	defer cancel()
-	client := &http.Client{Timeout: time.Second}
+	ready := p.readyz()
+	if p.grpc {
+		h, err := newHealth(p.URL)
+		if err != nil {
+			return err
+		}
+		defer h.Close()
+		ready = h.Serving
+	}
 	tick := time.NewTicker(readyPoll)
 	defer tick.Stop()
 	for {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.URL+"/readyz", nil)
-		resp, err := client.Do(req)
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				p.Ready = time.Since(p.started)
-				return nil
-			}
+		if ready(ctx) {
+			p.Ready = time.Since(p.started)
+			return nil
 		}
 		select {
 		case <-p.done:
@@ -263,9 +274,26 @@ func (p *Process) waitReady(ctx context.Context) error {
 			}
 			return fmt.Errorf("exited before it was ready: %v; its last output:\n%s", p.waitErr, last)
 		case <-ctx.Done():
+			if p.grpc {
+				return fmt.Errorf("the health service did not answer SERVING within %s", readyTimeout)
+			}
 			return fmt.Errorf("/readyz did not answer 200 within %s", readyTimeout)
 		case <-tick.C:
 		}
+	}
+}
+
+// readyz returns the check that an HTTP app's /readyz answers 200.
+func (p *Process) readyz() func(ctx context.Context) bool {
+	client := &http.Client{Timeout: time.Second}
+	return func(ctx context.Context) bool {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.URL+"/readyz", nil)
+		resp, err := client.Do(req)
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
 	}
 }
 

@@ -3,11 +3,13 @@ package stack
 import (
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
 
+	"crudbench/bench/grpcwire"
 	"crudbench/bench/scenario"
 )
 
@@ -26,7 +28,9 @@ type Attached struct {
 // ParseAttach reads "-attach candidate=rest@http://host:8080,…" into the
 // attached apps, in the order given. "rest=http://host:8081" is short for
 // a built-in app's name, whose kind the table gives. A built-in name can
-// only be attached as its own kind.
+// only be attached as its own kind. A grpc app is given as host:port,
+// "candidate=grpc@host:9090" (or grpc://host:port), and gets the URL
+// grpc://host:port, the address its requests go to (grpcwire).
 func ParseAttach(value string) ([]Attached, error) {
 	var out []Attached
 	for item := range strings.SplitSeq(value, ",") {
@@ -58,9 +62,12 @@ func parseAttached(item string) (Attached, error) {
 	}
 	builtin, isBuiltin := FindBuiltin(name)
 	a := Attached{Name: name, Kind: builtin.Kind}
-	if strings.HasPrefix(value, "http://") || strings.HasPrefix(value, "https://") {
+	if strings.HasPrefix(value, "http://") || strings.HasPrefix(value, "https://") || strings.HasPrefix(value, grpcPrefix) {
 		if !isBuiltin {
 			return Attached{}, fmt.Errorf("%s is not a built-in app (%s): give its kind, e.g. %s=rest@%s", name, strings.Join(BuiltinNames(), ", "), name, value)
+		}
+		if (builtin.Kind == scenario.KindGRPC) != strings.HasPrefix(value, grpcPrefix) {
+			return Attached{}, fmt.Errorf("%s is of kind %s: a grpc app is at grpc://host:port, every other at an http(s) URL", name, builtin.Kind)
 		}
 		a.URL = strings.TrimRight(value, "/")
 		return a, nil
@@ -77,7 +84,24 @@ func parseAttached(item string) (Attached, error) {
 		return Attached{}, fmt.Errorf("%s is the built-in app of kind %s: attach a %s server under another name", name, builtin.Kind, k)
 	}
 	a.Kind, a.URL = k, strings.TrimRight(strings.TrimSpace(url), "/")
+	if k == scenario.KindGRPC {
+		if a.URL, err = grpcURL(a.URL); err != nil {
+			return Attached{}, err
+		}
+	}
 	return a, nil
+}
+
+// grpcPrefix starts the URL of a grpc app.
+const grpcPrefix = grpcwire.Scheme + "://"
+
+// grpcURL turns a grpc app's host:port (or grpc://host:port) into its URL.
+func grpcURL(addr string) (string, error) {
+	hostPort := strings.TrimPrefix(addr, grpcPrefix)
+	if _, port, err := net.SplitHostPort(hostPort); err != nil || port == "" || strings.Contains(hostPort, "/") {
+		return "", fmt.Errorf("a grpc app is attached at host:port, e.g. candidate=grpc@10.0.0.5:9090, not %q", addr)
+	}
+	return grpcPrefix + hostPort, nil
 }
 
 // CheckName accepts an app's name: letters, digits, '-' and '_' only,
