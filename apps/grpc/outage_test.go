@@ -15,18 +15,20 @@ import (
 	"crudbench/db/dbtest"
 )
 
-// TestDatabaseOutage cuts the connection to the database: health answers
-// NOT_SERVING and data calls UNAVAILABLE with RetryInfo, and once the
+// TestDatabaseOutage cuts the connection to the database: the service's
+// health answers NOT_SERVING (the server's, "", stays SERVING: it is
+// liveness) and data calls UNAVAILABLE with RetryInfo, and once the
 // database is back the same server answers again without a restart.
 func TestDatabaseOutage(t *testing.T) {
 	t.Parallel()
 	proxy, url := dbtest.NewProxy(t, dbtest.Seeded(t))
 	a := newAppWith(t, dbtest.Store(t, url, db.Options{}), db.DefaultTimeout, &apptest.Buffer{})
 	health := healthpb.NewHealthClient(a.conn)
-	wantHealth(t, health, healthpb.HealthCheckResponse_SERVING)
+	wantHealth(t, health, staffService, healthpb.HealthCheckResponse_SERVING)
 
 	proxy.Down()
-	wantHealth(t, health, healthpb.HealthCheckResponse_NOT_SERVING)
+	wantHealth(t, health, staffService, healthpb.HealthCheckResponse_NOT_SERVING)
+	wantHealth(t, health, "", healthpb.HealthCheckResponse_SERVING)
 	_, err := a.staff.GetPerson(as(t, a.viewer), &crudbenchv1.GetPersonRequest{Id: 1})
 	if s := wantCode(t, "GetPerson during the outage", err, codes.Unavailable); !retryInfo(s) {
 		t.Error("UNAVAILABLE without RetryInfo")
@@ -38,17 +40,17 @@ func TestDatabaseOutage(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.waitForPerson(t)
-	wantHealth(t, health, healthpb.HealthCheckResponse_SERVING)
+	wantHealth(t, health, staffService, healthpb.HealthCheckResponse_SERVING)
 }
 
-func wantHealth(t *testing.T, health healthpb.HealthClient, want healthpb.HealthCheckResponse_ServingStatus) {
+func wantHealth(t *testing.T, health healthpb.HealthClient, service string, want healthpb.HealthCheckResponse_ServingStatus) {
 	t.Helper()
-	res, err := health.Check(t.Context(), &healthpb.HealthCheckRequest{})
+	res, err := health.Check(t.Context(), &healthpb.HealthCheckRequest{Service: service})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.GetStatus() != want {
-		t.Errorf("health: %s, want %s", res.GetStatus(), want)
+		t.Errorf("health of %q: %s, want %s", service, res.GetStatus(), want)
 	}
 }
 

@@ -25,11 +25,9 @@ import (
 // with the response message's bytes and the HTTP equivalent of the status.
 type grpcDialect struct{}
 
-// healthCheck is the control scenario's call: the standard health service
-// (service "", the server as a whole), the one call every gRPC server
-// may serve. The built-in app answers it from a ping of the database (it
-// is its /readyz), so its control holds that round trip, where the HTTP
-// kinds' /healthz holds none (docs/contract.md).
+// healthCheck is the control scenario's call: the standard health service,
+// service "" (the server as a whole, answered without the database: the
+// grpc kind's /healthz), the one call every gRPC server may serve.
 const healthCheck = "/grpc.health.v1.Health/Check"
 
 // slimMask is read-slim's field mask: what a picker needs of each person,

@@ -32,12 +32,17 @@ func newHealth(rawURL string) (*health, error) {
 	return &health{conn: cc, client: healthpb.NewHealthClient(cc)}, nil
 }
 
-// Serving reports whether Check of the server as a whole (service "")
-// answers SERVING within a second.
+// readyService is the service whose health is the app's readiness: its
+// database answers (docs/contract.md). Service "" is the server's
+// liveness, which says nothing of the database.
+const readyService = "crudbench.v1.Staff"
+
+// Serving reports whether Check of readyService answers SERVING within a
+// second.
 func (h *health) Serving(ctx context.Context) bool {
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
-	resp, err := h.client.Check(ctx, &healthpb.HealthCheckRequest{})
+	resp, err := h.client.Check(ctx, &healthpb.HealthCheckRequest{Service: readyService})
 	return err == nil && resp.GetStatus() == healthpb.HealthCheckResponse_SERVING
 }
 
