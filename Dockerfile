@@ -30,21 +30,21 @@ FROM runtime AS rest
 COPY --from=build /out/rest /usr/local/bin/rest
 EXPOSE 8081
 ENV ADDR=:8081
-HEALTHCHECK --interval=5s --timeout=3s --retries=10 CMD wget -q -O /dev/null http://127.0.0.1:8081/healthz || exit 1
+HEALTHCHECK --interval=5s --timeout=10s --retries=10 CMD wget -q -O /dev/null http://127.0.0.1:8081/healthz || exit 1
 ENTRYPOINT ["/usr/local/bin/rest"]
 
 FROM runtime AS graphql
 COPY --from=build /out/graphql /usr/local/bin/graphql
 EXPOSE 8082
 ENV ADDR=:8082
-HEALTHCHECK --interval=5s --timeout=3s --retries=10 CMD wget -q -O /dev/null http://127.0.0.1:8082/healthz || exit 1
+HEALTHCHECK --interval=5s --timeout=10s --retries=10 CMD wget -q -O /dev/null http://127.0.0.1:8082/healthz || exit 1
 ENTRYPOINT ["/usr/local/bin/graphql"]
 
 FROM runtime AS htmx
 COPY --from=build /out/htmx /usr/local/bin/htmx
 EXPOSE 8083
 ENV ADDR=:8083
-HEALTHCHECK --interval=5s --timeout=3s --retries=10 CMD wget -q -O /dev/null http://127.0.0.1:8083/healthz || exit 1
+HEALTHCHECK --interval=5s --timeout=10s --retries=10 CMD wget -q -O /dev/null http://127.0.0.1:8083/healthz || exit 1
 ENTRYPOINT ["/usr/local/bin/htmx"]
 
 # busybox has no gRPC client: the app's own -healthcheck asks its health
@@ -53,7 +53,7 @@ FROM runtime AS grpc
 COPY --from=build /out/grpc /usr/local/bin/grpc
 EXPOSE 8087
 ENV ADDR=:8087
-HEALTHCHECK --interval=5s --timeout=3s --retries=10 CMD ["/usr/local/bin/grpc", "-healthcheck"]
+HEALTHCHECK --interval=5s --timeout=10s --retries=10 CMD ["/usr/local/bin/grpc", "-healthcheck"]
 ENTRYPOINT ["/usr/local/bin/grpc"]
 
 FROM runtime AS dbctl

@@ -93,7 +93,7 @@ func stopGracefully(srv *grpc.Server, timeout time.Duration) bool {
 	}
 }
 
-// healthcheckTimeout bounds -healthcheck, under compose's 3 s timeout.
+// healthcheckTimeout bounds -healthcheck, well under compose's timeout.
 const healthcheckTimeout = 2500 * time.Millisecond
 
 // healthcheck asks Check (service "", the server) of the app listening on
