@@ -9,6 +9,10 @@
 // names, logs JSON lines on stdout and stops gracefully on SIGINT or
 // SIGTERM: in-flight calls get ShutdownTimeout to finish, then the rest
 // are cancelled.
+//
+// grpc -healthcheck asks the app already running with the same ADDR its
+// health service's Check and exits 1 unless it answers SERVING: the
+// container's health check, since its image has no gRPC client.
 package main
 
 import (
@@ -20,6 +24,8 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
 	"crudbench/apps/internal/launch"
 )
@@ -37,6 +43,9 @@ func main() { launch.Main("grpc", run) }
 // logger, signals, Store, admin and metrics servers), then the gRPC server
 // until ctx is done or a signal arrives.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) == 1 && args[0] == "-healthcheck" {
+		return healthcheck(ctx, getenv("ADDR"))
+	}
 	return launch.Run(ctx, launch.App{Name: "grpc", Addr: defaultAddr, Serve: serveGRPC}, args, getenv, stdout, stderr)
 }
 
@@ -82,4 +91,40 @@ func stopGracefully(srv *grpc.Server, timeout time.Duration) bool {
 		<-done
 		return false
 	}
+}
+
+// healthcheckTimeout bounds -healthcheck, well under compose's timeout.
+const healthcheckTimeout = 2500 * time.Millisecond
+
+// healthcheck asks Check (service "", the server) of the app listening on
+// addr (empty: defaultAddr; no host: loopback) and fails unless it answers
+// SERVING, which it does when the database answers: honest where a TCP
+// connect would only say that the port is open.
+func healthcheck(ctx context.Context, addr string) error {
+	if addr == "" {
+		addr = defaultAddr
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("healthcheck: ADDR %q: %w", addr, err)
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	target := net.JoinHostPort(host, port)
+	conn, err := grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return fmt.Errorf("healthcheck: %w", err)
+	}
+	defer conn.Close()
+	ctx, cancel := context.WithTimeout(ctx, healthcheckTimeout)
+	defer cancel()
+	resp, err := healthpb.NewHealthClient(conn).Check(ctx, &healthpb.HealthCheckRequest{})
+	if err != nil {
+		return fmt.Errorf("healthcheck: %s: %w", target, err)
+	}
+	if s := resp.GetStatus(); s != healthpb.HealthCheckResponse_SERVING {
+		return fmt.Errorf("healthcheck: %s is %s", target, s)
+	}
+	return nil
 }

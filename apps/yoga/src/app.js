@@ -1,5 +1,6 @@
 import { createYoga } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
+import { useInputErrors } from './inputs.js';
 import { useLimits } from './limits.js';
 import { createLoaders } from './loaders.js';
 import { buildSchema } from './schema.js';
@@ -17,11 +18,20 @@ export function createApp({ logger, pool, persons, personWriter, vacancies, user
     graphiql: false,
     landingPage: false,
     logging: logger,
-    plugins: [useLimits()],
+    // Bad input first, then the limits: gqlgen reads the variables before
+    // it weighs the query.
+    plugins: [useInputErrors(), useLimits()],
     // What is not a GraphQLError of ours is an internal error: logged, and
     // answered without details.
     maskedErrors: {
       maskError(error) {
+        // Yoga refuses a mutation over GET with 405 and Allow: POST, coded
+        // BAD_REQUEST; the Go app's code for a 405 is METHOD_NOT_ALLOWED.
+        if (error instanceof GraphQLError && error.extensions?.http?.status === 405) {
+          return new GraphQLError('a mutation must be sent with POST', {
+            extensions: { code: 'METHOD_NOT_ALLOWED', http: error.extensions.http },
+          });
+        }
         const original = error instanceof GraphQLError ? error.originalError : error;
         if (error instanceof GraphQLError && (!original || original instanceof GraphQLError || error.extensions?.code)) return error;
         logger.error({ err: original ?? error }, 'internal error');
@@ -57,15 +67,54 @@ export function createApp({ logger, pool, persons, personWriter, vacancies, user
       res.end(ok ? '{"status":"ready"}' : '{"status":"unavailable"}');
       return;
     }
+    if (path === '/graphql' && !ALLOWED.includes(req.method)) {
+      res.setHeader('Allow', ALLOWED.join(', '));
+      sendError(req, res, 405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed here: send POST (or GET for a query)`);
+      return;
+    }
     if (Number(req.headers['content-length']) > MAX_BODY_BYTES) {
-      const body = JSON.stringify({
-        errors: [{ message: `the body is larger than ${MAX_BODY_BYTES} bytes`, extensions: { code: 'REQUEST_TOO_LARGE' } }],
-      });
-      res.writeHead(413, { 'Content-Type': 'application/json', Connection: 'close' }).end(body);
+      // Node reads and drops the body it will not use, so that the client
+      // can finish sending it and read the answer.
+      sendError(req, res, 413, 'REQUEST_TOO_LARGE', `the body is larger than ${MAX_BODY_BYTES} bytes`);
+      return;
+    }
+    // Yoga would also read application/graphql+json and forms; the Go app,
+    // and so the contract, take JSON only.
+    if (path === '/graphql' && req.method === 'POST' && mediaType(req.headers['content-type']) !== 'application/json') {
+      const got = req.headers['content-type'] ? `Content-Type ${req.headers['content-type']}` : 'no Content-Type';
+      sendError(req, res, 415, 'UNSUPPORTED_MEDIA_TYPE', `send the request as Content-Type: application/json, not ${got}`);
       return;
     }
     yoga(req, res);
   };
+}
+
+// The methods /graphql serves, as the Go app lists them in Allow.
+const ALLOWED = ['GET', 'HEAD', 'POST', 'OPTIONS'];
+
+/** mediaType is a Content-Type's type and subtype, lower case, without parameters. */
+const mediaType = (header) => (header ?? '').split(';')[0].trim().toLowerCase();
+
+/**
+ * responseType is the media type of an answer to req, as the Go app
+ * chooses it: application/json when the client accepts it (or anything),
+ * else application/graphql-response+json.
+ */
+function responseType(req) {
+  const accept = req.headers.accept;
+  if (!accept) return 'application/json';
+  for (const part of accept.split(',')) {
+    const type = mediaType(part);
+    if (type === '*/*' || type === 'application/*' || type === 'application/json') return 'application/json';
+    if (type === 'application/graphql-response+json') return type;
+  }
+  return 'application/graphql-response+json';
+}
+
+/** sendError answers a request refused before GraphQL runs: one error with its code, no data. */
+function sendError(req, res, status, code, message) {
+  const body = JSON.stringify({ errors: [{ message, extensions: { code } }] });
+  res.writeHead(status, { 'Content-Type': responseType(req), 'Content-Length': Buffer.byteLength(body) }).end(body);
 }
 
 /** ping reports whether the database answers within 2 s. */

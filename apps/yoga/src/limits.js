@@ -1,4 +1,5 @@
 import { GraphQLError, Kind, getNamedType, parse, valueFromAST } from 'graphql';
+import { REQUEST_ERROR } from './inputs.js';
 
 // The Go app's limits (apps/graphql/limits.go), refused with the same
 // extensions.code, so that neither server can be made to do unbounded work.
@@ -11,7 +12,9 @@ export const MAX_COMPLEXITY = 25_000;
 const LIST_SIZES = { 'Person.appointments': 10, 'Appointment.stipends': 5, 'Appointment.fundings': 5 };
 const PAGED = new Set(['Query.persons', 'Query.vacancies']);
 
-const refusal = (code, message) => new GraphQLError(message, { extensions: { code } });
+// A refusal is a request error, like a parse error: 400 for clients of
+// application/graphql-response+json, 200 for those of application/json.
+const refusal = (code, message) => new GraphQLError(message, { extensions: { code, http: { ...REQUEST_ERROR } } });
 
 /** fieldsOf yields the fields of a selection set, fragments expanded. */
 function* fieldsOf(selectionSet, fragments) {

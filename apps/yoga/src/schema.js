@@ -3,6 +3,7 @@ import { GraphQLError, GraphQLScalarType, Kind, defaultFieldResolver } from 'gra
 import { createSchema } from 'graphql-yoga';
 import { MapperKind, getDirective, mapSchema } from '@graphql-tools/utils';
 import { isDate } from './dates.js';
+import { badInput } from './inputs.js';
 import { resolvers } from './resolvers.js';
 
 // The schema is the Go app's, read from its files at start: one source of
@@ -16,8 +17,6 @@ export function loadTypeDefs() {
     .map((name) => readFileSync(new URL(name, SCHEMA_DIR), 'utf8'));
 }
 
-const badInput = (message) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
-
 const scalars = {
   Date: new GraphQLScalarType({
     name: 'Date',
@@ -27,7 +26,7 @@ const scalars = {
       return v;
     },
     parseLiteral(ast) {
-      if (ast.kind !== Kind.STRING || !isDate(ast.value)) throw badInput('must be a date written YYYY-MM-DD');
+      if (ast.kind !== Kind.STRING || !isDate(ast.value)) throw badInput('must be a date written YYYY-MM-DD', ast);
       return ast.value;
     },
   }),
@@ -41,7 +40,7 @@ const scalars = {
       return v;
     },
     parseLiteral(ast) {
-      if (ast.kind !== Kind.INT || !Number.isSafeInteger(Number(ast.value))) throw badInput('must be a whole number');
+      if (ast.kind !== Kind.INT || !Number.isSafeInteger(Number(ast.value))) throw badInput('must be a whole number', ast);
       return Number(ast.value);
     },
   }),

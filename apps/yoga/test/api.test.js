@@ -142,6 +142,52 @@ describe('refusals', () => {
     assert.deepEqual(body.errors[0].extensions.fields, { salaryMaxCents: 'must not be less than salaryMinCents' });
   });
 
+  test('bad variables: a leaf value is BAD_USER_INPUT naming its field, a missing one a request error', async () => {
+    const lower = await gql(app.url, 'query($s: VacancyStatus) { vacancies(status: $s) { nodes { id } } }', { token: editor, variables: { s: 'open' } });
+    assert.equal(lower.status, 200);
+    assert.deepEqual(lower.body.errors.map((e) => [e.extensions.code, Object.keys(e.extensions.fields)]), [['BAD_USER_INPUT', ['status']]]);
+    const date = await gql(app.url, 'mutation($p: VacancyPatch!) { updateVacancy(id: 1, version: 1, input: $p) { id } }', {
+      token: editor, variables: { p: { opensOn: '2026-02-30' } },
+    });
+    assert.deepEqual(Object.keys(date.body.errors[0].extensions.fields), ['opensOn']);
+    const missing = (accept) => fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: accept, Authorization: `Bearer ${editor}` },
+      body: JSON.stringify({ query: 'query($id: ID!) { person(id: $id) { id } }' }),
+    });
+    for (const [accept, status] of [['application/json', 200], ['application/graphql-response+json', 400]]) {
+      const res = await missing(accept);
+      assert.equal(res.status, status, accept);
+      assert.deepEqual((await res.json()).errors.map((e) => e.extensions.code), ['GRAPHQL_VALIDATION_FAILED']);
+    }
+  });
+
+  test('a limit refused is a request error: 400 for application/graphql-response+json', async () => {
+    const res = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json', Authorization: `Bearer ${editor}` },
+      body: JSON.stringify({ query: tooDeep }),
+    });
+    assert.equal(res.status, 400);
+    assert.deepEqual((await res.json()).errors.map((e) => e.extensions.code), ['DEPTH_LIMIT_EXCEEDED']);
+  });
+
+  test('HTTP refusals carry the Go app\'s codes', async () => {
+    const put = await fetch(`${app.url}/graphql`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    assert.equal(put.status, 405);
+    assert.equal(put.headers.get('allow'), 'GET, HEAD, POST, OPTIONS');
+    assert.equal((await put.json()).errors[0].extensions.code, 'METHOD_NOT_ALLOWED');
+    const text = await fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: '{"query":"{ __typename }"}' });
+    assert.equal(text.status, 415);
+    assert.equal((await text.json()).errors[0].extensions.code, 'UNSUPPORTED_MEDIA_TYPE');
+    const get = await fetch(`${app.url}/graphql?query=${encodeURIComponent('mutation { deleteVacancy(id: 999999999) }')}`, {
+      headers: { Authorization: `Bearer ${editor}` },
+    });
+    assert.equal(get.status, 405);
+    assert.equal(get.headers.get('allow'), 'POST');
+    assert.equal((await get.json()).errors[0].extensions.code, 'METHOD_NOT_ALLOWED');
+  });
+
   test('a body over 1 MiB is refused before it is read', async () => {
     const res = await fetch(`${app.url}/graphql`, {
       method: 'POST',

@@ -1,0 +1,479 @@
+package main_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"mime"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"crudbench/bench/stack"
+)
+
+// The refusals compared here are the ones the REST API's description
+// (resources/openapi.yaml, its table of statuses) and the GraphQL app's
+// README (its table of extensions.code) fix; docs/contract.md sends readers
+// to both. A Node app that answers one of them differently from its Go
+// counterpart breaks a client written against the contract.
+
+// restRefusal is one request the REST contract refuses: what is sent, as
+// which role, and the status and the problem's fields (their names) that
+// both apps must answer.
+type restRefusal struct {
+	name    string
+	role    string // "editor", "viewer", "" (no token) or a raw Authorization value
+	method  string
+	path    string
+	header  map[string]string // sent besides Authorization; Content-Type is application/json unless set
+	body    string
+	status  int
+	fields  []string // the names under "fields", sorted
+	ownAuth bool     // role is the whole Authorization header
+}
+
+// A vacancy the create takes, with one value changed by the rows.
+func vacancyJSON(change map[string]any) string {
+	v := map[string]any{
+		"title": "refused", "department": "Physics", "location": "Berlin", "employmentType": "full_time",
+		"salaryMinCents": 4000000, "salaryMaxCents": 5000000, "status": "draft", "opensOn": "2026-01-01", "description": "x",
+	}
+	maps.Copy(v, change)
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+var restRefusals = []restRefusal{
+	{name: "malformed JSON", role: "editor", method: "POST", path: "/api/vacancies", body: `{"title":`, status: 400},
+	{name: "body not an object", role: "editor", method: "POST", path: "/api/vacancies", body: `[]`, status: 400},
+	{name: "empty body", role: "editor", method: "POST", path: "/api/vacancies", body: ``, status: 400},
+	{name: "unknown field", role: "editor", method: "POST", path: "/api/vacancies", body: vacancyJSON(map[string]any{"nope": 1}), status: 400, fields: []string{"nope"}},
+	{name: "wrong type", role: "editor", method: "POST", path: "/api/vacancies", body: vacancyJSON(map[string]any{"salaryMinCents": "4000000"}), status: 400, fields: []string{"salaryMinCents"}},
+	{name: "not a date", role: "editor", method: "POST", path: "/api/vacancies", body: vacancyJSON(map[string]any{"opensOn": "2026-02-30"}), status: 400, fields: []string{"opensOn"}},
+	{name: "unknown enum value", role: "editor", method: "POST", path: "/api/vacancies", body: vacancyJSON(map[string]any{"employmentType": "weekly"}), status: 422, fields: []string{"employmentType"}},
+	{name: "enum in upper case", role: "editor", method: "POST", path: "/api/vacancies", body: vacancyJSON(map[string]any{"status": "DRAFT"}), status: 422, fields: []string{"status"}},
+	{name: "salary min over max", role: "editor", method: "POST", path: "/api/vacancies", body: vacancyJSON(map[string]any{"salaryMinCents": 5000000, "salaryMaxCents": 4000000}), status: 422, fields: []string{"salaryMaxCents"}},
+	{name: "missing title", role: "editor", method: "POST", path: "/api/vacancies", body: vacancyJSON(map[string]any{"title": ""}), status: 422, fields: []string{"title"}},
+	{name: "unknown filledBy", role: "editor", method: "POST", path: "/api/vacancies", body: vacancyJSON(map[string]any{"filledBy": 999999999}), status: 422, fields: []string{"filledBy"}},
+	{name: "null for a field that cannot be cleared", role: "editor", method: "PATCH", path: "/api/vacancies/1", body: `{"version":1,"title":null}`, status: 400, fields: []string{"title"}},
+	{name: "no token", role: "", method: "GET", path: "/api/persons/1", status: 401},
+	{name: "bad token", role: "Bearer a.b.c", ownAuth: true, method: "GET", path: "/api/persons/1", status: 401},
+	{name: "not a bearer token", role: "Basic ZWRpdG9yOmVkaXRvcg==", ownAuth: true, method: "GET", path: "/api/persons/1", status: 401},
+	{name: "wrong password", role: "", method: "POST", path: "/api/login", body: `{"username":"editor","password":"no"}`, status: 401},
+	{name: "viewer creates", role: "viewer", method: "POST", path: "/api/vacancies", body: vacancyJSON(nil), status: 403},
+	{name: "viewer updates", role: "viewer", method: "PATCH", path: "/api/vacancies/1", body: `{"version":1,"title":"x"}`, status: 403},
+	{name: "viewer deletes", role: "viewer", method: "DELETE", path: "/api/vacancies/1", status: 403},
+	{name: "unknown vacancy", role: "editor", method: "GET", path: "/api/vacancies/999999999", status: 404},
+	{name: "unknown person", role: "editor", method: "GET", path: "/api/persons/999999999", status: 404},
+	{name: "update of an unknown vacancy", role: "editor", method: "PATCH", path: "/api/vacancies/999999999", body: `{"version":1,"title":"x"}`, status: 404},
+	{name: "delete of an unknown vacancy", role: "editor", method: "DELETE", path: "/api/vacancies/999999999", status: 404},
+	{name: "unknown path", role: "editor", method: "GET", path: "/api/nothing", status: 404},
+	{name: "id not a number", role: "editor", method: "GET", path: "/api/vacancies/abc", status: 400, fields: []string{"id"}},
+	{name: "id zero", role: "editor", method: "GET", path: "/api/persons/0", status: 400, fields: []string{"id"}},
+	{name: "stale version", role: "editor", method: "PATCH", path: "/api/vacancies/1", body: `{"version":999,"title":"x"}`, status: 409, fields: []string{"version"}},
+	{name: "stale If-Match", role: "editor", method: "PATCH", path: "/api/vacancies/1", header: map[string]string{"If-Match": `"999"`}, body: `{"title":"x"}`, status: 409, fields: []string{"version"}},
+	{name: "no version", role: "editor", method: "PATCH", path: "/api/vacancies/1", body: `{"title":"x"}`, status: 428, fields: []string{"version"}},
+	{name: "If-Match not an ETag of ours", role: "editor", method: "PATCH", path: "/api/vacancies/1", header: map[string]string{"If-Match": `W/"1"`}, body: `{"title":"x"}`, status: 400},
+	{name: "If-Match and version disagree", role: "editor", method: "PATCH", path: "/api/vacancies/1", header: map[string]string{"If-Match": `"2"`}, body: `{"version":1,"title":"x"}`, status: 400, fields: []string{"version"}},
+	{name: "limit zero", role: "editor", method: "GET", path: "/api/vacancies?limit=0", status: 400, fields: []string{"limit"}},
+	{name: "limit over 1000", role: "editor", method: "GET", path: "/api/persons?limit=1001", status: 400, fields: []string{"limit"}},
+	{name: "limit not a number", role: "editor", method: "GET", path: "/api/persons?limit=ten", status: 400, fields: []string{"limit"}},
+	{name: "bad cursor", role: "editor", method: "GET", path: "/api/vacancies?after=garbage", status: 400, fields: []string{"after"}},
+	{name: "another list's cursor", role: "editor", method: "GET", path: "/api/vacancies?after=eyJrIjoicGVyc29uIn0", status: 400, fields: []string{"after"}},
+	{name: "unknown status", role: "editor", method: "GET", path: "/api/vacancies?status=weird", status: 400, fields: []string{"status"}},
+	{name: "body over 1 MiB", role: "editor", method: "POST", path: "/api/vacancies", body: vacancyJSON(map[string]any{"description": strings.Repeat("x", 1<<20)}), status: 413},
+	{name: "not JSON", role: "editor", method: "POST", path: "/api/vacancies", header: map[string]string{"Content-Type": "text/plain"}, body: vacancyJSON(nil), status: 415},
+	{name: "form", role: "editor", method: "POST", path: "/api/login", header: map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, body: "username=editor&password=editor", status: 415},
+	{name: "method not allowed", role: "editor", method: "PUT", path: "/api/vacancies/1", body: vacancyJSON(nil), status: 405},
+}
+
+// gqlRefusal is one GraphQL request the contract refuses: the codes of
+// its errors, and the status, which is the same in both apps.
+type gqlRefusal struct {
+	name      string
+	role      string // as restRefusal's
+	ownAuth   bool
+	query     string
+	variables map[string]any
+	header    map[string]string // Content-Type is application/json unless set
+	rawBody   string            // sent instead of query and variables when set
+	method    string            // POST unless set
+	rawQuery  string            // the URL's query, for GET
+	status    int
+	codes     []string // extensions.code of each error
+	fields    []string // the names under the first error's extensions.fields, sorted
+}
+
+// graphqlResponse is the media type of the GraphQL-over-HTTP spec, with
+// which request errors are 400 rather than 200.
+var graphqlResponse = map[string]string{"Accept": "application/graphql-response+json"}
+
+var gqlRefusals = []gqlRefusal{
+	{name: "syntax error", role: "editor", query: `{ person(id: 1) { id `, status: 200, codes: []string{"GRAPHQL_PARSE_FAILED"}},
+	{name: "syntax error, graphql-response", role: "editor", query: `{ person(id: 1) { id `, header: graphqlResponse, status: 400, codes: []string{"GRAPHQL_PARSE_FAILED"}},
+	{name: "unknown field", role: "editor", query: `{ nope }`, status: 200, codes: []string{"GRAPHQL_VALIDATION_FAILED"}},
+	{name: "unknown field, graphql-response", role: "editor", query: `{ nope }`, header: graphqlResponse, status: 400, codes: []string{"GRAPHQL_VALIDATION_FAILED"}},
+	{name: "missing variable", role: "editor", query: `query($id: ID!) { person(id: $id) { id } }`, status: 200, codes: []string{"GRAPHQL_VALIDATION_FAILED"}},
+	{name: "depth over the limit", role: "editor", query: `{ vacancies { nodes { filledByPerson { appointments { person { appointments { person { appointments { person { appointments { id } } } } } } } } } } }`,
+		status: 200, codes: []string{"DEPTH_LIMIT_EXCEEDED"}},
+	{name: "depth over the limit, graphql-response", role: "editor", query: `{ vacancies { nodes { filledByPerson { appointments { person { appointments { person { appointments { person { appointments { id } } } } } } } } } } }`,
+		header: graphqlResponse, status: 400, codes: []string{"DEPTH_LIMIT_EXCEEDED"}},
+	{name: "complexity over the limit", role: "editor", query: `{ persons(first: 1000) { nodes { appointments { stipends { id payer { id code name kind } } } } } }`,
+		status: 200, codes: []string{"COMPLEXITY_LIMIT_EXCEEDED"}},
+	{name: "complexity over the limit, graphql-response", role: "editor", query: `{ persons(first: 1000) { nodes { appointments { stipends { id payer { id code name kind } } } } } }`,
+		header: graphqlResponse, status: 400, codes: []string{"COMPLEXITY_LIMIT_EXCEEDED"}},
+	{name: "document over the size limit", role: "editor", query: "{ __typename }" + strings.Repeat(" ", 16<<10), status: 200, codes: []string{"QUERY_TOO_LARGE"}},
+	{name: "document over the size limit, graphql-response", role: "editor", query: "{ __typename }" + strings.Repeat(" ", 16<<10), header: graphqlResponse, status: 400, codes: []string{"QUERY_TOO_LARGE"}},
+	{name: "no token", role: "", query: `{ person(id: 1) { id } }`, status: 200, codes: []string{"UNAUTHENTICATED"}},
+	{name: "bad token", role: "Bearer a.b.c", ownAuth: true, query: `{ person(id: 1) { id } }`, status: 200, codes: []string{"UNAUTHENTICATED"}},
+	{name: "wrong password", role: "", query: `mutation { login(username: "editor", password: "no") { token } }`, status: 200, codes: []string{"UNAUTHENTICATED"}},
+	{name: "viewer mutation", role: "viewer", query: `mutation { deleteVacancy(id: 1) }`, status: 200, codes: []string{"FORBIDDEN"}},
+	{name: "viewer update", role: "viewer", query: `mutation { updateVacancy(id: 1, version: 1, input: {title: "x"}) { id } }`, status: 200, codes: []string{"FORBIDDEN"}},
+	{name: "unknown person", role: "editor", query: `{ person(id: 999999999) { id } }`, status: 200, codes: []string{"NOT_FOUND"}},
+	{name: "unknown vacancy", role: "editor", query: `{ vacancy(id: 999999999) { id } }`, status: 200, codes: []string{"NOT_FOUND"}},
+	{name: "delete of an unknown vacancy", role: "editor", query: `mutation { deleteVacancy(id: 999999999) }`, status: 200, codes: []string{"NOT_FOUND"}},
+	{name: "stale version", role: "editor", query: `mutation { updateVacancy(id: 1, version: 999, input: {title: "x"}) { id } }`, status: 200, codes: []string{"CONFLICT"}},
+	{name: "salary min over max", role: "editor", query: `mutation { updateVacancy(id: 1, version: 1, input: {salaryMinCents: 10, salaryMaxCents: 5}) { id } }`,
+		status: 200, codes: []string{"BAD_USER_INPUT"}, fields: []string{"salaryMaxCents"}},
+	{name: "create with salary min over max", role: "editor",
+		query:     `mutation($input: VacancyInput!) { createVacancy(input: $input) { id } }`,
+		variables: map[string]any{"input": gqlVacancy(map[string]any{"salaryMinCents": 5000000, "salaryMaxCents": 4000000})},
+		status:    200, codes: []string{"BAD_USER_INPUT"}, fields: []string{"salaryMaxCents"}},
+	{name: "create without a title", role: "editor",
+		query:     `mutation($input: VacancyInput!) { createVacancy(input: $input) { id } }`,
+		variables: map[string]any{"input": gqlVacancy(map[string]any{"title": ""})},
+		status:    200, codes: []string{"BAD_USER_INPUT"}, fields: []string{"title"}},
+	{name: "id not a number", role: "editor", query: `{ person(id: "x") { id } }`, status: 200, codes: []string{"BAD_USER_INPUT"}, fields: []string{"id"}},
+	{name: "page too big", role: "editor", query: `{ persons(first: 1001) { nodes { id } } }`, status: 200, codes: []string{"BAD_USER_INPUT"}, fields: []string{"first"}},
+	{name: "another list's cursor", role: "editor", query: `{ vacancies(after: "eyJrIjoicGVyc29uIn0") { nodes { id } } }`, status: 200, codes: []string{"BAD_USER_INPUT"}, fields: []string{"after"}},
+	{name: "not a date", role: "editor", query: `mutation { updateVacancy(id: 1, version: 1, input: {opensOn: "2026-02-30"}) { id } }`, status: 200, codes: []string{"BAD_USER_INPUT"}, fields: []string{"opensOn"}},
+	{name: "not a date, graphql-response", role: "editor", query: `mutation { updateVacancy(id: 1, version: 1, input: {opensOn: "2026-02-30"}) { id } }`, header: graphqlResponse, status: 200, codes: []string{"BAD_USER_INPUT"}, fields: []string{"opensOn"}},
+	{name: "enum variable in lower case", role: "editor", query: `query($s: VacancyStatus) { vacancies(status: $s) { nodes { id } } }`,
+		variables: map[string]any{"s": "open"}, status: 200, codes: []string{"BAD_USER_INPUT"}, fields: []string{"status"}},
+	{name: "enum variable in lower case, graphql-response", role: "editor", query: `query($s: VacancyStatus) { vacancies(status: $s) { nodes { id } } }`,
+		variables: map[string]any{"s": "open"}, header: graphqlResponse, status: 200, codes: []string{"BAD_USER_INPUT"}, fields: []string{"status"}},
+	{name: "string for a number in a variable", role: "editor", query: `query($n: Int) { persons(first: $n) { nodes { id } } }`,
+		variables: map[string]any{"n": "10"}, status: 200, codes: []string{"BAD_USER_INPUT"}, fields: []string{"first"}},
+	{name: "not a date in a variable", role: "editor",
+		query:     `mutation($input: VacancyInput!) { createVacancy(input: $input) { id } }`,
+		variables: map[string]any{"input": gqlVacancy(map[string]any{"opensOn": "2026-02-30"})},
+		status:    200, codes: []string{"BAD_USER_INPUT"}, fields: []string{"opensOn"}},
+	{name: "missing variable, graphql-response", role: "editor", query: `query($id: ID!) { person(id: $id) { id } }`, header: graphqlResponse, status: 400, codes: []string{"GRAPHQL_VALIDATION_FAILED"}},
+	{name: "variable not an object", role: "editor", query: `mutation($input: VacancyInput!) { createVacancy(input: $input) { id } }`,
+		variables: map[string]any{"input": "x"}, status: 200, codes: []string{"GRAPHQL_VALIDATION_FAILED"}},
+	{name: "body over 1 MiB", role: "editor", query: "{ __typename }" + strings.Repeat(" ", 1<<20), status: 413, codes: []string{"REQUEST_TOO_LARGE"}},
+	{name: "body not JSON", role: "editor", rawBody: `{"query":`, status: 400, codes: []string{"BAD_REQUEST"}},
+	{name: "body not an object", role: "editor", rawBody: `[]`, status: 400, codes: []string{"BAD_REQUEST"}},
+	{name: "not JSON", role: "editor", header: map[string]string{"Content-Type": "text/plain"}, rawBody: `{"query":"{ __typename }"}`, status: 415, codes: []string{"UNSUPPORTED_MEDIA_TYPE"}},
+	{name: "no content type", role: "editor", header: map[string]string{"Content-Type": ""}, rawBody: `{"query":"{ __typename }"}`, status: 415, codes: []string{"UNSUPPORTED_MEDIA_TYPE"}},
+	{name: "method not allowed", role: "editor", method: "PUT", query: `{ __typename }`, status: 405, codes: []string{"METHOD_NOT_ALLOWED"}},
+	{name: "mutation over GET", role: "editor", method: "GET", rawQuery: "query=" + url.QueryEscape(`mutation { deleteVacancy(id: 999999999) }`), status: 405, codes: []string{"METHOD_NOT_ALLOWED"}},
+}
+
+// gqlVacancy is a createVacancy input with one value changed by the rows.
+func gqlVacancy(change map[string]any) map[string]any {
+	v := map[string]any{
+		"title": "refused", "department": "Physics", "location": "Berlin", "employmentType": "FULL_TIME",
+		"salaryMinCents": 4000000, "salaryMaxCents": 5000000, "status": "DRAFT", "opensOn": "2026-01-01", "description": "x",
+	}
+	maps.Copy(v, change)
+	return v
+}
+
+// TestRefusals sends every request of a table to both apps of a pair, rest
+// and express, graphql and yoga, on one database: each must answer the
+// status and the error code (and the fields named) the contract fixes,
+// and the two apps the same.
+func TestRefusals(t *testing.T) {
+	requireNode(t)
+	var rows []stack.App
+	for _, name := range []string{"rest", "express", "graphql", "yoga"} {
+		row, ok := stack.FindBuiltin(name)
+		if !ok {
+			t.Fatalf("no built-in app %s", name)
+		}
+		rows = append(rows, row)
+	}
+	_, procs := startApps(t, rows)
+	client := &http.Client{Timeout: 30 * time.Second}
+
+	t.Run("rest and express", func(t *testing.T) {
+		pair := []*stack.Process{procs["rest"], procs["express"]}
+		tokens := map[string]map[string]string{}
+		for _, p := range pair {
+			tokens[p.Name] = map[string]string{}
+			for _, role := range []string{"editor", "viewer"} {
+				tokens[p.Name][role] = restLogin(t, client, p.URL, role)
+			}
+		}
+		for _, rr := range restRefusals {
+			t.Run(rr.name, func(t *testing.T) {
+				var answers []refusalAnswer
+				for _, p := range pair {
+					a := sendREST(t, client, p.URL, rr, tokens[p.Name])
+					if a.status != rr.status || !slices.Equal(a.fields, rr.fields) || a.mediaType != "application/problem+json" {
+						t.Errorf("%s: %d %s fields %q, want %d application/problem+json fields %q; body %s",
+							p.Name, a.status, a.mediaType, a.fields, rr.status, rr.fields, a.body)
+					}
+					answers = append(answers, a)
+				}
+				compareAnswers(t, pair, answers)
+			})
+		}
+		// Nothing the viewer or the refused writes sent changed vacancy 1.
+		for _, p := range pair {
+			req, err := http.NewRequest("GET", p.URL+"/api/vacancies/1", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			authorize(req, "editor", false, tokens[p.Name])
+			res, err := client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			if res.StatusCode != http.StatusOK || res.Header.Get("ETag") != `"1"` {
+				t.Errorf("%s: vacancy 1 after the refusals: %d, ETag %s, want it unchanged at version 1", p.Name, res.StatusCode, res.Header.Get("ETag"))
+			}
+		}
+	})
+
+	t.Run("graphql and yoga", func(t *testing.T) {
+		pair := []*stack.Process{procs["graphql"], procs["yoga"]}
+		tokens := map[string]map[string]string{}
+		for _, p := range pair {
+			tokens[p.Name] = map[string]string{}
+			for _, role := range []string{"editor", "viewer"} {
+				tokens[p.Name][role] = gqlLogin(t, client, p.URL, role)
+			}
+		}
+		for _, gr := range gqlRefusals {
+			t.Run(gr.name, func(t *testing.T) {
+				var answers []refusalAnswer
+				for _, p := range pair {
+					a := sendGraphQL(t, client, p.URL, gr, tokens[p.Name])
+					if a.status != gr.status || !slices.Equal(a.codes, gr.codes) || !slices.Equal(a.fields, gr.fields) {
+						t.Errorf("%s: %d codes %q fields %q, want %d codes %q fields %q; body %s",
+							p.Name, a.status, a.codes, a.fields, gr.status, gr.codes, gr.fields, a.body)
+					}
+					answers = append(answers, a)
+				}
+				compareAnswers(t, pair, answers)
+			})
+		}
+	})
+}
+
+// refusalAnswer is what is compared of an answer: of a problem its status,
+// media type, title and fields' names; of a GraphQL answer its status,
+// the codes of its errors and the first error's fields' names; and the
+// headers a client acts on.
+type refusalAnswer struct {
+	status    int
+	mediaType string
+	title     string
+	codes     []string
+	fields    []string
+	hasData   bool   // a member "data" that is not null
+	challenge bool   // WWW-Authenticate: Bearer…
+	allow     string // Allow
+	body      string // for messages only
+}
+
+// compareAnswers fails unless every app of the pair answered as the
+// first did.
+func compareAnswers(t *testing.T, pair []*stack.Process, answers []refusalAnswer) {
+	t.Helper()
+	want := answers[0]
+	want.body = ""
+	for i, a := range answers[1:] {
+		got := a
+		got.body = ""
+		if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", want) {
+			t.Errorf("%s answers %+v, %s %+v", pair[i+1].Name, got, pair[0].Name, want)
+		}
+	}
+}
+
+// sendREST sends rr with the token of its role and reads the problem.
+func sendREST(t *testing.T, client *http.Client, base string, rr restRefusal, tokens map[string]string) refusalAnswer {
+	t.Helper()
+	var body io.Reader
+	if rr.body != "" || rr.method == "POST" || rr.method == "PATCH" || rr.method == "PUT" {
+		body = strings.NewReader(rr.body)
+	}
+	req, err := http.NewRequest(rr.method, base+rr.path, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Accept", "application/json")
+	for k, v := range rr.header {
+		req.Header.Set(k, v)
+	}
+	authorize(req, rr.role, rr.ownAuth, tokens)
+	return read(t, client, req, func(a *refusalAnswer, b []byte) {
+		var p struct {
+			Title  string            `json:"title"`
+			Status int               `json:"status"`
+			Fields map[string]string `json:"fields"`
+		}
+		if err := json.Unmarshal(b, &p); err != nil {
+			t.Errorf("%s %s: the answer is not a problem: %v", rr.method, rr.path, err)
+		}
+		if p.Status != a.status {
+			t.Errorf("%s %s: the problem says status %d, the answer is %d", rr.method, rr.path, p.Status, a.status)
+		}
+		a.title = p.Title
+		a.fields = slices.Sorted(maps.Keys(p.Fields))
+	})
+}
+
+// sendGraphQL sends gr to /graphql with the token of its role and reads
+// the errors.
+func sendGraphQL(t *testing.T, client *http.Client, base string, gr gqlRefusal, tokens map[string]string) refusalAnswer {
+	t.Helper()
+	body := gr.rawBody
+	if body == "" {
+		b, err := json.Marshal(map[string]any{"query": gr.query, "variables": gr.variables})
+		if err != nil {
+			t.Fatal(err)
+		}
+		body = string(b)
+	}
+	method := gr.method
+	if method == "" {
+		method = "POST"
+	}
+	var reqBody io.Reader
+	if method != "GET" {
+		reqBody = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, base+"/graphql?"+gr.rawQuery, reqBody)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reqBody != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Accept", "application/json")
+	for k, v := range gr.header {
+		if v == "" {
+			req.Header.Del(k)
+		} else {
+			req.Header.Set(k, v)
+		}
+	}
+	authorize(req, gr.role, gr.ownAuth, tokens)
+	return read(t, client, req, func(a *refusalAnswer, b []byte) {
+		var r struct {
+			Data   json.RawMessage `json:"data"`
+			Errors []struct {
+				Extensions struct {
+					Code   string            `json:"code"`
+					Fields map[string]string `json:"fields"`
+				} `json:"extensions"`
+			} `json:"errors"`
+		}
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Errorf("%s: the answer is not a GraphQL response: %v", gr.name, err)
+		}
+		a.hasData = len(r.Data) > 0 && !bytes.Equal(r.Data, []byte("null"))
+		for i, e := range r.Errors {
+			a.codes = append(a.codes, e.Extensions.Code)
+			if i == 0 {
+				a.fields = slices.Sorted(maps.Keys(e.Extensions.Fields))
+			}
+		}
+	})
+}
+
+// authorize sets Authorization for role: the role's token, nothing for
+// "", or role itself when it is the whole header.
+func authorize(req *http.Request, role string, own bool, tokens map[string]string) {
+	switch {
+	case own:
+		req.Header.Set("Authorization", role)
+	case role != "":
+		req.Header.Set("Authorization", "Bearer "+tokens[role])
+	}
+}
+
+// read sends req and fills in the answer's status, media type and
+// headers, then the rest from its body with parse.
+func read(t *testing.T, client *http.Client, req *http.Request, parse func(*refusalAnswer, []byte)) refusalAnswer {
+	t.Helper()
+	res, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatalf("%s %s: reading the answer: %v", req.Method, req.URL, err)
+	}
+	mediaType, _, _ := mime.ParseMediaType(res.Header.Get("Content-Type"))
+	a := refusalAnswer{
+		status:    res.StatusCode,
+		mediaType: mediaType,
+		challenge: strings.HasPrefix(res.Header.Get("WWW-Authenticate"), "Bearer"),
+		allow:     res.Header.Get("Allow"),
+		body:      string(b),
+	}
+	if len(a.body) > 600 {
+		a.body = a.body[:600] + "…"
+	}
+	parse(&a, b)
+	return a
+}
+
+// restLogin logs in as role (password = name, as the test database is
+// seeded) over POST /api/login and returns the token.
+func restLogin(t *testing.T, client *http.Client, base, role string) string {
+	t.Helper()
+	res, err := client.Post(base+"/api/login", "application/json", strings.NewReader(fmt.Sprintf(`{"username":%q,"password":%q}`, role, role)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var v struct {
+		Token string `json:"token"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&v); err != nil || res.StatusCode != http.StatusOK || v.Token == "" {
+		t.Fatalf("login as %s at %s: %d, %v", role, base, res.StatusCode, err)
+	}
+	return v.Token
+}
+
+// gqlLogin logs in as role with the login mutation and returns the token.
+func gqlLogin(t *testing.T, client *http.Client, base, role string) string {
+	t.Helper()
+	b, _ := json.Marshal(map[string]any{
+		"query":     `mutation Login($username: String!, $password: String!) { login(username: $username, password: $password) { token } }`,
+		"variables": map[string]string{"username": role, "password": role},
+	})
+	res, err := client.Post(base+"/graphql", "application/json", bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var v struct {
+		Data struct {
+			Login struct {
+				Token string `json:"token"`
+			} `json:"login"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&v); err != nil || res.StatusCode != http.StatusOK || v.Data.Login.Token == "" {
+		t.Fatalf("login as %s at %s: %d, %v", role, base, res.StatusCode, err)
+	}
+	return v.Data.Login.Token
+}
