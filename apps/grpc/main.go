@@ -96,10 +96,11 @@ func stopGracefully(srv *grpc.Server, timeout time.Duration) bool {
 // healthcheckTimeout bounds -healthcheck, well under compose's timeout.
 const healthcheckTimeout = 2500 * time.Millisecond
 
-// healthcheck asks Check (service "", the server) of the app listening on
-// addr (empty: defaultAddr; no host: loopback) and fails unless it answers
-// SERVING, which it does when the database answers: honest where a TCP
-// connect would only say that the port is open.
+// healthcheck asks Check of the service (its readiness: see readiness) of
+// the app listening on addr (empty: defaultAddr; no host: loopback) and
+// fails unless it answers SERVING, which it does when the database
+// answers: honest where a TCP connect would only say that the port is
+// open.
 func healthcheck(ctx context.Context, addr string) error {
 	if addr == "" {
 		addr = defaultAddr
@@ -119,7 +120,7 @@ func healthcheck(ctx context.Context, addr string) error {
 	defer conn.Close()
 	ctx, cancel := context.WithTimeout(ctx, healthcheckTimeout)
 	defer cancel()
-	resp, err := healthpb.NewHealthClient(conn).Check(ctx, &healthpb.HealthCheckRequest{})
+	resp, err := healthpb.NewHealthClient(conn).Check(ctx, &healthpb.HealthCheckRequest{Service: staffService})
 	if err != nil {
 		return fmt.Errorf("healthcheck: %s: %w", target, err)
 	}

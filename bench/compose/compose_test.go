@@ -19,16 +19,20 @@ import (
 )
 
 // apps are the services the bench measures: the Go apps, then the Node.js
-// ones (Dockerfile.node).
-var apps = []string{"rest", "graphql", "htmx", "express", "express-cluster", "yoga"}
+// ones (Dockerfile.node), then the gRPC app.
+var apps = []string{"rest", "graphql", "htmx", "express", "express-cluster", "yoga", "grpc"}
 
-// unmeasured are the apps compose runs that the bench does not attach: the
-// runner does not measure kind grpc yet. They are held to every other rule
-// of an app.
-var unmeasured = []string{"grpc"}
+// servers are all the apps compose runs: every one is measured.
+var servers = apps
 
-// servers are all the apps compose runs.
-var servers = append(slices.Clone(apps), unmeasured...)
+// scheme is the scheme the bench attaches app by: grpc:// for the gRPC
+// app, http:// for the others.
+func scheme(app string) string {
+	if app == "grpc" {
+		return "grpc"
+	}
+	return "http"
+}
 
 // load reads docker-compose.yml as compose would with the given environment
 // (KEY=value entries; none means every default).
@@ -134,16 +138,11 @@ func TestComposeFile(t *testing.T) {
 		u := attached[name]
 		if u == nil {
 			t.Errorf("the bench's -attach does not name %s", name)
-		} else if u.Scheme != "http" || u.Hostname() != name {
-			t.Errorf("the bench attaches %s at %s, want http://%s:…", name, u, name)
+		} else if u.Scheme != scheme(name) || u.Hostname() != name {
+			t.Errorf("the bench attaches %s at %s, want %s://%s:…", name, u, scheme(name), name)
 		}
 		if d := b.DependsOn[name]; d.Condition != types.ServiceConditionHealthy {
 			t.Errorf("the bench waits for %s with %q, want healthy", name, d.Condition)
-		}
-	}
-	for _, name := range unmeasured {
-		if attached[name] != nil {
-			t.Errorf("the bench's -attach names %s, which the runner cannot measure yet: move it to apps", name)
 		}
 	}
 }
@@ -161,9 +160,6 @@ func TestMetricsWiring(t *testing.T) {
 				if strconv.Itoa(int(published.Target)) == port {
 					t.Errorf("metrics port %s is published on the host as %s", port, published.Published)
 				}
-			}
-			if slices.Contains(unmeasured, name) {
-				return
 			}
 			u := scraped[name]
 			if u == nil {
@@ -345,7 +341,7 @@ func TestReadmeMatchesCompose(t *testing.T) {
 		for _, port := range p.Services[name].Ports {
 			published[port.Published] = true
 			want := "http://localhost:" + port.Published
-			if slices.Contains(unmeasured, name) {
+			if scheme(name) == "grpc" {
 				want = "-plaintext localhost:" + port.Published
 			}
 			if !strings.Contains(section, want) {
