@@ -149,8 +149,12 @@ func TestFetchAnalyzeReal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if prof.Seconds < 1 || prof.CPUSeconds <= 0 {
-		t.Errorf("Seconds, CPUSeconds = %v, %v; want at least 1 and above 0", prof.Seconds, prof.CPUSeconds)
+	// pprof times the profile from when its writer starts, a moment after
+	// the handler's one-second sleep began, so it may fall short of the
+	// second it was asked for by that moment (0.99987 s seen on a loaded
+	// machine): a tenth of a second bounds it.
+	if prof.Seconds < 0.9 || prof.Seconds > 5 || prof.CPUSeconds <= 0 {
+		t.Errorf("Seconds, CPUSeconds = %v, %v; want about 1 and above 0", prof.Seconds, prof.CPUSeconds)
 	}
 	sum := 0.0
 	for i, l := range prof.Layers {
