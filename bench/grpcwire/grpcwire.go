@@ -23,6 +23,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	rpccode "google.golang.org/genproto/googleapis/rpc/code"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
@@ -241,17 +242,12 @@ func HTTPStatus(c codes.Code) int {
 	return http.StatusInternalServerError
 }
 
-// codeNames are the gRPC status codes as the protocol spells them
-// (google.rpc.Code), by number.
-var codeNames = []string{"OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
-	"PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED",
-	"INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"}
-
 // CodeName is code as the protocol spells it, e.g. NOT_FOUND (grpc-go's
-// String says NotFound); a code beyond the known ones is its number.
+// String says NotFound): google.rpc.Code's name; a code beyond the known
+// ones is its number.
 func CodeName(c codes.Code) string {
-	if int(c) < len(codeNames) {
-		return codeNames[c]
+	if name, ok := rpccode.Code_name[int32(c)]; ok {
+		return name
 	}
 	return strconv.Itoa(int(c))
 }
