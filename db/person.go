@@ -63,17 +63,11 @@ func (s *Store) FindPersonNames(ctx context.Context, f PersonNameFilter) ([]Pers
 	if err != nil {
 		return nil, err
 	}
-	arg := sqlcdb.ListPersonNamesParams{RowLimit: int32(limit)}
-	if f.Search != "" {
-		p := problems{}
-		p.text("search", f.Search, 0, MaxSearchLen)
-		if err := p.err(); err != nil {
-			return nil, err
-		}
-		pattern := "%" + likeEscaper.Replace(f.Search) + "%"
-		arg.Search = &pattern
+	search, err := searchPattern(f.Search)
+	if err != nil {
+		return nil, err
 	}
-	rows, err := s.q.ListPersonNames(ctx, arg)
+	rows, err := s.q.ListPersonNames(ctx, sqlcdb.ListPersonNamesParams{Search: search, RowLimit: int32(limit)})
 	if err != nil {
 		return nil, translate(err)
 	}
@@ -152,22 +146,33 @@ func (s *Store) FindPersonsByIDs(ctx context.Context, ids []int64) ([]Person, er
 	return out, nil
 }
 
+// searchPattern checks a person search and returns the ILIKE pattern that
+// finds it anywhere in the names (escaped: % and _ match themselves), or
+// nil for no search.
+func searchPattern(search string) (*string, error) {
+	if search == "" {
+		return nil, nil
+	}
+	p := problems{}
+	p.text("search", search, 0, MaxSearchLen)
+	if err := p.err(); err != nil {
+		return nil, err
+	}
+	pattern := "%" + likeEscaper.Replace(search) + "%"
+	return &pattern, nil
+}
+
 // FindPersons returns one page of persons.
 func (s *Store) FindPersons(ctx context.Context, f PersonFilter) (PersonPage, error) {
 	limit, err := filterLimit(f.Limit)
 	if err != nil {
 		return PersonPage{}, err
 	}
-	arg := sqlcdb.ListPersonsParams{RowLimit: int32(limit + 1)}
-	if f.Search != "" {
-		p := problems{}
-		p.text("search", f.Search, 0, MaxSearchLen)
-		if err := p.err(); err != nil {
-			return PersonPage{}, err
-		}
-		pattern := "%" + likeEscaper.Replace(f.Search) + "%"
-		arg.Search = &pattern
+	search, err := searchPattern(f.Search)
+	if err != nil {
+		return PersonPage{}, err
 	}
+	arg := sqlcdb.ListPersonsParams{Search: search, RowLimit: int32(limit + 1)}
 	if f.After != "" {
 		c, err := decodePersonCursor(f.After)
 		if err != nil {
