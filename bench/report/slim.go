@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"crudbench/bench/results"
@@ -46,7 +47,7 @@ func slimFindings(profile string, group, all []*results.Result) []string {
 func againstFull(label string, slim, all []*results.Result) string {
 	var parts []string
 	for _, r := range slim {
-		i := indexOf(all, func(f *results.Result) bool {
+		i := slices.IndexFunc(all, func(f *results.Result) bool {
 			return f.App == r.App && f.Scenario == scenario.ReadMany && hasRequests(f) && f.BytesIn > 0
 		})
 		if i < 0 {
@@ -105,13 +106,4 @@ func slimDatabase(label string, rs []*results.Result) string {
 		return ""
 	}
 	return fmt.Sprintf("%s, the database: %s.", label, strings.Join(parts, "; "))
-}
-
-func indexOf(rs []*results.Result, match func(*results.Result) bool) int {
-	for i, r := range rs {
-		if match(r) {
-			return i
-		}
-	}
-	return -1
 }
