@@ -85,6 +85,13 @@ func requireNode(t *testing.T) {
 	}
 }
 
+// clusterRate is the rate express-cluster is measured at in TestNodeApps:
+// on an idle core, over a hundred of V8's 10 ms samples in 2 s (a
+// millisecond and a half of CPU per request, and the worker's own
+// overhead); a core shared with other work serves fewer, and a saturated
+// run is measured too.
+const clusterRate = 300
+
 // TestNodeApps has the runner build, start and validate the Node apps on
 // a throwaway PostgreSQL, as a user does with -apps, and then measure
 // express-cluster, whose CPU and memory are the sum over its primary and
@@ -111,7 +118,7 @@ func TestNodeApps(t *testing.T) {
 
 	t.Run("express-cluster measured", func(t *testing.T) {
 		run, dir, _ := runBench(t, []string{"DATABASE_URL="}, "-apps", "express-cluster",
-			"-scenarios", "read-one", "-rate", "read-one=10",
+			"-scenarios", "read-one", "-rate", "read-one="+strconv.Itoa(clusterRate),
 			"-warmup", "1s", "-duration", "2s", "-cooldown", "0s", "-profile-cpu")
 		if len(run.Results) != 1 {
 			t.Fatalf("%d results, want 1", len(run.Results))
@@ -125,8 +132,21 @@ func TestNodeApps(t *testing.T) {
 			t.Errorf("app cost %+v, want figures from /proc summed over the process tree", c)
 		}
 		checkProfile(t, dir, r)
-		if s := shareOf(r.CPUProfile, results.LayerHTTP); s == 0 {
-			t.Errorf("no CPU in http, where Express serves every request: %+v", r.CPUProfile.Layers)
+		// V8 samples every 10 ms, and Express's own code is about a sixth of
+		// a request's CPU: a profile of a few samples may miss it by chance
+		// (one of ten samples did). How many samples a loaded machine lets
+		// the worker take is timing; that a profile of many sees Express is
+		// not: with 80, the chance that none lands in http is below one in
+		// a million. The layer rules themselves are tested on recorded
+		// profiles in cpuprof.
+		n := r.CPUProfile.CPUSeconds / 0.010
+		switch {
+		case n < 5:
+			t.Errorf("the profile holds %.0f samples of 10 ms at %d req/s, want a profile of the load", n, clusterRate)
+		case n >= 80 && shareOf(r.CPUProfile, results.LayerHTTP) == 0:
+			t.Errorf("no CPU in http, where Express serves every request, in %.0f samples: %+v", n, r.CPUProfile.Layers)
+		default:
+			t.Logf("%.0f samples; layers %+v", n, r.CPUProfile.Layers)
 		}
 		// The workers count their pool's acquisitions, and the primary
 		// adds them up, the workers' shares of DB_MAX_CONNS too.
