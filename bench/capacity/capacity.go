@@ -12,8 +12,9 @@
 // holds every other time, and a search that believed it would report a
 // capacity that moves 2× between identical runs. A rate is therefore
 // decided by two of up to three probes (MaxTries); an app that misses
-// twice in three tries misses its SLO at that rate. The caller's
-// full-length confirmation run at the rate found checks the result.
+// twice in three tries misses its SLO at that rate. Full-length
+// confirmation runs then check the rate found, and step down from it while
+// they miss (Confirm).
 package capacity
 
 import (

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"crudbench/bench/capacity"
 	"crudbench/bench/results"
 )
 
@@ -32,6 +33,11 @@ func capacityText(c *results.Capacity) string {
 	case results.CapacityFound:
 		return rateText(math.Round(c.Rate))
 	case results.CapacityCapped:
+		if c.Found > 0 {
+			// The probes reached the cap, a full-length run held only
+			// below it: no lower bound, a rate.
+			return rateText(math.Round(c.Rate))
+		}
 		return "≥ " + rateText(math.Round(c.Rate)) + " (cap reached)"
 	case results.CapacityNone:
 		return "none below " + rateText(noneBound(c))
@@ -112,6 +118,9 @@ func confirmationCells(c *results.Capacity) []string {
 	if !c.Held {
 		held = "missed the SLO (" + verdictText(r) + ")"
 	}
+	if len(c.Missed) > 0 {
+		held += "; " + missedText(c)
+	}
 	cells := []string{held, fixed(r.Throughput, 1), na, na, na}
 	if hasRequests(r) {
 		cells[2], cells[3] = human(r.Latency.P50), human(r.Latency.P99)
@@ -120,6 +129,25 @@ func confirmationCells(c *results.Capacity) []string {
 		cells[4] = percent(r.AppCost.CPUMean, 1)
 	}
 	return cells
+}
+
+// missedText says where c's other confirmations missed: above the rate
+// the capacity stands on when its confirmation held ("missed it at 1,600
+// req/s (slow: …)"), below it when none held ("missed at 1,440 and 1,296
+// req/s too").
+func missedText(c *results.Capacity) string {
+	if !c.Held {
+		rates := make([]string, len(c.Missed))
+		for i := range c.Missed {
+			rates[i] = rateText(math.Round(c.Missed[i].TargetRate))
+		}
+		return "missed at " + strings.Join(rates, " and ") + " req/s too"
+	}
+	misses := make([]string, len(c.Missed))
+	for i := range c.Missed {
+		misses[i] = rateText(math.Round(c.Missed[i].TargetRate)) + " req/s (" + verdictText(&c.Missed[i]) + ")"
+	}
+	return "missed it at " + strings.Join(misses, ", at ")
 }
 
 // probeTable lists the probes of one search in the order they ran, with the
@@ -231,7 +259,9 @@ func capacityHowTo(run *results.Run) string {
 	} else {
 		s += ". "
 	}
-	return s + "A confirmation run at the full measured duration repeats the rate found; its numbers are the ones shown. " +
+	return s + fmt.Sprintf("A confirmation run at the full measured duration repeats the rate found; when it misses the SLO, another confirms %s of that rate, up to %d runs: "+
+		"the capacity is the highest rate a full-length run held (the probes' rate, marked as missed, when none did), and its confirmation's numbers are the ones shown. ",
+		percent(capacity.ConfirmStep, 0), capacity.MaxConfirmations) +
 		"Stopped by names what kept the capacity from being higher, judged on the worst try at the lowest rate that missed: " +
 		"the app's CPU, PostgreSQL's, the load generator's (it shares this machine), other processes' on the machine, the app's database pool, " +
 		"a latency spike (the rate held, most requests quick, a tail nothing measured explains) or latency that grew with CPU to spare. " +

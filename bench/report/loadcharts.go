@@ -39,8 +39,10 @@ func loadPoints(run *results.Run, l layout, scenario string) [][]loadPoint {
 				by[c.App] = append(by[c.App], loadPoint{c.App, p.Rate, p.P50, p.P99, probeHeld(p), "capacity probe"})
 			}
 		}
-		if r := c.Confirmation; r != nil && hasRequests(r) && r.TargetRate > 0 {
-			by[c.App] = append(by[c.App], resultPoint(r, "capacity confirmation"))
+		for _, r := range c.Runs() {
+			if hasRequests(r) && r.TargetRate > 0 {
+				by[c.App] = append(by[c.App], resultPoint(r, "capacity confirmation"))
+			}
 		}
 	}
 	var out [][]loadPoint

@@ -67,6 +67,43 @@ func TestCapacitySection(t *testing.T) {
 	}
 }
 
+// TestCapacityStepDown: a capacity that stood only a step below the
+// probes' rate names the confirmation that missed above it, and one whose
+// confirmations all missed names the lower rates too; both show in the
+// latency-against-load chart.
+func TestCapacityStepDown(t *testing.T) {
+	run := fullRun(t)
+	missed := func(c *results.Capacity, rate float64) results.Result {
+		r := *confirmation(c.Scenario, c.App, rate, 0.6, 30)
+		r.Verdict, r.Reason, r.Latency.P99 = results.VerdictSlow, "p99 80.0 ms is over the 50ms SLO", 80
+		return r
+	}
+	rest := &run.Capacities[0] // read-one, 1450 held
+	rest.Found, rest.Missed = 1611, []results.Result{missed(rest, 1611)}
+	graphql := &run.Capacities[4] // read-small, 900
+	graphql.Held = false
+	graphql.Confirmation.Verdict, graphql.Confirmation.Reason = results.VerdictSlow, "p99 90.0 ms is over the 50ms SLO"
+	graphql.Missed = []results.Result{missed(graphql, 810), missed(graphql, 729)}
+
+	dir := written(t, run)
+	section := between(readFile(t, filepath.Join(dir, report.MarkdownFile)), "## Capacity\n", "\n## ")
+	for _, want := range []string{
+		"when it misses the SLO, another confirms 90% of that rate, up to 3 runs",
+		"| read-one | rest | 1450 | found | the app used its CPU: app 1.92 of 2 cores | 2000 | held the SLO; missed it at 1611 req/s (slow: p99 80.0 ms is over the 50ms SLO) |",
+		"| read-small | graphql | 900 | found | latency grew with CPU to spare: app 1.10 of 2 cores | 1250 | missed the SLO (slow: p99 90.0 ms is over the 50ms SLO); missed at 810 and 729 req/s too |",
+	} {
+		if !strings.Contains(section, want) {
+			t.Errorf("capacity section lacks\n%s\nsection:\n%s", want, section)
+		}
+	}
+	doc := parseHTML(t, filepath.Join(dir, report.HTMLFile))
+	for _, s := range elements(doc, "svg") {
+		if attr(s, "aria-label") == "read-one: latency against offered rate" && !strings.Contains(text(s), "1611") {
+			t.Errorf("the read-one chart has no point at the missed confirmation's 1611 req/s:\n%s", text(s))
+		}
+	}
+}
+
 func TestLoadCharts(t *testing.T) {
 	run := fullRun(t)
 	doc := parseHTML(t, filepath.Join(written(t, run), report.HTMLFile))

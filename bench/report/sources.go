@@ -19,10 +19,8 @@ func sources(run *results.Run, l layout) []string {
 	for i := range run.Results {
 		measured = append(measured, &run.Results[i])
 	}
-	for _, c := range run.Capacities {
-		if c.Confirmation != nil {
-			measured = append(measured, c.Confirmation)
-		}
+	for i := range run.Capacities {
+		measured = append(measured, run.Capacities[i].Runs()...)
 	}
 	var proc, scraped []string
 	for _, a := range l.apps {

@@ -1,5 +1,10 @@
 package results
 
+import (
+	"cmp"
+	"slices"
+)
+
 // The capacity search's service level besides the p99: stricter than the
 // fixed profiles' verdict, because a capacity is a rate to size servers
 // with, not a description of what happened.
@@ -38,10 +43,17 @@ type Capacity struct {
 	// Reason says why a search failed or was skipped.
 	Reason string `json:"reason,omitempty"`
 
-	// Rate is the highest rate (req/s) that met the SLO; Upper the lowest
-	// that missed it (0 when the cap was reached first).
+	// Rate is the highest rate (req/s) that met the SLO: in the probes,
+	// and then in a full-length confirmation run, stepping down from the
+	// probes' rate when a confirmation missed (see capacity.Confirm); the
+	// probes' rate when no confirmation held. Upper is the lowest rate a
+	// probe missed (0 when the cap was reached first).
 	Rate  float64 `json:"rate"`
 	Upper float64 `json:"upper,omitempty"`
+	// Found is the probes' rate when a confirmation held only below it,
+	// zero otherwise (and in files written before confirmations stepped
+	// down).
+	Found float64 `json:"found,omitempty"`
 
 	// StopReason is one of the Stop* constants; StopDetail says it with
 	// the numbers it was judged on.
@@ -61,6 +73,9 @@ type Capacity struct {
 	// Held says whether it met the SLO too.
 	Confirmation *Result `json:"confirmation,omitempty"`
 	Held         bool    `json:"held"`
+	// Missed are the other confirmation runs, all of which missed the SLO,
+	// in the order they ran: above Rate when Held, below it when not.
+	Missed []Result `json:"missedConfirmations,omitempty"`
 }
 
 // Probe is one short run of a capacity search.
@@ -114,4 +129,18 @@ type ProcessShare struct {
 	PID   int     `json:"pid"`
 	Name  string  `json:"name"`
 	Cores float64 `json:"cores"`
+}
+
+// Runs are c's confirmation runs, in the order of rate, highest first:
+// those that missed and the one the capacity stands on.
+func (c *Capacity) Runs() []*Result {
+	var runs []*Result
+	if c.Confirmation != nil {
+		runs = append(runs, c.Confirmation)
+	}
+	for i := range c.Missed {
+		runs = append(runs, &c.Missed[i])
+	}
+	slices.SortStableFunc(runs, func(a, b *Result) int { return cmp.Compare(b.TargetRate, a.TargetRate) })
+	return runs
 }

@@ -29,8 +29,8 @@ func (r *runner) capacityAll(ctx context.Context, run *results.Run) {
 	jobs := load.Plan([]string{capacityProfile}, r.cfg.Scenarios, r.cfg.Apps, 1)
 	n := r.validJobs(jobs)
 	probes := r.maxProbes()
-	r.con.printf("Capacity search of %d scenario/app pair(s): at most %d probes of %s each, then a confirmation of %s: at most about %s in all.\n",
-		n, probes, r.cfg.Capacity.ProbeWarmup+r.cfg.Capacity.ProbeDuration, r.cfg.Warmup+r.cfg.Duration, round(time.Duration(n)*r.searchTime(probes)))
+	r.con.printf("Capacity search of %d scenario/app pair(s): at most %d probes of %s each, then up to %d confirmations of %s: at most about %s in all.\n",
+		n, probes, r.cfg.Capacity.ProbeWarmup+r.cfg.Capacity.ProbeDuration, capacity.MaxConfirmations, r.cfg.Warmup+r.cfg.Duration, round(time.Duration(n)*r.searchTime(probes)))
 	found := map[load.Job]results.Capacity{}
 	for i, j := range jobs {
 		found[j] = r.capacityOf(ctx, j, fmt.Sprintf("[capacity %d/%d]", i+1, len(jobs)))
@@ -123,11 +123,11 @@ func (r *runner) maxProbes() int {
 	return capacity.MaxTries * (ramp + max(bisect, 0))
 }
 
-// searchTime is the longest one search with its confirmation takes.
+// searchTime is the longest one search with its confirmations takes.
 func (r *runner) searchTime(probes int) time.Duration {
 	o := r.cfg.Capacity
 	perProbe := o.ProbeWarmup + o.ProbeDuration + (1+missPauses)*r.probePause()
-	return time.Duration(probes)*perProbe + 2*r.cfg.Cooldown + r.cfg.Warmup + r.cfg.Duration
+	return time.Duration(probes)*perProbe + r.cfg.Cooldown + capacity.MaxConfirmations*(r.cfg.Cooldown+r.cfg.Warmup+r.cfg.Duration)
 }
 
 // probePause is the pause before each probe, so one probe's queue does not
@@ -175,26 +175,43 @@ func (r *runner) capacityOf(ctx context.Context, j load.Job, label string) resul
 	return c
 }
 
-// confirm measures a full-length run at the capacity found, through the
-// path of the fixed profiles (its own raw and samples files), and records
-// whether it held and the capacity per core.
+// confirm measures full-length runs through the path of the fixed
+// profiles (each its own raw and samples files), at the capacity found
+// and, while one misses the SLO, a step lower (capacity.Confirm); it
+// records the rate the capacity stands on, whether its run held, and the
+// capacity per core.
 func (r *runner) confirm(ctx context.Context, j load.Job, label string, c *results.Capacity) {
-	if !r.pause(ctx, r.cfg.Cooldown) {
-		c.Reason = "interrupted before the confirmation run"
-		return
+	got := capacity.Confirm(ctx, c.Rate, func(ctx context.Context, rate float64, try int) results.Result {
+		if !r.pause(ctx, r.cfg.Cooldown) {
+			res := r.blank(j, results.VerdictSkipped, "interrupted before the confirmation run")
+			res.TargetRate = r.share(rate)
+			return res
+		}
+		jt := j
+		jt.Repeat = try
+		res := r.measure(ctx, jt, rate, label, 0, 0)
+		r.con.printf("%s %-10s %s confirmation %s\n", label, j.Scenario, r.appColumn(j.App), oneLine(res))
+		if res.Verdict != results.VerdictOK && res.Measured() && try < capacity.MaxConfirmations && ctx.Err() == nil {
+			r.con.printf("%s %-10s %s missed at %.1f req/s: confirming %.0f%% of it\n", label, j.Scenario, r.appColumn(j.App), rate, capacity.ConfirmStep*100)
+		}
+		return res
+	})
+	if got.Run.Verdict == results.VerdictSkipped {
+		c.Reason = got.Run.Reason
 	}
-	res := r.measure(ctx, j, c.Rate, label, 0, 0)
-	c.Confirmation = &res
-	c.Held = res.Verdict == results.VerdictOK
+	if got.Rate != c.Rate {
+		c.Found = c.Rate
+	}
+	c.Rate, c.Held, c.Missed = got.Rate, got.Held, got.Missed
+	c.Confirmation = &got.Run
 	switch {
 	case r.isolatedCores() > 0:
 		// What its own cores served: a stop with CPU to spare is no
 		// promise that more of it would have been used.
 		c.PerCore = c.Rate / float64(r.isolatedCores())
-	case res.AppCost.Available && res.AppCost.CPUMean > 0:
-		c.PerCore = c.Rate / res.AppCost.CPUMean
+	case got.Run.AppCost.Available && got.Run.AppCost.CPUMean > 0:
+		c.PerCore = c.Rate / got.Run.AppCost.CPUMean
 	}
-	r.con.printf("%s %-10s %s confirmation %s\n", label, j.Scenario, r.appColumn(j.App), oneLine(res))
 }
 
 // pause waits d unless ctx ends first; it reports whether to go on.

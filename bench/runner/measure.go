@@ -238,10 +238,16 @@ func (r *runner) statements(ctx context.Context) (uint64, error) {
 	return r.probe.Statements(ctx)
 }
 
-// fileBase names a run's files.
+// fileBase names a run's files: a repeat's by its number, a capacity
+// confirmation after one that missed by its try.
 func (r *runner) fileBase(j load.Job) string {
 	base := fmt.Sprintf("%s-%s-%s", j.Profile, j.Scenario, j.App)
-	if r.cfg.Repeat > 1 {
+	switch {
+	case j.Profile == capacityProfile:
+		if j.Repeat > 1 {
+			base += fmt.Sprintf("-try%d", j.Repeat)
+		}
+	case r.cfg.Repeat > 1:
 		base += fmt.Sprintf("-r%d", j.Repeat)
 	}
 	return base
