@@ -120,10 +120,31 @@ export function translate(err) {
   return new AppError(EINTERNAL, 'internal error', { cause: err });
 }
 
-/** query runs one statement and translates its failure. */
+/**
+ * statementNames names each statement text once, so that pg prepares it
+ * once per connection and then only binds and executes it, as pgx does
+ * with its statement cache in the Go apps: an unnamed statement is
+ * parsed and planned by PostgreSQL on every call. The texts are the
+ * stores' constants, a bounded set; beyond MAX_NAMED a text runs unnamed.
+ */
+const statementNames = new Map();
+const MAX_NAMED = 256;
+
+function named(config) {
+  if (typeof config === 'string') return config; // BEGIN, COMMIT: no parameters, nothing to plan
+  let name = statementNames.get(config.text);
+  if (name === undefined) {
+    if (statementNames.size >= MAX_NAMED) return config;
+    name = `crudbench_${statementNames.size + 1}`;
+    statementNames.set(config.text, name);
+  }
+  return { ...config, name };
+}
+
+/** query runs one statement, prepared once per connection, and translates its failure. */
 export async function query(db, config) {
   try {
-    return await db.query(config);
+    return await db.query(named(config));
   } catch (err) {
     throw translate(err);
   }
