@@ -197,7 +197,9 @@ func (r *runner) confirm(ctx context.Context, j load.Job, label string, c *resul
 		return res
 	})
 	if got.Run.Verdict == results.VerdictSkipped {
+		// Interrupted before the first confirmation ran: no run to show.
 		c.Reason = got.Run.Reason
+		return
 	}
 	if got.Rate != c.Rate {
 		c.Found = c.Rate
