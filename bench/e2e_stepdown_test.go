@@ -82,7 +82,7 @@ func TestCapacityStepDown(t *testing.T) {
 			t.Errorf("raw file %q (%v), want %q with the run's results", f.file, err, f.want)
 		}
 	}
-	if want := "missed at 10.0 req/s: confirming 90% of it"; !strings.Contains(console, want) {
+	if want := "the last confirmation missed: confirming 9.0 req/s, 90% of its rate"; !strings.Contains(console, want) {
 		t.Errorf("the console does not say %q", want)
 	}
 	md, err := os.ReadFile(filepath.Join(dir, report.MarkdownFile))

@@ -183,17 +183,16 @@ func (r *runner) capacityOf(ctx context.Context, j load.Job, label string) resul
 func (r *runner) confirm(ctx context.Context, j load.Job, label string, c *results.Capacity) {
 	got := capacity.Confirm(ctx, c.Rate, func(ctx context.Context, rate float64, try int) results.Result {
 		if !r.pause(ctx, r.cfg.Cooldown) {
-			res := r.blank(j, results.VerdictSkipped, "interrupted before the confirmation run")
-			res.TargetRate = r.share(rate)
-			return res
+			return r.blank(j, results.VerdictSkipped, "interrupted before the confirmation run")
+		}
+		if try > 1 {
+			r.con.printf("%s %-10s %s the last confirmation missed: confirming %.1f req/s, %.0f%% of its rate\n",
+				label, j.Scenario, r.appColumn(j.App), rate, capacity.ConfirmStep*100)
 		}
 		jt := j
 		jt.Repeat = try
 		res := r.measure(ctx, jt, rate, label, 0, 0)
 		r.con.printf("%s %-10s %s confirmation %s\n", label, j.Scenario, r.appColumn(j.App), oneLine(res))
-		if res.Verdict != results.VerdictOK && res.Measured() && try < capacity.MaxConfirmations && ctx.Err() == nil {
-			r.con.printf("%s %-10s %s missed at %.1f req/s: confirming %.0f%% of it\n", label, j.Scenario, r.appColumn(j.App), rate, capacity.ConfirmStep*100)
-		}
 		return res
 	})
 	if got.Run.Verdict == results.VerdictSkipped {
