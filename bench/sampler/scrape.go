@@ -123,23 +123,35 @@ func (s *Scraper) run() {
 		case <-tick.C:
 		case <-s.stop:
 			<-tick.C
-			s.scrape()
+			// The last scrape is the one after the window that says the
+			// app was read through it; on a busy machine one may time
+			// out, so it is tried again, a few times at most.
+			for range finalTries {
+				if s.scrape() {
+					break
+				}
+			}
 			return
 		}
 	}
 }
 
-// scrape reads the metrics once and records a Sample or a miss. The
-// sample's time is halfway between sending the request and receiving the
-// answer's headers: the app gathered its metrics somewhere in between.
-func (s *Scraper) scrape() {
+// finalTries bounds the tries of the scrape after the window.
+const finalTries = 3
+
+// scrape reads the metrics once and records a Sample or a miss, and
+// reports whether it read them. The sample's time is halfway between
+// sending the request and receiving the answer's headers: the app
+// gathered its metrics somewhere in between.
+func (s *Scraper) scrape() bool {
 	sent := time.Now()
 	sample, err := s.read(sent)
 	if err != nil {
 		s.misses = append(s.misses, sent)
-		return
+		return false
 	}
 	s.samples = append(s.samples, sample)
+	return true
 }
 
 // read fetches and parses the metrics. A Sample's At is set once the
