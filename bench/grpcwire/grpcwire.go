@@ -22,6 +22,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	rpccode "google.golang.org/genproto/googleapis/rpc/code"
 	"google.golang.org/grpc"
@@ -94,6 +95,15 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// The context's deadline, the client's timeout, is the call's
 	// deadline: grpc-go sends it as grpc-timeout.
 	callErr := cc.Invoke(ctx, req.URL.Path, in, &out, grpc.ForceCodec(bytesCodec{}), grpc.Header(&header), grpc.Trailer(&trailer))
+	if dl, has := req.Context().Deadline(); has && status.Code(callErr) == codes.DeadlineExceeded && time.Until(dl) < deadlineSlack {
+		// The server's copy of the client's deadline (grpc-timeout) can
+		// run out a moment before the client's own timer: wait for it, so
+		// the same timeout is the client's error either way.
+		select {
+		case <-req.Context().Done():
+		case <-time.After(time.Until(dl) + deadlineSlack):
+		}
+	}
 	if callErr != nil && req.Context().Err() != nil {
 		// Given up by the client, as an HTTP client gives up: an error,
 		// not an answer.
@@ -277,3 +287,7 @@ func (bytesCodec) Unmarshal(data []byte, v any) error {
 }
 
 func (bytesCodec) Name() string { return "proto" }
+
+// deadlineSlack is how near the client's deadline a DeadlineExceeded from
+// the server counts as the client's own timeout arriving late.
+const deadlineSlack = 50 * time.Millisecond
