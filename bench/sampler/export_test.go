@@ -49,3 +49,10 @@ func ScrapeOnce(s *Scraper) bool {
 	s.scrape()
 	return len(s.samples) > n
 }
+
+// SampleTick reads every target of s once, as its loop does at tick n
+// (members every TreeEvery ticks, memory every MemoryEvery), without
+// starting it: for benchmarks.
+func SampleTick(s *Sampler, n int) {
+	s.sampleAll(pass{members: n%TreeEvery == 0, memory: n%MemoryEvery == 0})
+}

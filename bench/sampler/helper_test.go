@@ -226,7 +226,7 @@ type helper struct {
 
 // startHelper runs the test binary as a helper in mode and waits for its
 // "ready". The helper is stopped when the test ends.
-func startHelper(t *testing.T, mode string) *helper {
+func startHelper(t testing.TB, mode string) *helper {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), helperEnv+"="+mode)
@@ -270,7 +270,7 @@ func (h *helper) ask(t *testing.T, line string) time.Duration {
 }
 
 // line reads the helper's next line of output.
-func (h *helper) line(t *testing.T) string {
+func (h *helper) line(t testing.TB) string {
 	t.Helper()
 	line, err := h.out.ReadString('\n')
 	if err != nil {
@@ -283,7 +283,7 @@ func (h *helper) line(t *testing.T) string {
 func (h *helper) pid() int { return h.cmd.Process.Pid }
 
 // send writes one line to the helper's stdin.
-func (h *helper) send(t *testing.T, line string) {
+func (h *helper) send(t testing.TB, line string) {
 	t.Helper()
 	if _, err := io.WriteString(h.stdin, line+"\n"); err != nil {
 		t.Fatalf("write to helper: %v", err)
@@ -291,7 +291,7 @@ func (h *helper) send(t *testing.T, line string) {
 }
 
 // expect waits for the helper to print want.
-func (h *helper) expect(t *testing.T, want string) {
+func (h *helper) expect(t testing.TB, want string) {
 	t.Helper()
 	line, err := h.out.ReadString('\n')
 	if got := line; err != nil || got != want+"\n" {
@@ -300,7 +300,7 @@ func (h *helper) expect(t *testing.T, want string) {
 }
 
 // stop closes the helper's stdin, which makes it exit, and reaps it.
-func (h *helper) stop(t *testing.T) {
+func (h *helper) stop(t testing.TB) {
 	t.Helper()
 	if h.exited {
 		return
