@@ -36,3 +36,14 @@ test('a statement without parameters runs unprepared', async () => {
   const { rows } = await pool.query("SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement = 'SELECT 1'");
   assert.equal(rows[0].n, 0);
 });
+
+test("an idle connection is kept past pg's ten seconds, as pgx keeps it", async () => {
+  // pg's default idle timeout is 10 s; a pool that kept it would close
+  // this connection before the second question and open another, with
+  // another backend.
+  const { rows: [before] } = await pool.query('SELECT pg_backend_pid() AS pid');
+  await new Promise((resolve) => setTimeout(resolve, 11_000));
+  const { rows: [later] } = await pool.query('SELECT pg_backend_pid() AS pid');
+  assert.equal(later.pid, before.pid, 'the idle connection was closed and another opened');
+  assert.equal(pool.totalCount, 1);
+});
