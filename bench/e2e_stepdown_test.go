@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -51,33 +52,47 @@ func TestCapacityStepDown(t *testing.T) {
 		t.Fatalf("%d capacities, want 1", len(run.Capacities))
 	}
 	c := run.Capacities[0]
+	// A probe may miss on a loaded machine (ten requests in a 1 s window:
+	// one answer 110 ms late misses the throughput); the search retries it
+	// undelayed, and only the rate it found counts.
 	for i, p := range c.Probes {
 		if !p.Met {
-			t.Errorf("probe %d at %v req/s missed (%s); the proxy delays only a session's %dth request on", i+1, p.Rate, p.Why, stepDownAfter+1)
+			t.Logf("probe %d at %v req/s missed (%s); retried", i+1, p.Rate, p.Why)
 		}
 	}
-	const stepped = stepDownRate * 0.9
+	if len(c.Missed) == 0 {
+		t.Fatalf("status %s, found %v, rate %v: no missed confirmation; the first is delayed", c.Status, c.Found, c.Rate)
+	}
+	// The first confirmation misses by the delay. A loaded machine may make
+	// the next miss too, by its own lateness, and the runner then steps
+	// down again: each step is 90% of the last, none of them delayed.
+	stepped := float64(stepDownRate)
+	for i, m := range c.Missed {
+		if m.TargetRate != stepped || m.Verdict == results.VerdictOK || !m.Measured() {
+			t.Errorf("missed confirmation %d: %v req/s, verdict %s; want a measured miss at %v req/s", i+1, m.TargetRate, m.Verdict, stepped)
+		}
+		if delayed := m.Latency.Max >= stepDownDelay.Seconds()*1000; delayed != (i == 0) {
+			t.Errorf("missed confirmation %d at %v req/s: max latency %v ms; want the %v delay in the first only", i+1, m.TargetRate, m.Latency.Max, stepDownDelay)
+		}
+		stepped *= 0.9
+	}
+	if len(c.Missed) > 1 {
+		t.Logf("%d confirmations missed: the machine was slow beside the delayed one", len(c.Missed))
+	}
 	if c.Status != results.CapacityCapped || c.Found != stepDownRate || c.Rate != stepped || !c.Held {
 		t.Fatalf("status %s, found %v, rate %v, held %v; want the cap %v found, %v held", c.Status, c.Found, c.Rate, c.Held, stepDownRate, stepped)
 	}
 	conf := c.Confirmation
-	if conf == nil || conf.TargetRate != stepped || conf.Verdict != results.VerdictOK || conf.Requests != 18 {
-		t.Fatalf("confirmation %+v, want 18 requests at %v req/s that held", conf, stepped)
-	}
-	if len(c.Missed) != 1 {
-		t.Fatalf("%d missed confirmations, want 1", len(c.Missed))
-	}
-	missed := c.Missed[0]
-	if missed.TargetRate != stepDownRate || missed.Verdict == results.VerdictOK || !missed.Measured() || missed.Latency.Max < stepDownDelay.Seconds()*1000 {
-		t.Errorf("missed confirmation: %v req/s, verdict %s, max %v ms; want a measured miss at %v req/s with the delay in it",
-			missed.TargetRate, missed.Verdict, missed.Latency.Max, stepDownRate)
+	if conf == nil || conf.TargetRate != stepped || conf.Verdict != results.VerdictOK || (len(c.Missed) == 1 && conf.Requests != 18) {
+		t.Fatalf("confirmation %+v, want %v req/s that held (18 requests at 9)", conf, stepped)
 	}
 	// Each confirmation has its own files: the first the capacity run's
-	// name, the second its try.
-	for _, f := range []struct{ file, want string }{
-		{missed.RawFile, "raw/capacity-read-one-rest.bin"},
-		{conf.RawFile, "raw/capacity-read-one-rest-try2.bin"},
-	} {
+	// name, the next ones their try.
+	files := []struct{ file, want string }{
+		{c.Missed[0].RawFile, "raw/capacity-read-one-rest.bin"},
+		{conf.RawFile, fmt.Sprintf("raw/capacity-read-one-rest-try%d.bin", len(c.Missed)+1)},
+	}
+	for _, f := range files {
 		if fi, err := os.Stat(filepath.Join(dir, f.file)); f.file != f.want || err != nil || fi.Size() == 0 {
 			t.Errorf("raw file %q (%v), want %q with the run's results", f.file, err, f.want)
 		}
@@ -99,7 +114,8 @@ func TestCapacityStepDown(t *testing.T) {
 // stepDownProxy forwards to the app at target, and delays the reads of a
 // session (its bearer token) from its stepDownAfter+1th on by
 // stepDownDelay. Each run logs in anew, so each confirmation is a session
-// of its own; the probes share one.
+// of its own; the probes share one, the first, which is never delayed: a
+// probe retried after a miss on a slow machine is not a confirmation.
 func stepDownProxy(t *testing.T, target string) *httptest.Server {
 	t.Helper()
 	u, err := url.Parse(target)
@@ -109,13 +125,17 @@ func stepDownProxy(t *testing.T, target string) *httptest.Server {
 	forward := httputil.NewSingleHostReverseProxy(u)
 	var mu sync.Mutex
 	reads := map[string]int{}
+	probes := "" // the first session's token: the probes', never delayed
 	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if token := r.Header.Get("Authorization"); token != "" && r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/api/persons/") {
 			mu.Lock()
+			if probes == "" {
+				probes = token
+			}
 			reads[token]++
 			n := reads[token]
 			mu.Unlock()
-			if n > stepDownAfter {
+			if token != probes && n > stepDownAfter {
 				select {
 				case <-time.After(stepDownDelay):
 				case <-r.Context().Done():

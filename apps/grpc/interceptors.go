@@ -59,13 +59,20 @@ func recoverPanic(logger *slog.Logger) grpc.UnaryServerInterceptor {
 // deadline gives every call the earlier of the client's deadline and
 // timeout (REQUEST_TIMEOUT), the HTTP apps' request deadline. The Store
 // answers a call that runs out of it EUNAVAILABLE, which the client sees
-// as UNAVAILABLE with RetryInfo when timeout was the earlier; when the
-// client's deadline was, its own library reports DEADLINE_EXCEEDED.
+// as UNAVAILABLE with RetryInfo when timeout was the earlier. When the
+// client's deadline was, the answer is DEADLINE_EXCEEDED, as the client's
+// library reports it when its own timer fires first: which of the two
+// reaches the client first is a race a busy machine decides, and the code
+// must not depend on it.
 func deadline(timeout time.Duration) grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-		ctx, cancel := context.WithTimeout(ctx, timeout)
+		inner, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
-		return handler(ctx, req)
+		resp, err := handler(inner, req)
+		if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, status.Error(codes.DeadlineExceeded, "the call's deadline ran out before the database answered")
+		}
+		return resp, err
 	}
 }
 

@@ -84,9 +84,15 @@ export async function cpuProfile(ms, signal) {
     await session.post('Profiler.enable');
     await session.post('Profiler.setSamplingInterval', { interval: SAMPLING_INTERVAL_US });
     await session.post('Profiler.start');
-    await sleep(ms, undefined, { signal }).catch((err) => {
-      if (err.name !== 'AbortError') throw err;
-    });
+    // A timer counts from the loop's cached time, which may be older than
+    // the profile's start on a busy machine: sleep until the clock says
+    // ms have passed since, so the profile lasts at least what was asked.
+    const started = performance.now();
+    for (let left = ms; left > 0 && !signal?.aborted; left = ms - (performance.now() - started)) {
+      await sleep(Math.ceil(left), undefined, { signal }).catch((err) => {
+        if (err.name !== 'AbortError') throw err;
+      });
+    }
     const { profile } = await session.post('Profiler.stop');
     return profile;
   } finally {
