@@ -127,15 +127,32 @@ func checkOutcome(t *testing.T, c results.Capacity) {
 			}
 		}
 	}
+	// The cap's confirmation may miss on a busy machine (its last answer
+	// late): the runner then confirms 90% of it, and the capacity is the
+	// rate a confirmation held, the probes' rate kept as found.
+	capped := float64(capMax)
+	if len(c.Missed) > 0 {
+		if c.Found != capMax {
+			t.Errorf("%d missed confirmations, found %v; want the cap %v found", len(c.Missed), c.Found, capMax)
+		}
+		for _, m := range c.Missed {
+			t.Logf("confirmation at %v req/s missed: %s", m.TargetRate, m.Verdict)
+			checkVerdict(t, m, capSLO)
+			capped *= 0.9
+		}
+		if !c.Held {
+			capped = capMax
+		}
+	}
 	switch {
 	case len(missed) == 0 && len(misses) > 0:
-		if c.Status != results.CapacityCapped || c.Rate != capMax {
-			t.Errorf("no rate missed twice: status %s, rate %v; want capped at %v", c.Status, c.Rate, capMax)
+		if c.Status != results.CapacityCapped || c.Rate != capped {
+			t.Errorf("no rate missed twice: status %s, rate %v; want capped at %v", c.Status, c.Rate, capped)
 		}
 	case len(missed) == 0:
-		if c.Status != results.CapacityCapped || c.Rate != capMax || c.Upper != 0 || c.StopReason != results.StopCap || len(c.Probes) != 2 {
+		if c.Status != results.CapacityCapped || c.Rate != capped || c.Upper != 0 || c.StopReason != results.StopCap || len(c.Probes) != 2 {
 			t.Errorf("every probe met: status %s, rate %v, upper %v, stop %s, %d probes; want capped at %v after 2 probes",
-				c.Status, c.Rate, c.Upper, c.StopReason, len(c.Probes), capMax)
+				c.Status, c.Rate, c.Upper, c.StopReason, len(c.Probes), capped)
 		}
 	case c.Status == results.CapacityCapped || c.Upper != slices.Min(missed) || c.StopReason == "" || c.StopDetail == "":
 		t.Errorf("probes missed at %v: status %s, upper %v, stop %q (%s)", missed, c.Status, c.Upper, c.StopReason, c.StopDetail)
