@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { DEV_AUTH_SECRET } from '@crudbench/node-base/config.js';
+import { createTokens } from '@crudbench/node-base/tokens.js';
 
 // Tests run against a real PostgreSQL, migrated and seeded by the Go tool
 // (go run ./db/dbctl migrate && go run ./db/dbctl seed); nothing is mocked.
@@ -76,4 +78,13 @@ export async function login(url, username = 'editor', password = username) {
   });
   if (!body.data?.login) throw new Error(`login as ${username}: ${JSON.stringify(body.errors)}`);
   return body.data.login.token;
+}
+
+/**
+ * devToken signs a token for a seed user with the apps' development secret,
+ * as a login would: for a test whose app has a deadline too short for a
+ * login's bcrypt on a busy machine.
+ */
+export function devToken(username = 'editor', role = username) {
+  return createTokens(DEV_AUTH_SECRET, 60 * 60 * 1000).issue({ id: 1, username, role }).token;
 }
