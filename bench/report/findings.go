@@ -296,6 +296,7 @@ func caveats(run *results.Run, l layout) []string {
 	out = append(out, appCostCaveats(run, l)...)
 	out = append(out, dbCaveats(run)...)
 	out = append(out, loadGeneratorCaveats(run, l)...)
+	out = append(out, startQueueCaveats(run, l)...)
 	return append(out, spreadCaveats(run, l)...)
 }
 
@@ -385,4 +386,61 @@ func spreadCaveats(run *results.Run, l layout) []string {
 		}
 	}
 	return out
+}
+
+// StartQueueFactor is how many times the window's steady p50 the p50 of its
+// first second must be to count as a queue the warm-up left.
+const StartQueueFactor = 10
+
+// startQueueCaveats names the runs whose measured window began with a
+// queue that the warm-up left and that then drained: a cold start — the
+// app's first run, code a JIT had not compiled yet, connections still
+// opening — whose seconds the window's percentiles and verdict include
+// although the app held the rate once it was past them. The per-second
+// p50s show it: the first far above the steady p50 (the median of the
+// window's second half), back near it within the first half.
+func startQueueCaveats(run *results.Run, l layout) []string {
+	var out []string
+	for _, p := range l.profiles {
+		for _, r := range l.resultsOf(run, p) {
+			first, steady, drained, ok := startQueue(r, sloMs(run))
+			if !ok {
+				continue
+			}
+			out = append(out, fmt.Sprintf("%s on %s (%s) began its measured window with a queue the warm-up left: a p50 of %s ms in its first second, %s ms once the queue had drained after %d s. Its percentiles and verdict include those seconds; a cold start (its first run, or code a JIT had not compiled yet) looks like this, and a longer -warmup leaves it out of the window.",
+				r.App, r.Scenario, p, human(first), human(steady), drained))
+		}
+	}
+	return out
+}
+
+// startQueue reports whether r's window began with a queue that drained
+// (see startQueueCaveats): its first second's p50, the steady p50, and
+// the second in which the p50 came back within twice the steady one. A
+// first second under the SLO is not a queue worth naming.
+func startQueue(r *results.Result, sloMs float64) (first, steady float64, drained int, ok bool) {
+	ts := r.Timeline
+	if !r.Measured() || len(ts) < 6 || ts[0].Requests == 0 {
+		return 0, 0, 0, false
+	}
+	var late []float64
+	for _, s := range ts[len(ts)/2:] {
+		if s.Requests > 0 {
+			late = append(late, s.P50)
+		}
+	}
+	if len(late) == 0 {
+		return 0, 0, 0, false
+	}
+	slices.Sort(late)
+	steady, first = late[len(late)/2], ts[0].P50
+	if steady <= 0 || first < StartQueueFactor*steady || first < sloMs {
+		return 0, 0, 0, false
+	}
+	for i, s := range ts[:len(ts)/2] {
+		if s.Requests > 0 && s.P50 <= 2*steady {
+			return first, steady, i, true
+		}
+	}
+	return 0, 0, 0, false
 }

@@ -94,6 +94,15 @@ func TestFindings(t *testing.T) {
 			},
 		},
 		{
+			name: "rest starts cold",
+			change: func(t *testing.T, run *results.Run) {
+				r := find(t, run, "light", "read-one", "rest")
+				r.Timeline = timeline(2, 5, false)
+				r.Timeline[0].P50, r.Timeline[1].P50, r.Timeline[2].P50 = 600, 400, 8
+			},
+			want: []string{"rest on read-one (light) began its measured window with a queue the warm-up left: a p50 of 600 ms in its first second, 2.00 ms once the queue had drained after 3 s."},
+		},
+		{
 			name: "load generator falls behind",
 			change: func(t *testing.T, run *results.Run) {
 				find(t, run, "high", "read-small", "graphql").AchievedRate = 1000
@@ -131,5 +140,47 @@ func TestFindingsNeverCompareQueuedLatency(t *testing.T) {
 	want := "graphql did not hold read-one at 1200 req/s (high), so requests queued and its latencies measure the queue: throughput 731.4 req/s"
 	if !slices.ContainsFunc(got, func(f string) bool { return strings.HasPrefix(f, want) }) {
 		t.Errorf("no finding starts with\n  %s\nfindings:\n  %s", want, strings.Join(got, "\n  "))
+	}
+}
+
+// TestFindingsStartQueueOnlyWhenItDrained names a queue at the window's
+// start only when it was one (far above the steady p50 and the SLO) and it
+// drained in the first half: a queue that lasts is a saturation, said
+// elsewhere, and a slow first second under the SLO is no queue.
+func TestFindingsStartQueueOnlyWhenItDrained(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(r *results.Result)
+	}{
+		{"as measured", func(r *results.Result) {}},
+		{"under the SLO", func(r *results.Result) { r.Timeline[0].P50 = 40 }},
+		{"not ten times the steady p50", func(r *results.Result) {
+			for i := range r.Timeline {
+				r.Timeline[i].P50 = 60
+			}
+			r.Timeline[0].P50 = 500
+		}},
+		{"never drained in the first half", func(r *results.Result) {
+			for i := range r.Timeline[:len(r.Timeline)/2] {
+				r.Timeline[i].P50 = 600
+			}
+		}},
+		{"a window too short to tell", func(r *results.Result) {
+			r.Timeline = r.Timeline[:5]
+			r.Timeline[0].P50 = 600
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			run := newRun(t)
+			r := find(t, run, "light", "read-one", "rest")
+			r.Timeline = timeline(2, 5, false)
+			tt.change(r)
+			for _, f := range report.Findings(run) {
+				if strings.Contains(f, "began its measured window with a queue") {
+					t.Errorf("finding %q", f)
+				}
+			}
+		})
 	}
 }
