@@ -15,7 +15,7 @@ types.setTypeParser(types.builtins.DATE, (s) => s);
 types.setTypeParser(types.builtins.TIMESTAMPTZ, (s) => s.replace(' ', 'T').replace(/\+00$/, 'Z'));
 
 /** IDLE_TIMEOUT_MS is how long an idle connection is kept: pgx's default MaxConnIdleTime. */
-export const IDLE_TIMEOUT_MS = 30 * 60 * 1000;
+const IDLE_TIMEOUT_MS = 30 * 60 * 1000;
 
 /**
  * openPool returns a pg Pool whose every wait is bounded by the request
