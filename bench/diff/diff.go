@@ -226,10 +226,24 @@ func (rep *Report) compareCapacities(key string, o, n results.Capacity) {
 		}
 		return
 	}
+	// A rate no full-length run held stands on the short probes alone:
+	// a capacity that lost its confirmation is a change of its own,
+	// whatever the rates say.
+	if o.Held != n.Held {
+		rep.Changes = append(rep.Changes, Change{Key: key, What: "capacity " + confirmed(o) + " → " + confirmed(n), Regressed: o.Held})
+	}
 	rep.Rows = append(rep.Rows, rep.row(key, Capacity, []float64{o.Rate}, []float64{n.Rate}))
 	if o.PerCore > 0 && n.PerCore > 0 {
 		rep.Rows = append(rep.Rows, rep.row(key, PerCore, []float64{o.PerCore}, []float64{n.PerCore}))
 	}
+}
+
+// confirmed says whether a full-length run held c's rate.
+func confirmed(c results.Capacity) string {
+	if c.Held {
+		return "confirmed"
+	}
+	return "unconfirmed"
 }
 
 // row compares the values of one metric.

@@ -149,6 +149,19 @@ func TestCapacities(t *testing.T) {
 	if len(rep.Changes) != 1 || !rep.Changes[0].Regressed {
 		t.Errorf("capacity found → none: changes %+v, want one regression", rep.Changes)
 	}
+	held := capacity(results.CapacityFound, 900, 1000)
+	held.Capacities[0].Held = true
+	rep = diff.Compare(held, capacity(results.CapacityFound, 950, 1050), diff.DefaultOptions)
+	if want := (diff.Change{Key: "capacity · read-one · htmx", What: "capacity confirmed → unconfirmed", Regressed: true}); len(rep.Changes) != 1 || rep.Changes[0] != want {
+		t.Errorf("a capacity that lost its confirmation: changes %+v, want %+v", rep.Changes, want)
+	}
+	if r := rowOf(t, rep, diff.Capacity); r.Regressed {
+		t.Errorf("capacity 900 → 950 regressed")
+	}
+	rep = diff.Compare(capacity(results.CapacityFound, 900, 1000), held, diff.DefaultOptions)
+	if len(rep.Changes) != 1 || rep.Changes[0].What != "capacity unconfirmed → confirmed" || rep.Changes[0].Regressed {
+		t.Errorf("a capacity that gained its confirmation: changes %+v, want one that is not a regression", rep.Changes)
+	}
 }
 
 // The repeats' CPU per request, from files written before the repeats

@@ -232,11 +232,15 @@ func maxRSS(bs []basis, app string) float64 {
 // read-one, rest met the SLO up to 1450 req/s on this machine, graphql up to
 // 610 req/s; htmx did not meet it even at 100 req/s."
 func capacitySentence(run *results.Run, l layout, scenario string) string {
-	var met []string
+	var met, probesOnly []string
 	var none []noneAt
 	for _, a := range l.apps {
 		c := capacityOf(run, scenario, a)
 		if c == nil {
+			continue
+		}
+		if unconfirmed(c) {
+			probesOnly = append(probesOnly, unconfirmedText(run, c))
 			continue
 		}
 		switch c.Status {
@@ -256,13 +260,42 @@ func capacitySentence(run *results.Run, l layout, scenario string) string {
 		}
 		parts = append(parts, s)
 	}
+	if len(probesOnly) > 0 {
+		for i, s := range probesOnly {
+			verb := " met it only in "
+			if i == 0 && len(met) == 0 {
+				verb = " met the SLO only in "
+			}
+			probesOnly[i] = strings.Replace(s, " only in ", verb, 1)
+		}
+		parts = append(parts, strings.Join(probesOnly, "; "))
+	}
 	if len(none) > 0 {
-		parts = append(parts, noneClause(none, len(met) == 0))
+		parts = append(parts, noneClause(none, len(met)+len(probesOnly) == 0))
 	}
 	if len(parts) == 0 {
 		return ""
 	}
 	return "On " + scenario + ", " + strings.Join(parts, "; ") + "."
+}
+
+// unconfirmedText says how far an app went whose capacity no full-length
+// run confirmed: "express-cluster only in its 5s probes, up to 703 req/s,
+// and in no full-length run down to 569 req/s" (capacitySentence puts the
+// verb in).
+func unconfirmedText(run *results.Run, c *results.Capacity) string {
+	probes := "its probes"
+	if cs := run.Settings.Capacity; cs != nil && cs.ProbeDuration > 0 {
+		probes = "its " + durationText(cs.ProbeDuration) + " probes"
+	}
+	s := c.App + " only in " + probes + ", up to " + rateText(math.Round(c.Rate)) + " req/s"
+	if c.Status == results.CapacityCapped {
+		s = c.App + " only in " + probes + ", up to the search's cap of " + rateText(math.Round(c.Rate)) + " req/s"
+	}
+	if low := lowestConfirmation(c); low > 0 {
+		return s + ", and in no full-length run down to " + rateText(math.Round(low)) + " req/s"
+	}
+	return s + ", and no full-length run confirmed it"
 }
 
 // noneAt is an app whose search missed the SLO at its first rate.

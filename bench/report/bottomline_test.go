@@ -127,6 +127,59 @@ func TestBottomLineWithoutCapacity(t *testing.T) {
 	})
 }
 
+// TestBottomLineUnconfirmed: a rate that only the short probes met, with
+// no full-length run holding the SLO at it or below it, is not quoted as a
+// capacity: the sentence and the table say it stands on the probes.
+func TestBottomLineUnconfirmed(t *testing.T) {
+	// missAll marks every confirmation of c as missed, at its rate and at
+	// 90% and 81% of it.
+	missAll := func(c *results.Capacity) {
+		c.Held = false
+		c.Confirmation.Verdict, c.Confirmation.Reason = results.VerdictSlow, "p99 80.0 ms is over the 50ms SLO"
+		for _, share := range []float64{0.9, 0.81} {
+			r := *confirmation(c.Scenario, c.App, c.Rate*share, 0.6, 30)
+			r.Verdict, r.Reason = results.VerdictSlow, "p99 70.0 ms is over the 50ms SLO"
+			c.Missed = append(c.Missed, r)
+		}
+	}
+	testBottomLineCases(t, []bottomLineCase{
+		{
+			name:   "one app",
+			change: func(t *testing.T, run *results.Run) { missAll(&run.Capacities[1]) }, // read-one graphql, 610
+			absent: []string{"graphql up to 610", "| graphql | 610 |"},
+			want: []string{
+				"- On read-one, rest met the SLO up to 1450 req/s on this machine, htmx up to 700 req/s; graphql met it only in its 5s probes, up to 610 req/s, and in no full-length run down to 494 req/s.\n",
+				"| graphql | 610 (unconfirmed) |",
+			},
+		},
+		{
+			name: "every app, one without a confirmation",
+			change: func(t *testing.T, run *results.Run) {
+				missAll(&run.Capacities[0])
+				missAll(&run.Capacities[1])
+				c := &run.Capacities[2]
+				c.Held, c.Confirmation = false, nil
+			},
+			absent: []string{"On read-one, rest met the SLO up to"},
+			want: []string{
+				"- On read-one, rest met the SLO only in its 5s probes, up to 1450 req/s, and in no full-length run down to 1175 req/s; " +
+					"graphql met it only in its 5s probes, up to 610 req/s, and in no full-length run down to 494 req/s; " +
+					"htmx met it only in its 5s probes, up to 700 req/s, and no full-length run confirmed it.\n",
+				"| rest | 1450 (unconfirmed) |", "| htmx | 700 (unconfirmed) |",
+			},
+		},
+		{
+			name:   "the cap",
+			change: func(t *testing.T, run *results.Run) { missAll(&run.Capacities[3]) }, // read-small rest, capped at 5000
+			absent: []string{"up to the search's cap of 5000 req/s on this machine"},
+			want: []string{
+				"- On read-small, graphql met the SLO up to 900 req/s on this machine; rest met it only in its 5s probes, up to the search's cap of 5000 req/s, and in no full-length run down to 4050 req/s; htmx did not meet it even at 50 req/s.\n",
+				"| rest | 1450 | ≥ 5000 (cap reached, unconfirmed) |",
+			},
+		},
+	})
+}
+
 // TestBottomLineWithoutNumbers takes away the stack facts, the app CPU or
 // every held read-one run.
 func TestBottomLineWithoutNumbers(t *testing.T) {

@@ -31,6 +31,9 @@ func (l layout) capacitiesOf(run *results.Run) []*results.Capacity {
 func capacityText(c *results.Capacity) string {
 	switch c.Status {
 	case results.CapacityFound:
+		if unconfirmed(c) {
+			return rateText(math.Round(c.Rate)) + " (unconfirmed)"
+		}
 		return rateText(math.Round(c.Rate))
 	case results.CapacityCapped:
 		if c.Found > 0 {
@@ -38,11 +41,38 @@ func capacityText(c *results.Capacity) string {
 			// below it: no lower bound, a rate.
 			return rateText(math.Round(c.Rate))
 		}
+		if unconfirmed(c) {
+			return "≥ " + rateText(math.Round(c.Rate)) + " (cap reached, unconfirmed)"
+		}
 		return "≥ " + rateText(math.Round(c.Rate)) + " (cap reached)"
 	case results.CapacityNone:
 		return "none below " + rateText(noneBound(c))
 	}
 	return na
+}
+
+// unconfirmed reports whether c's rate stands on its short probes alone:
+// the search found a rate, or reached the cap, but no full-length run held
+// the SLO at it or below it (or none was run). Such a rate is not a
+// capacity a server can be sized with, and every place that quotes it says
+// so: a tail that comes and goes can pass a 5 s probe and fail 15 s.
+func unconfirmed(c *results.Capacity) bool {
+	return (c.Status == results.CapacityFound || c.Status == results.CapacityCapped) && !c.Held
+}
+
+// lowestConfirmation is the lowest rate a full-length confirmation of c
+// ran at, zero when none ran.
+func lowestConfirmation(c *results.Capacity) float64 {
+	low := 0.0
+	if r := c.Confirmation; r != nil && r.Measured() {
+		low = r.TargetRate
+	}
+	for _, m := range c.Missed {
+		if low == 0 || m.TargetRate < low {
+			low = m.TargetRate
+		}
+	}
+	return low
 }
 
 // noneBound is the rate a search that found nothing failed at first: its
