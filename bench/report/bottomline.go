@@ -232,7 +232,8 @@ func maxRSS(bs []basis, app string) float64 {
 // read-one, rest met the SLO up to 1450 req/s on this machine, graphql up to
 // 610 req/s; htmx did not meet it even at 100 req/s."
 func capacitySentence(run *results.Run, l layout, scenario string) string {
-	var met, probesOnly []string
+	var met []string
+	var probesOnly []*results.Capacity
 	var none []noneAt
 	for _, a := range l.apps {
 		c := capacityOf(run, scenario, a)
@@ -240,7 +241,7 @@ func capacitySentence(run *results.Run, l layout, scenario string) string {
 			continue
 		}
 		if unconfirmed(c) {
-			probesOnly = append(probesOnly, unconfirmedText(run, c))
+			probesOnly = append(probesOnly, c)
 			continue
 		}
 		switch c.Status {
@@ -260,15 +261,12 @@ func capacitySentence(run *results.Run, l layout, scenario string) string {
 		}
 		parts = append(parts, s)
 	}
-	if len(probesOnly) > 0 {
-		for i, s := range probesOnly {
-			verb := " met it only in "
-			if i == 0 && len(met) == 0 {
-				verb = " met the SLO only in "
-			}
-			probesOnly[i] = strings.Replace(s, " only in ", verb, 1)
+	for i, c := range probesOnly {
+		verb := "met it"
+		if i == 0 && len(met) == 0 {
+			verb = "met the SLO"
 		}
-		parts = append(parts, strings.Join(probesOnly, "; "))
+		parts = append(parts, unconfirmedClause(run, c, verb))
 	}
 	if len(none) > 0 {
 		parts = append(parts, noneClause(none, len(met)+len(probesOnly) == 0))
@@ -279,19 +277,19 @@ func capacitySentence(run *results.Run, l layout, scenario string) string {
 	return "On " + scenario + ", " + strings.Join(parts, "; ") + "."
 }
 
-// unconfirmedText says how far an app went whose capacity no full-length
-// run confirmed: "express-cluster only in its 5s probes, up to 703 req/s,
-// and in no full-length run down to 569 req/s" (capacitySentence puts the
-// verb in).
-func unconfirmedText(run *results.Run, c *results.Capacity) string {
+// unconfirmedClause says how far an app went whose capacity no
+// full-length run confirmed: "express-cluster met it only in its 5s
+// probes, up to 703 req/s, and in no full-length run down to 569 req/s".
+func unconfirmedClause(run *results.Run, c *results.Capacity, verb string) string {
 	probes := "its probes"
 	if cs := run.Settings.Capacity; cs != nil && cs.ProbeDuration > 0 {
 		probes = "its " + durationText(cs.ProbeDuration) + " probes"
 	}
-	s := c.App + " only in " + probes + ", up to " + rateText(math.Round(c.Rate)) + " req/s"
+	upTo := rateText(math.Round(c.Rate)) + " req/s"
 	if c.Status == results.CapacityCapped {
-		s = c.App + " only in " + probes + ", up to the search's cap of " + rateText(math.Round(c.Rate)) + " req/s"
+		upTo = "the search's cap of " + upTo
 	}
+	s := c.App + " " + verb + " only in " + probes + ", up to " + upTo
 	if low := lowestConfirmation(c); low > 0 {
 		return s + ", and in no full-length run down to " + rateText(math.Round(low)) + " req/s"
 	}
