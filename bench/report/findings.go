@@ -388,9 +388,9 @@ func spreadCaveats(run *results.Run, l layout) []string {
 	return out
 }
 
-// StartQueueFactor is how many times the window's steady p50 the p50 of its
+// startQueueFactor is how many times the window's steady p50 the p50 of its
 // first second must be to count as a queue the warm-up left.
-const StartQueueFactor = 10
+const startQueueFactor = 10
 
 // startQueueCaveats names the runs whose measured window began with a
 // queue that the warm-up left and that then drained: a cold start — the
@@ -434,7 +434,7 @@ func startQueue(r *results.Result, sloMs float64) (first, steady float64, draine
 	}
 	slices.Sort(late)
 	steady, first = late[len(late)/2], ts[0].P50
-	if steady <= 0 || first < StartQueueFactor*steady || first < sloMs {
+	if steady <= 0 || first < startQueueFactor*steady || first < sloMs {
 		return 0, 0, 0, false
 	}
 	for i, s := range ts[:len(ts)/2] {
