@@ -13,6 +13,7 @@ import (
 
 	"crudbench/apps/grpc/gen/crudbenchv1"
 	"crudbench/apps/internal/auth"
+	"crudbench/db"
 )
 
 // errorCase is one call and the status it should get.
@@ -104,6 +105,67 @@ func TestErrorCodes(t *testing.T) {
 	} {
 		c.run(t)
 	}
+}
+
+// TestUnknownEnums sends enum numbers the proto does not declare, which
+// proto3 keeps as numbers: each is INVALID_ARGUMENT naming its field, and
+// nothing is stored or changed.
+func TestUnknownEnums(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	draftsBefore := countDrafts(t, a)
+	before, err := a.store.FindVacancyByID(t.Context(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	create := func(status crudbenchv1.VacancyStatus, typ crudbenchv1.EmploymentType) func(ctx context.Context) error {
+		return func(ctx context.Context) error {
+			_, err := a.staff.CreateVacancy(ctx, &crudbenchv1.CreateVacancyRequest{Vacancy: &crudbenchv1.Vacancy{
+				Title: "Unknown enum", Department: "Physics", Location: "Oxford", EmploymentType: typ,
+				SalaryMinCents: 3_000_000, SalaryMaxCents: 4_000_000, Status: status, OpensOn: "2026-01-01",
+			}})
+			return err
+		}
+	}
+	update := func(req *crudbenchv1.UpdateVacancyRequest) func(ctx context.Context) error {
+		return func(ctx context.Context) error {
+			req.Id, req.Version = before.ID, before.Version
+			_, err := a.staff.UpdateVacancy(ctx, req)
+			return err
+		}
+	}
+	fullTime, draft := crudbenchv1.EmploymentType_EMPLOYMENT_TYPE_FULL_TIME, crudbenchv1.VacancyStatus_VACANCY_STATUS_DRAFT
+	unknownStatus, unknownType := crudbenchv1.VacancyStatus(99), crudbenchv1.EmploymentType(99)
+	for _, c := range []errorCase{
+		{"create with status 99", a.editor, create(99, fullTime), codes.InvalidArgument, []string{"vacancy.status"}},
+		{"create with status -1", a.editor, create(-1, fullTime), codes.InvalidArgument, []string{"vacancy.status"}},
+		{"create with employment type 99", a.editor, create(draft, 99), codes.InvalidArgument, []string{"vacancy.employment_type"}},
+		{"create with both unknown", a.editor, create(99, 99), codes.InvalidArgument, []string{"vacancy.employment_type", "vacancy.status"}},
+		{"update to status 99", a.editor, update(&crudbenchv1.UpdateVacancyRequest{Status: &unknownStatus}), codes.InvalidArgument, []string{"status"}},
+		{"update to employment type 99", a.editor, update(&crudbenchv1.UpdateVacancyRequest{EmploymentType: &unknownType}), codes.InvalidArgument, []string{"employment_type"}},
+		{"list of status 99", a.viewer, func(ctx context.Context) error {
+			_, err := a.staff.ListVacancies(ctx, &crudbenchv1.ListVacanciesRequest{Status: 99})
+			return err
+		}, codes.InvalidArgument, []string{"status"}},
+	} {
+		c.run(t)
+	}
+	if n := countDrafts(t, a); n != draftsBefore {
+		t.Errorf("%d drafts after the calls, %d before", n, draftsBefore)
+	}
+	if after, err := a.store.FindVacancyByID(t.Context(), 1); err != nil || after.Version != before.Version || after.Status != before.Status {
+		t.Errorf("vacancy 1 changed: %+v, was %+v (%v)", after, before, err)
+	}
+}
+
+// countDrafts counts the draft vacancies in the Store.
+func countDrafts(t *testing.T, a *testApp) int {
+	t.Helper()
+	page, err := a.store.FindVacancies(t.Context(), db.VacancyFilter{Status: db.VacancyDraft, Limit: db.MaxLimit})
+	if err != nil || page.NextCursor != "" {
+		t.Fatalf("drafts: %v (more than a page: %v)", err, page.NextCursor != "")
+	}
+	return len(page.Vacancies)
 }
 
 func getPerson(a *testApp) func(ctx context.Context) error {

@@ -12,9 +12,11 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	"crudbench/apps/internal/auth"
 	"crudbench/apps/internal/metrics"
+	"crudbench/db"
 )
 
 // observe records every call in the metrics and, at debug level, the log,
@@ -110,4 +112,19 @@ func bearerToken(ctx context.Context) string {
 		return ""
 	}
 	return strings.TrimSpace(token)
+}
+
+// knownEnums refuses a request with an enum number its enum does not
+// declare, which proto3 keeps as the number: INVALID_ARGUMENT naming each
+// such field, before any handler could take the number for another value
+// (the Store reads an unknown status as none, which is a draft).
+func knownEnums() grpc.UnaryServerInterceptor {
+	return func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+		if m, ok := req.(proto.Message); ok {
+			if fields := unknownEnums(m.ProtoReflect(), "", nil); len(fields) > 0 {
+				return nil, &db.Error{Code: db.EINVALID, Message: "invalid input", Fields: fields}
+			}
+		}
+		return handler(ctx, req)
+	}
 }

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
+	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"crudbench/apps/grpc/gen/crudbenchv1"
@@ -21,13 +23,55 @@ func enumOf[E ~int32](values map[string]int32, prefix, s string) E {
 }
 
 // storeEnum is the store's string of proto enum value v, "" for
-// UNSPECIFIED or a number the enum lacks (the store rejects both).
+// UNSPECIFIED or a number the enum lacks (knownEnums refuses the latter
+// before any handler runs).
 func storeEnum[S ~string](names map[int32]string, prefix string, v int32) S {
 	name, ok := names[v]
 	if !ok || v == 0 {
 		return ""
 	}
 	return S(strings.ToLower(strings.TrimPrefix(name, prefix)))
+}
+
+// unknownEnums adds to fields (allocating it when nil) every enum field of
+// m whose number its enum does not declare, in nested messages, lists and
+// maps too, named by its path under prefix ("vacancy.status",
+// "items[2]"), and returns fields.
+func unknownEnums(m protoreflect.Message, prefix string, fields map[string]string) map[string]string {
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		name := prefix + string(fd.Name())
+		switch {
+		case fd.IsList():
+			for i := range v.List().Len() {
+				fields = unknownEnum(fd, v.List().Get(i), fmt.Sprintf("%s[%d]", name, i), fields)
+			}
+		case fd.IsMap():
+			v.Map().Range(func(k protoreflect.MapKey, v protoreflect.Value) bool {
+				fields = unknownEnum(fd.MapValue(), v, fmt.Sprintf("%s[%v]", name, k), fields)
+				return true
+			})
+		default:
+			fields = unknownEnum(fd, v, name, fields)
+		}
+		return true
+	})
+	return fields
+}
+
+// unknownEnum is unknownEnums for one value v of field fd, named name.
+func unknownEnum(fd protoreflect.FieldDescriptor, v protoreflect.Value, name string, fields map[string]string) map[string]string {
+	switch fd.Kind() {
+	case protoreflect.EnumKind:
+		if fd.Enum().Values().ByNumber(v.Enum()) == nil {
+			if fields == nil {
+				fields = map[string]string{}
+			}
+			fields[name] = "is not a " + string(fd.Enum().Name())
+		}
+	case protoreflect.MessageKind, protoreflect.GroupKind:
+		fields = unknownEnums(v.Message(), name+".", fields)
+	}
+	return fields
 }
 
 func timestamp(t time.Time) *timestamppb.Timestamp { return timestamppb.New(t) }

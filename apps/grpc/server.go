@@ -31,8 +31,8 @@ type staff struct {
 // NewServer returns the gRPC app's server, its services registered
 // (addServices) behind the unary interceptors every call passes through,
 // outermost first: metrics, logging and the error translator, panic
-// recovery, the deadline (the client's, capped by timeout) and the bearer
-// token. It also returns the health service, for the shutdown to mark
+// recovery, the deadline (the client's, capped by timeout), the bearer
+// token and the enums. It also returns the health service, for the shutdown to mark
 // NOT_SERVING.
 func NewServer(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, timeout time.Duration, m *metrics.Metrics) (*grpc.Server, *readiness) {
 	srv := grpc.NewServer(
@@ -42,6 +42,7 @@ func NewServer(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, timeou
 			recoverPanic(logger),
 			deadline(timeout),
 			authenticate(tokens),
+			knownEnums(),
 		),
 	)
 	health := newReadiness(store)

@@ -25,12 +25,7 @@ func (s *staff) ListVacancies(ctx context.Context, req *crudbenchv1.ListVacancie
 	if err != nil {
 		return nil, renameFields(err, "", vacancyListFields)
 	}
-	f := db.VacancyFilter{After: req.GetPageToken(), Limit: limit}
-	if req.GetStatus() != crudbenchv1.VacancyStatus_VACANCY_STATUS_UNSPECIFIED {
-		if f.Status = vacancyStatus(req.GetStatus()); f.Status == "" {
-			return nil, invalidField("status", "is not a VacancyStatus")
-		}
-	}
+	f := db.VacancyFilter{Status: vacancyStatus(req.GetStatus()), After: req.GetPageToken(), Limit: limit}
 	page, err := s.store.FindVacancies(ctx, f)
 	if err != nil {
 		return nil, renameFields(err, "", vacancyListFields)
