@@ -12,10 +12,12 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+	"google.golang.org/grpc/tap"
 	"google.golang.org/protobuf/proto"
 
 	"crudbench/apps/internal/auth"
 	"crudbench/apps/internal/metrics"
+	"crudbench/apps/internal/serve"
 	"crudbench/db"
 )
 
@@ -58,20 +60,52 @@ func recoverPanic(logger *slog.Logger) grpc.UnaryServerInterceptor {
 	}
 }
 
-// deadline gives every call the earlier of the client's deadline and
-// timeout (REQUEST_TIMEOUT), the HTTP apps' request deadline. The Store
-// answers a call that runs out of it EUNAVAILABLE, which the client sees
-// as UNAVAILABLE with RetryInfo when timeout was the earlier. When the
-// client's deadline was, the answer is DEADLINE_EXCEEDED, as the client's
-// library reports it when its own timer fires first: which of the two
-// reaches the client first is a race a busy machine decides, and the code
-// must not depend on it.
-func deadline(timeout time.Duration) grpc.UnaryServerInterceptor {
+// errRequestTimeout is why a stream's context ends at the server's
+// deadline (context.Cause), where the client's deadline leaves
+// context.DeadlineExceeded: the two are answered differently (deadline).
+var errRequestTimeout = errors.New("the server's request deadline (REQUEST_TIMEOUT) ran out")
+
+// admit is the first look at every stream, when its headers arrive and
+// before its request is read. It refuses metadata of more entries than
+// the HTTP apps' header fields (serve.MaxHeaderFields) with
+// RESOURCE_EXHAUSTED (their size is bounded already, by
+// grpc.MaxHeaderListSize), and gives the stream the earlier of the
+// client's deadline and timeout (REQUEST_TIMEOUT) from now, the HTTP apps'
+// request deadline. grpc-go reads the request under it, so a client that
+// sends its request a byte at a time, or never, is answered
+// DEADLINE_EXCEEDED at the deadline instead of holding the stream; the
+// handler then runs under what is left of it.
+//
+// The deadline applies to every stream, the streaming calls of health
+// (Watch) and reflection too: a watcher watches again.
+func admit(timeout time.Duration) tap.ServerInHandle {
+	return func(ctx context.Context, info *tap.Info) (context.Context, error) {
+		entries := 0
+		for _, vals := range info.Header {
+			entries += len(vals)
+		}
+		if entries > serve.MaxHeaderFields {
+			return nil, status.Errorf(codes.ResourceExhausted, "more than %d metadata entries", serve.MaxHeaderFields)
+		}
+		// The cancel is grpc-go's: it cancels the stream's context, this
+		// one's parent, when the stream ends, which stops the timer.
+		ctx, cancel := context.WithTimeoutCause(ctx, timeout, errRequestTimeout)
+		_ = cancel
+		return ctx, nil
+	}
+}
+
+// deadline answers DEADLINE_EXCEEDED for a call that failed once the
+// client's deadline ran out, as the client's library reports it when its
+// own timer fires first: which of the two reaches the client first is a
+// race a busy machine decides, and the code must not depend on it. When
+// the server's deadline (admit) was the earlier, the Store's answer
+// stands: EUNAVAILABLE, which the client sees as UNAVAILABLE with
+// RetryInfo.
+func deadline() grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-		inner, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		resp, err := handler(inner, req)
-		if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		resp, err := handler(ctx, req)
+		if err != nil && errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
 			return nil, status.Error(codes.DeadlineExceeded, "the call's deadline ran out before the database answered")
 		}
 		return resp, err
