@@ -7,11 +7,18 @@ import { buildSchema } from './schema.js';
 
 export const MAX_BODY_BYTES = 1 << 20;
 
+// DEFAULT_REQUEST_TIMEOUT_MS is REQUEST_TIMEOUT's default (5s), for a
+// caller that does not pass the configured one.
+const DEFAULT_REQUEST_TIMEOUT_MS = 5000;
+
 /**
  * createApp returns the request listener: /healthz, /readyz and Yoga on
- * /graphql. deps: { logger, pool, persons, personWriter, vacancies, users, tokens }.
+ * /graphql. deps: { logger, pool, persons, personWriter, vacancies, users,
+ * tokens, requestTimeoutMs }; requestTimeoutMs (REQUEST_TIMEOUT) after a
+ * request arrives, the query limits' analysis stops and answers 503, as the
+ * Go app's does at its request's deadline.
  */
-export function createApp({ logger, pool, persons, personWriter, vacancies, users, tokens }) {
+export function createApp({ logger, pool, persons, personWriter, vacancies, users, tokens, requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS }) {
   const yoga = createYoga({
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
@@ -56,6 +63,7 @@ export function createApp({ logger, pool, persons, personWriter, vacancies, user
   });
 
   return async (req, res) => {
+    const deadline = performance.now() + requestTimeoutMs;
     const path = req.url.split('?')[0];
     if (path === '/healthz') {
       res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end('ok');
@@ -85,7 +93,8 @@ export function createApp({ logger, pool, persons, personWriter, vacancies, user
       sendError(req, res, 415, 'UNSUPPORTED_MEDIA_TYPE', `send the request as Content-Type: application/json, not ${got}`);
       return;
     }
-    yoga(req, res);
+    // The deadline reaches the plugins as part of Yoga's context.
+    yoga(req, res, { deadline });
   };
 }
 
@@ -112,7 +121,7 @@ function responseType(req) {
 }
 
 /** sendError answers a request refused before GraphQL runs: one error with its code, no data. */
-function sendError(req, res, status, code, message) {
+export function sendError(req, res, status, code, message) {
   const body = JSON.stringify({ errors: [{ message, extensions: { code } }] });
   res.writeHead(status, { 'Content-Type': responseType(req), 'Content-Length': Buffer.byteLength(body) }).end(body);
 }
