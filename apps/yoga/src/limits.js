@@ -6,9 +6,10 @@ import { REQUEST_ERROR } from './inputs.js';
 
 // The Go app's limits (apps/node-base/src/graphql/limits.js), in the
 // places its server checks them: the size before parsing, the tokens and
-// the nesting while parsing, the document's counts before validation, the
-// operation's depth and cost after it (they need the schema's types), so
-// that a document breaking several limits gets the Go app's code.
+// the nesting while parsing, the document's counts once it is parsed and
+// before it is validated, the operation's depth and cost after validation
+// (they need the schema's types), so that a document breaking several
+// limits gets the Go app's code.
 
 /**
  * refused is the GraphQL error of a refusal: a request error, like a parse
@@ -32,17 +33,23 @@ const bounds = (context) => ({ deadline: context?.deadline, signal: context?.req
 export function useLimits() {
   // The documents that passed the document limits: Yoga's parser cache
   // hands the same object to every request with the same text, which is
-  // then not counted again. A refusal is not remembered, so that one for
-  // a deadline is not given to a later request.
+  // then not counted again.
   const passed = new WeakSet();
   return {
-    onParse({ params, setParseFn }) {
+    // The document limits are checked as soon as the document is parsed,
+    // as gqlgen checks them, before Yoga picks the operation to run. Yoga
+    // caches a parse error for the text, so a refusal by a limit is given
+    // again without work; one by the deadline must not be, and is left to
+    // onValidate, which runs for every request.
+    onParse({ params, context, setParseFn }) {
       const tooLarge = checkQuerySize(String(params.source?.body ?? params.source ?? ''));
       if (tooLarge) throw refused(tooLarge);
       setParseFn((source, options) => {
         const document = parse(source, { ...options, maxTokens: MAX_QUERY_TOKENS });
-        const tooDeep = checkNesting(document);
-        if (tooDeep) throw refused(tooDeep);
+        const refusal = checkNesting(document) ?? checkDocument(document, bounds(context)).refusal;
+        if (refusal?.code === 'UNAVAILABLE') return document;
+        if (refusal) throw refused(refusal);
+        passed.add(document);
         return document;
       });
     },
