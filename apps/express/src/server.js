@@ -2,8 +2,10 @@ import cluster from 'node:cluster';
 import pino from 'pino';
 import { createApp } from './app.js';
 import { loadConfig, DEV_AUTH_SECRET } from '@crudbench/node-base/config.js';
+import { sendProblem } from './http/respond.js';
 import { reportToPrimary, serveMetrics } from './metrics.js';
 import { serveDebug } from '@crudbench/node-base/debug.js';
+import { createServer } from '@crudbench/node-base/http/server.js';
 import { openPool } from '@crudbench/node-base/store/pool.js';
 import { personStore } from './store/persons.js';
 import { personWriter } from '@crudbench/node-base/store/personWrites.js';
@@ -43,11 +45,19 @@ export async function run(env, { signal } = {}) {
     requestTimeoutMs: config.requestTimeoutMs,
   });
 
-  const server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.addr.port, config.addr.host || undefined, (err) => (err ? reject(err) : resolve(s)));
+  // The Go apps' HTTP rules; the request deadline is app.js's own.
+  const server = createServer(app, {
+    requestTimeoutMs: config.requestTimeoutMs,
+    logger,
+    answers: {
+      badBody: (req, res) => sendProblem(req, res, 400, 'the body could not be read'),
+      internal: (req, res) => sendProblem(req, res, 500),
+    },
   });
-  // Responses finish within the request timeout; 30 s is the Go servers' write timeout.
-  server.requestTimeout = 30_000;
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.addr.port, config.addr.host || undefined, resolve);
+  });
   const metrics = config.metricsAddr ? await serveMetrics(config.metricsAddr, pool) : null;
   const debug = config.debugAddr ? await serveDebug(config.debugAddr) : null;
   const { port } = server.address();

@@ -1,9 +1,9 @@
-import http from 'node:http';
 import pino from 'pino';
-import { createApp } from './app.js';
+import { createApp, sendError } from './app.js';
 import { loadConfig, DEV_AUTH_SECRET } from '@crudbench/node-base/config.js';
 import { serveMetrics } from './metrics.js';
 import { serveDebug } from '@crudbench/node-base/debug.js';
+import { createServer } from '@crudbench/node-base/http/server.js';
 import { openPool } from '@crudbench/node-base/store/pool.js';
 import { personStore } from './store/persons.js';
 import { personWriter } from '@crudbench/node-base/store/personWrites.js';
@@ -38,10 +38,24 @@ export async function run(env, { signal } = {}) {
     vacancies: vacancyStore(pool),
     users: userStore(pool),
     tokens: createTokens(config.authSecret, config.tokenTtlMs),
+    requestTimeoutMs: config.requestTimeoutMs,
   });
-  const server = http.createServer(app);
-  // Responses finish within the request timeout; 30 s is the Go servers' write timeout.
-  server.requestTimeout = 30_000;
+  // The Go apps' HTTP rules, and the request deadline Yoga has not: a
+  // request still unanswered at REQUEST_TIMEOUT gets UNAVAILABLE, whatever
+  // it waits for (a frozen database holds each statement until pg's own
+  // timeouts, one after another).
+  const server = createServer(app, {
+    requestTimeoutMs: config.requestTimeoutMs,
+    logger,
+    answers: {
+      badBody: (req, res) => sendError(req, res, 400, 'BAD_REQUEST', 'the request body could not be read'),
+      internal: (req, res) => sendError(req, res, 500, 'INTERNAL', 'internal error'),
+      unavailable: (req, res) => {
+        res.setHeader('Retry-After', '5');
+        sendError(req, res, 503, 'UNAVAILABLE', 'the database did not answer in time');
+      },
+    },
+  });
   await new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.addr.port, config.addr.host || undefined, resolve);

@@ -52,6 +52,8 @@ const STATUS_OF = {
 export function errorHandler(logger) {
   // Express recognises an error handler by its four parameters.
   return (err, req, res, next) => {
+    // The client went, or the body deadline closed the connection: no one reads an answer.
+    if (err.type === 'request.aborted') return;
     if (err instanceof RequestError) return sendProblem(req, res, err.status, err.message, err.fields);
     if (err.type === 'entity.too.large') return sendProblem(req, res, 413, `the body is larger than ${1 << 20} bytes`);
     if (err instanceof AppError && err.code === EINVALID) {
