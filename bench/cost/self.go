@@ -74,9 +74,16 @@ func NewLedger() *Ledger {
 // books it as having sent sent requests, and returns what they recorded
 // with what the attack cost the runner.
 //
+// The watchers stop no earlier than end, the measured window's end (zero
+// when there is none to wait for: an interrupted attack). An attack can
+// finish before it — its last request answered within the half interval
+// the window runs past it — and a window needs a sample at or after its
+// end: a Scraper's last scrape, sent at once when a tick is already due,
+// would otherwise fall inside the window, and its replica be unread.
+//
 // Only the /proc Samplers count in the sampler's overhead (their own
 // thread's CPU); the metrics Scrapers' cost is in the runner's own CPU.
-func (l *Ledger) Watch(ws []Watcher, d time.Duration) (stop func(sent uint64) (map[string]sampler.Series, Usage)) {
+func (l *Ledger) Watch(ws []Watcher, d time.Duration) (stop func(sent uint64, end time.Time) (map[string]sampler.Series, Usage)) {
 	u := Usage{RSSStart: selfRSS()}
 	var err error
 	u.before, err = sampler.TakeCensus()
@@ -84,7 +91,8 @@ func (l *Ledger) Watch(ws []Watcher, d time.Duration) (stop func(sent uint64) (m
 	for _, w := range ws {
 		w.Start()
 	}
-	return func(sent uint64) (map[string]sampler.Series, Usage) {
+	return func(sent uint64, end time.Time) (map[string]sampler.Series, Usage) {
+		time.Sleep(time.Until(end))
 		series := map[string]sampler.Series{}
 		for i, stopped := range stopAll(ws) {
 			maps.Copy(series, stopped)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"crudbench/bench/cost"
 	"crudbench/bench/grpcwire"
@@ -43,9 +44,13 @@ func (r *runner) attack(ctx context.Context, app string, wl *scenario.Workload, 
 	stop := r.ledger.Watch(cost.Watchers(src, r.cfg.SampleInterval, r.dbPID), opts.Warmup+opts.Duration)
 	out, err := load.Attack(ctx, wl.Targeter(), opts)
 	var sent uint64
+	var end time.Time
 	if out != nil {
 		sent = out.Sent
+		if !out.Interrupted {
+			end = out.Window.End
+		}
 	}
-	series, self := stop(sent)
+	series, self := stop(sent, end)
 	return out, series, self, err
 }
