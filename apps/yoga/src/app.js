@@ -7,18 +7,14 @@ import { buildSchema } from './schema.js';
 
 export const MAX_BODY_BYTES = 1 << 20;
 
-// DEFAULT_REQUEST_TIMEOUT_MS is REQUEST_TIMEOUT's default (5s), for a
-// caller that does not pass the configured one.
-const DEFAULT_REQUEST_TIMEOUT_MS = 5000;
-
 /**
  * createApp returns the request listener: /healthz, /readyz and Yoga on
  * /graphql. deps: { logger, pool, persons, personWriter, vacancies, users,
  * tokens, requestTimeoutMs }; requestTimeoutMs (REQUEST_TIMEOUT) after a
- * request arrives, the query limits' analysis stops and answers 503, as the
- * Go app's does at its request's deadline.
+ * request's head arrived, the query limits' analysis stops and answers 503,
+ * as the Go app's does at its request's deadline.
  */
-export function createApp({ logger, pool, persons, personWriter, vacancies, users, tokens, requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS }) {
+export function createApp({ logger, pool, persons, personWriter, vacancies, users, tokens, requestTimeoutMs }) {
   const yoga = createYoga({
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',

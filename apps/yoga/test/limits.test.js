@@ -157,7 +157,9 @@ test('a request past its deadline while its query is checked is 503 UNAVAILABLE'
       const { status, headers, body } = await post(selfDoubling(22), { url, accept });
       assert.equal(status, 503, accept);
       assert.equal(headers.get('retry-after'), '5');
-      assert.deepEqual(body.errors.map((e) => e.extensions.code), ['UNAVAILABLE']);
+      assert.deepEqual(body.errors.map((e) => [e.extensions.code, e.message]), [
+        ['UNAVAILABLE', "the request's deadline passed while its query was being checked; try again"],
+      ]);
     }
   } finally {
     server.closeAllConnections();
