@@ -29,6 +29,21 @@ function refused({ code, message }) {
  */
 const bounds = (context) => ({ deadline: context?.deadline, signal: context?.request?.signal });
 
+/**
+ * parseWithin parses source, stopping at MAX_QUERY_TOKENS tokens with the
+ * Go app's message where graphql-js has its own.
+ */
+function parseWithin(source, options) {
+  try {
+    return parse(source, { ...options, maxTokens: MAX_QUERY_TOKENS });
+  } catch (err) {
+    if (err instanceof GraphQLError && err.message.includes(`${MAX_QUERY_TOKENS} tokens`)) {
+      throw refused({ code: 'GRAPHQL_PARSE_FAILED', message: `exceeded token limit of ${MAX_QUERY_TOKENS}` });
+    }
+    throw err;
+  }
+}
+
 /** useLimits is the Yoga plugin enforcing the limits. */
 export function useLimits() {
   // The documents that passed the document limits: Yoga's parser cache
@@ -45,7 +60,7 @@ export function useLimits() {
       const tooLarge = checkQuerySize(String(params.source?.body ?? params.source ?? ''));
       if (tooLarge) throw refused(tooLarge);
       setParseFn((source, options) => {
-        const document = parse(source, { ...options, maxTokens: MAX_QUERY_TOKENS });
+        const document = parseWithin(source, options);
         const refusal = checkNesting(document) ?? checkDocument(document, bounds(context)).refusal;
         if (refusal?.code === 'UNAVAILABLE') return document;
         if (refusal) throw refused(refusal);

@@ -80,6 +80,18 @@ describe('the limits', () => {
     });
   }
 
+  test('the messages are the Go app\'s', async () => {
+    for (const [query, message] of [
+      [`{ ${'a '.repeat(MAX_QUERY_TOKENS)}}`, `exceeded token limit of ${MAX_QUERY_TOKENS}`],
+      [nested(5), 'the query nests too deeply: 12 levels, the limit is 10'],
+      ['{ persons(first: 1000) { nodes { id appointments { id stipends { id } } } } }', 'the query is too complex: it costs 73001, the limit is 25000'],
+      [selfDoubling(22), 'the document selects too many fields: more than 2000 after expanding its fragments'],
+    ]) {
+      const { body } = await post(query);
+      assert.deepEqual(body.errors.map((e) => e.message), [message]);
+    }
+  });
+
   test('the bench\'s queries, introspection and documents at the limits pass', async () => {
     const testdata = new URL('../../graphql/testdata/', import.meta.url);
     for (const name of ['showcase', 'open_vacancies', 'all_persons', 'slim_persons', 'introspection']) {
