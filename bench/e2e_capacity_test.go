@@ -88,7 +88,9 @@ func TestCapacity(t *testing.T) {
 // checkProbe checks what no timing can move in a probe: every request
 // succeeded, the load generator sent no faster than asked, and every CPU
 // figure was seen and above zero (a CPU clock never goes back, and the
-// app served requests).
+// app served requests) — the app's, read from metrics in 10 ms ticks, or
+// below its stated resolution, which a probe of a few requests a second
+// can be.
 func checkProbe(t *testing.T, i int, p results.Probe) {
 	t.Helper()
 	if p.SuccessRatio != 1 || p.AchievedRate <= 0 || p.AchievedRate > p.Rate*(1+1e-9) || p.Throughput > p.Rate*(1+1e-9) {
@@ -97,7 +99,7 @@ func checkProbe(t *testing.T, i int, p results.Probe) {
 	if !(0 < p.P50 && p.P50 <= p.P99) {
 		t.Errorf("probe %d: p50 %v, p99 %v", i, p.P50, p.P99)
 	}
-	if !p.AppCPUAvailable || p.AppCPU <= 0 || !p.DBCPUAvailable || p.RunnerCPU <= 0 || !p.MachineCPUAvailable || p.MachineCPU <= 0 || !p.OtherCPUAvailable {
+	if !p.AppCPUAvailable || !(p.AppCPU > 0 || p.AppCPUBelowResolution()) || !p.DBCPUAvailable || p.RunnerCPU <= 0 || !p.MachineCPUAvailable || p.MachineCPU <= 0 || !p.OtherCPUAvailable {
 		t.Errorf("probe %d: CPU figures %+v", i, p)
 	}
 	if !p.PoolAvailable || p.PoolWaitMs <= 0 {

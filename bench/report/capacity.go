@@ -191,7 +191,7 @@ func probeTable(c *results.Capacity) table {
 	for i, p := range c.Probes {
 		cells := []string{strconv.Itoa(i + 1), probeRate(p), fixed(p.AchievedRate, 1), fixed(p.Throughput, 1),
 			percent(p.SuccessRatio, 2), human(p.P50), human(p.P99),
-			coresText(p.AppCPU, p.AppCPUAvailable), probePoolWait(p), coresText(p.DBCPU, p.DBCPUAvailable), coresText(p.RunnerCPU, true),
+			probeAppCPU(p), probePoolWait(p), coresText(p.DBCPU, p.DBCPUAvailable), coresText(p.RunnerCPU, true),
 			coresText(p.MachineCPU, p.MachineCPUAvailable), otherText(p), metText(p)}
 		t.Rows = append(t.Rows, row{Cells: texts(cells...), Class: probeClass(p)})
 	}
@@ -207,7 +207,7 @@ func probesCompact(run *results.Run, l layout) table {
 	for _, c := range l.capacitiesOf(run) {
 		for _, p := range c.Probes {
 			t.Rows = append(t.Rows, row{Cells: texts(c.Scenario, c.App, probeRate(p), fixed(p.Throughput, 1),
-				human(p.P99), coresText(p.AppCPU, p.AppCPUAvailable), probePoolWait(p), metText(p))})
+				human(p.P99), probeAppCPU(p), probePoolWait(p), metText(p))})
 		}
 	}
 	return t
@@ -227,6 +227,15 @@ func coresText(cores float64, ok bool) string {
 		return na
 	}
 	return percent(cores, 0)
+}
+
+// probeAppCPU is the app's CPU in a probe, as "< 3%" (the most it can
+// be) when it is under its resolution.
+func probeAppCPU(p results.Probe) string {
+	if p.AppCPUBelowResolution() {
+		return "< " + percent(p.AppCPU+p.AppCPUResolution, 0)
+	}
+	return coresText(p.AppCPU, p.AppCPUAvailable)
 }
 
 // otherText is the CPU of the machine's other processes in a probe, with

@@ -94,8 +94,13 @@ type Probe struct {
 	// CPU in cores over the probe's measured window: the app, PostgreSQL,
 	// the runner itself, and the whole machine (/proc/stat), each only
 	// when its Available flag is set.
-	AppCPU              float64 `json:"appCPU"`
-	AppCPUAvailable     bool    `json:"appCPUAvailable"`
+	AppCPU          float64 `json:"appCPU"`
+	AppCPUAvailable bool    `json:"appCPUAvailable"`
+	// AppCPUResolution is the most AppCPU can fall short by, in cores
+	// (a reading's lag, ProcessCost.CPUResolutionMsPerRequest over the
+	// window): an AppCPU under it cannot be told from zero, as a few
+	// requests' CPU read from metrics in 10 ms ticks often is.
+	AppCPUResolution    float64 `json:"appCPUResolution,omitempty"`
 	DBCPU               float64 `json:"dbCPU"`
 	DBCPUAvailable      bool    `json:"dbCPUAvailable"`
 	RunnerCPU           float64 `json:"runnerCPU"`
@@ -143,4 +148,10 @@ func (c *Capacity) Runs() []*Result {
 	}
 	slices.SortStableFunc(runs, func(a, b *Result) int { return cmp.Compare(b.TargetRate, a.TargetRate) })
 	return runs
+}
+
+// AppCPUBelowResolution reports whether the probe's app CPU was seen but
+// cannot be told from zero: its lag could make up all of it.
+func (p Probe) AppCPUBelowResolution() bool {
+	return p.AppCPUAvailable && p.AppCPU < p.AppCPUResolution
 }

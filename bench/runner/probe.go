@@ -87,7 +87,7 @@ func (p *prober) print(pr results.Probe) {
 		verdict = "missed: " + pr.Why
 	}
 	p.r.con.printf("  probe %2d %-10s %s %8.1f req/s  p99 %7.1f ms  app %s  pool wait %s ms  postgres %s  runner %.2f  machine %s cores%s  %s\n",
-		p.n, p.j.Scenario, p.r.appColumn(p.j.App), pr.Rate, pr.P99, cores(pr.AppCPU, pr.AppCPUAvailable), poolWait(pr),
+		p.n, p.j.Scenario, p.r.appColumn(p.j.App), pr.Rate, pr.P99, appCores(pr), poolWait(pr),
 		cores(pr.DBCPU, pr.DBCPUAvailable), pr.RunnerCPU, cores(pr.MachineCPU, pr.MachineCPUAvailable), others(pr), verdict)
 }
 
@@ -106,6 +106,16 @@ func cores(c float64, ok bool) string {
 		return " n/a"
 	}
 	return fmt.Sprintf("%.2f", c)
+}
+
+// appCores formats the app's CPU in cores like cores, as "<0.03" when it
+// is under its resolution: what a probe at a few requests a second, read
+// in 10 ms ticks, often is.
+func appCores(pr results.Probe) string {
+	if pr.AppCPUBelowResolution() {
+		return fmt.Sprintf("<%.2f", pr.AppCPU+pr.AppCPUResolution)
+	}
+	return cores(pr.AppCPU, pr.AppCPUAvailable)
 }
 
 // poolWait formats a probe's mean pool wait per request in ms, "n/a"
@@ -129,6 +139,9 @@ func probeOf(rate float64, out *load.Outcome, series map[string]sampler.Series, 
 		P50: res.Latency.P50, P99: res.Latency.P99,
 		AppCPU: res.AppCost.CPUMean, AppCPUAvailable: res.AppCost.Available,
 		DBCPU: res.DB.CPUMean, DBCPUAvailable: res.DB.CPUAvailable,
+	}
+	if w := out.Window.End.Sub(out.Window.Start).Seconds(); w > 0 && res.AppCost.Available {
+		pr.AppCPUResolution = res.AppCost.CPUResolutionMsPerRequest / 1000 * float64(out.Summary.Successes) / w
 	}
 	if pool := res.AppCost.Pool; pool != nil {
 		pr.PoolWaitMs, pr.PoolAvailable = pool.WaitMsPerRequest, true
