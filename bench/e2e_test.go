@@ -328,14 +328,53 @@ func checkResult(t *testing.T, dir string, r results.Result) {
 	if want := float64(slowest) / float64(time.Millisecond); r.Latency.Max != want {
 		t.Errorf("latency max %v ms, the raw file's slowest answer took %v ms", r.Latency.Max, want)
 	}
-	// A header and a sample every 100 ms for the app, every second for
-	// PostgreSQL, over the 3 s of the run.
-	if lines := countLines(t, filepath.Join(dir, r.SamplesFile)); lines < 25 {
-		t.Errorf("%s has %d lines", r.SamplesFile, lines)
-	}
+	checkSampleTimes(t, filepath.Join(dir, r.SamplesFile), 3*time.Second)
 	db := strings.TrimSuffix(r.SamplesFile, ".csv") + ".postgres.csv"
 	if lines := countLines(t, filepath.Join(dir, db)); lines < 3 {
 		t.Errorf("%s has %d lines", db, lines)
+	}
+}
+
+// checkSampleTimes checks the app's samples of a run of length d: taken
+// in order from the sampler's start through the run's end, never more
+// often than the sampling interval (100 ms; the last, at the stop, may
+// come sooner), none a second or more after the one before it, over
+// which CPU rates are computed. How many there are is the machine's to
+// move: a ticker that fires late drops the ticks it missed, and a loaded
+// machine's sampler misses some (24 lines where an idle one writes 32).
+func checkSampleTimes(t *testing.T, path string, d time.Duration) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	if len(lines) < 3 || !strings.HasPrefix(lines[0], "t_seconds,") {
+		t.Errorf("%s: %d lines, want a header and at least two samples", path, len(lines))
+		return
+	}
+	var at []float64
+	for _, line := range lines[1:] {
+		v, err := strconv.ParseFloat(strings.Split(line, ",")[0], 64)
+		if err != nil {
+			t.Errorf("%s: %q: %v", path, line, err)
+			return
+		}
+		at = append(at, v)
+	}
+	const interval = 0.1
+	span := at[len(at)-1] - at[0]
+	if at[len(at)-1] < d.Seconds() {
+		t.Errorf("%s: the last sample at %.3f s, before the run's end at %v", path, at[len(at)-1], d)
+	}
+	if most := int(span/interval) + 2; len(at) > most {
+		t.Errorf("%s: %d samples in %.3f s, more than one per %v s allows (%d)", path, len(at), span, interval, most)
+	}
+	for i := 1; i < len(at); i++ {
+		if gap := at[i] - at[i-1]; gap <= 0 || gap >= 1 {
+			t.Errorf("%s: sample %d at %.3f s, %.3f s after the one before it", path, i, at[i], gap)
+		}
 	}
 }
 
