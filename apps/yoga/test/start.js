@@ -18,11 +18,13 @@ if (!DATABASE_URL) {
 // npm ci installs ../node-base as a copy (install-links, see README.md), and
 // npm install leaves an existing copy alone: tests run on a stale copy would
 // pass or fail for code that is no longer there.
-const SOURCE = new URL('../../node-base/src/', import.meta.url);
-const INSTALLED = new URL('../node_modules/@crudbench/node-base/src/', import.meta.url);
-for (const f of readdirSync(SOURCE, { recursive: true }).filter((f) => f.endsWith('.js'))) {
-  if (!existsSync(new URL(f, INSTALLED)) || !readFileSync(new URL(f, SOURCE)).equals(readFileSync(new URL(f, INSTALLED)))) {
-    throw new Error(`node_modules/@crudbench/node-base/src/${f} is not ../node-base's: run npm ci`);
+for (const dir of ['src/', 'test-kit/']) {
+  const source = new URL(`../../node-base/${dir}`, import.meta.url);
+  const installed = new URL(`../node_modules/@crudbench/node-base/${dir}`, import.meta.url);
+  for (const f of readdirSync(source, { recursive: true }).filter((f) => f.endsWith('.js'))) {
+    if (!existsSync(new URL(f, installed)) || !readFileSync(new URL(f, source)).equals(readFileSync(new URL(f, installed)))) {
+      throw new Error(`node_modules/@crudbench/node-base/${dir}${f} is not ../node-base's: run npm ci`);
+    }
   }
 }
 
