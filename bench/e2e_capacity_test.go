@@ -178,8 +178,8 @@ func checkConfirmation(t *testing.T, dir string, c results.Capacity, appCores in
 			r.Profile, r.TargetRate, r.Requests, r.SuccessRatio, c.Rate, c.Rate*capDuration.Seconds())
 	}
 	checkVerdict(t, *r, capSLO)
-	if c.Held != (r.Verdict == results.VerdictOK) {
-		t.Errorf("held %v with a confirmation verdict %s", c.Held, r.Verdict)
+	if j := results.CapacitySLO(capSLO).JudgeRun(r); c.Held != j.Met {
+		t.Errorf("held %v with a confirmation that met the SLO %v (%s)", c.Held, j.Met, j.Why)
 	}
 	perCore := c.Rate / r.AppCost.CPUMean
 	if appCores > 0 {

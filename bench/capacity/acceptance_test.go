@@ -71,10 +71,8 @@ const (
 // from start.
 func searchConfig(start, precision float64) capacity.Config {
 	return capacity.Config{
-		SLOP99:             testSLOP99,
-		MinSuccessRatio:    results.CapacityMinSuccessRatio,
-		MinThroughputShare: testThroughputShare,
-		Start:              start, Growth: 2, Max: 4000,
+		SLO:   results.SLO{P99: testSLOP99, MinSuccessRatio: results.CapacityMinSuccessRatio, MinThroughputShare: testThroughputShare},
+		Start: start, Growth: 2, Max: 4000,
 		Precision: precision,
 		Cores:     runtime.NumCPU(), AppCores: 1,
 	}

@@ -4,15 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"crudbench/bench/results"
 )
 
 // Config is how a search runs.
 type Config struct {
-	// SLO: p99 latency at most SLOP99, success at least MinSuccessRatio,
-	// successful throughput at least MinThroughputShare of the rate.
-	SLOP99             time.Duration
-	MinSuccessRatio    float64
-	MinThroughputShare float64
+	// SLO judges every probe and confirmation (results.CapacitySLO).
+	SLO results.SLO
 
 	// Start is the first rate of the ramp; each next ramp step is Growth
 	// times the last, never above Max.
@@ -55,9 +54,9 @@ func (c Config) Validate() error {
 			errs = append(errs, fmt.Errorf(format, args...))
 		}
 	}
-	check(c.SLOP99 > 0, "SLO p99 %v: must be above zero", c.SLOP99)
-	check(c.MinSuccessRatio > 0 && c.MinSuccessRatio <= 1, "minimum success ratio %v: must be in (0, 1]", c.MinSuccessRatio)
-	check(c.MinThroughputShare > 0 && c.MinThroughputShare <= 1, "minimum throughput share %v: must be in (0, 1]", c.MinThroughputShare)
+	check(c.SLO.P99 > 0, "SLO p99 %v: must be above zero", c.SLO.P99)
+	check(c.SLO.MinSuccessRatio > 0 && c.SLO.MinSuccessRatio <= 1, "minimum success ratio %v: must be in (0, 1]", c.SLO.MinSuccessRatio)
+	check(c.SLO.MinThroughputShare > 0 && c.SLO.MinThroughputShare <= 1, "minimum throughput share %v: must be in (0, 1]", c.SLO.MinThroughputShare)
 	check(c.Start > 0, "start rate %v: must be above zero", c.Start)
 	check(c.Growth > 1, "growth %v: must be above 1, or the ramp never climbs", c.Growth)
 	check(c.Max >= c.Start, "maximum rate %v: must be at least the start rate %v", c.Max, c.Start)

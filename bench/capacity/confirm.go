@@ -39,16 +39,18 @@ type Confirmed struct {
 }
 
 // Confirm runs confirmations from found down by ConfirmStep until one
-// meets the SLO, one is not measured (it failed, or ctx ended), or
-// MaxConfirmations have run. When none held, the capacity stays the
-// probes' rate, marked as not held, and its run is the first
-// confirmation, at that rate.
-func Confirm(ctx context.Context, found float64, run ConfirmFunc) Confirmed {
+// meets slo, one is not measured (it failed, or ctx ended), or
+// MaxConfirmations have run. A confirmation is judged by the probes' rule
+// (results.SLO.Judge), not by its verdict: a run whose verdict is ok at
+// 96% of its rate lost requests a capacity must not lose. When none held,
+// the capacity stays the probes' rate, marked as not held, and its run is
+// the first confirmation, at that rate.
+func Confirm(ctx context.Context, slo results.SLO, found float64, run ConfirmFunc) Confirmed {
 	var runs []results.Result
 	rate := found
 	for try := 1; try <= MaxConfirmations; try++ {
 		res := run(ctx, rate, try)
-		if res.Verdict == results.VerdictOK {
+		if res.Measured() && slo.JudgeRun(&res).Met {
 			return Confirmed{Rate: rate, Run: res, Held: true, Missed: runs}
 		}
 		if !res.Measured() {

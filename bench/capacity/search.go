@@ -126,13 +126,14 @@ func worse(a, b results.Probe) bool {
 	return sa < sb || sa == sb && a.P99 > b.P99
 }
 
-// MissedBadly reports whether p, a probe judged by Met, missed by more
-// than a hair: it queued (did not keep up with its rate or lost requests)
-// or its p99 was over twice the SLO. Such a probe can leave work behind
+// MissedBadly reports whether p missed the SLO by more than a hair: it
+// queued (did not keep up with its rate or lost requests, by the SLO's
+// terms) or its p99 was over twice the SLO. Such a probe can leave work behind
 // it — connections, PostgreSQL backends, garbage — that would spill into
 // the next probe.
 func MissedBadly(cfg Config, p results.Probe) bool {
-	return !p.Met && (p.Throughput < cfg.MinThroughputShare*p.Rate || p.SuccessRatio < cfg.MinSuccessRatio || p.P99 > 2*msOf(cfg.SLOP99))
+	j := cfg.SLO.JudgeProbe(p)
+	return !j.Met && (!j.HeldRate || p.P99 > 2*msOf(cfg.SLO.P99))
 }
 
 // conclude sets the status and the stop reason of a finished search.

@@ -60,8 +60,8 @@ const QuickShare = 0.25
 // machine used BusyShare of Cores; the app's database pool when, with CPU
 // to spare, its mean wait per request (from the app's metrics) reached
 // PoolShare of the median latency and could have made the tail (TailShare);
-// a latency spike when the probe held its rate with a quick p50
-// (QuickShare) and nothing above explains its tail; else queueing,
+// a latency spike when the probe held its rate by the SLO's own terms
+// (results.Judgement.HeldRate) with a quick p50 (QuickShare) and nothing above explains its tail; else queueing,
 // latency that grew with CPU to spare. A CPU figure that is not
 // available is said so and never guessed: it takes part in no check, and
 // the busiest process is then the busiest of those seen, with the rest of
@@ -72,7 +72,7 @@ func StopReason(cfg Config, p results.Probe) (reason, detail string) {
 	cpu := cpuText(cfg, p)
 	m := onMachine(cfg, p)
 	switch {
-	case p.AchievedRate < cfg.MinThroughputShare*p.Rate:
+	case p.AchievedRate < cfg.SLO.MinThroughputShare*p.Rate:
 		return results.StopLoadGenerator, fmt.Sprintf("the load generator sent %s of %s req/s: it fell behind its schedule; %s",
 			decimals(p.AchievedRate, 1), decimals(p.Rate, 1), cpu)
 	case m.AppCPUAvailable && m.AppCPU >= BusyShare*float64(cfg.AppCores):
@@ -93,7 +93,7 @@ func StopReason(cfg Config, p results.Probe) (reason, detail string) {
 	if p.PoolAvailable {
 		cpu += fmt.Sprintf("; pool wait %s ms per request", decimals(p.PoolWaitMs, 2))
 	}
-	if held(cfg, p) && p.P50 <= QuickShare*msOf(cfg.SLOP99) {
+	if cfg.SLO.JudgeProbe(p).HeldRate && p.P50 <= QuickShare*msOf(cfg.SLO.P99) {
 		return results.StopSpike, fmt.Sprintf("latency spike with CPU to spare: the rate was held and the p50 was %s ms, but the p99 was %s ms, and neither CPU nor the pool explains it: %s",
 			decimals(p.P50, 2), decimals(p.P99, 1), cpu)
 	}
@@ -106,11 +106,6 @@ func StopReason(cfg Config, p results.Probe) (reason, detail string) {
 // over the p50).
 func poolExplains(p results.Probe) bool {
 	return p.PoolAvailable && p.P50 > 0 && p.PoolWaitMs >= PoolShare*p.P50 && p.PoolWaitMs >= TailShare*(p.P99-p.P50)
-}
-
-// held reports whether p kept up with its rate without losing requests.
-func held(cfg Config, p results.Probe) bool {
-	return p.Throughput >= cfg.MinThroughputShare*p.Rate && p.SuccessRatio >= cfg.MinSuccessRatio
 }
 
 // busiest is the one of app, PostgreSQL and runner that used the most CPU

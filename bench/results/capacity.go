@@ -5,9 +5,9 @@ import (
 	"slices"
 )
 
-// The capacity search's service level besides the p99: stricter than the
-// fixed profiles' verdict, because a capacity is a rate to size servers
-// with, not a description of what happened.
+// The capacity search's service level besides the p99 (see SLO): stricter
+// than the fixed profiles' verdict, because a capacity is a rate to size
+// servers with, not a description of what happened.
 const (
 	CapacityMinSuccessRatio    = 0.999
 	CapacityMinThroughputShare = 0.99
@@ -70,7 +70,8 @@ type Capacity struct {
 	// Probes are the short runs of the search, in the order they ran.
 	Probes []Probe `json:"probes"`
 	// Confirmation is the full-length run at Rate (profile "capacity");
-	// Held says whether it met the SLO too.
+	// Held says whether it met the SLO too, judged as the probes are
+	// (SLO.Judge), not by its verdict.
 	Confirmation *Result `json:"confirmation,omitempty"`
 	Held         bool    `json:"held"`
 	// Missed are the other confirmation runs, all of which missed the SLO,

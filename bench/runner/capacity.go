@@ -77,10 +77,8 @@ func otherLoad(caps []results.Capacity, config func(app string) capacity.Config)
 func (r *runner) capacityConfig(app string) capacity.Config {
 	o := r.cfg.Capacity
 	return capacity.Config{
-		SLOP99:             r.cfg.SLOP99,
-		MinSuccessRatio:    results.CapacityMinSuccessRatio,
-		MinThroughputShare: results.CapacityMinThroughputShare,
-		Start:              o.Start, Growth: config.CapacityGrowth, Max: o.Max, Precision: o.Precision,
+		SLO:   results.CapacitySLO(r.cfg.SLOP99),
+		Start: o.Start, Growth: config.CapacityGrowth, Max: o.Max, Precision: o.Precision,
 		Cores: runtime.NumCPU(), AppCores: r.appCores(), RestCores: r.restCores(),
 		AppReplicas: len(r.cfg.MetricsURLs[app]),
 		MissPause:   missPauses * r.probePause(),
@@ -181,7 +179,7 @@ func (r *runner) capacityOf(ctx context.Context, j load.Job, label string) resul
 // records the rate the capacity stands on, whether its run held, and the
 // capacity per core.
 func (r *runner) confirm(ctx context.Context, j load.Job, label string, c *results.Capacity) {
-	got := capacity.Confirm(ctx, c.Rate, func(ctx context.Context, rate float64, try int) results.Result {
+	got := capacity.Confirm(ctx, r.capacityConfig(j.App).SLO, c.Rate, func(ctx context.Context, rate float64, try int) results.Result {
 		if !r.pause(ctx, r.cfg.Cooldown) {
 			return r.blank(j, results.VerdictSkipped, "interrupted before the confirmation run")
 		}
