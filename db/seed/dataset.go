@@ -26,6 +26,20 @@ const (
 	ShowcaseFundings     = 2 // per appointment
 )
 
+// Two rows are there so that validation can tell a right answer from one
+// that only looks right on this data: the last payer's code sorts before
+// every other code (fundings ordered by payer id instead of code differ),
+// and the showcase's last appointment, with its stipends, is open-ended
+// (an empty date instead of none differs). Both are set after the random
+// draws, which stay as they were.
+const (
+	// ShowcaseOpenEnded is the showcase person's open-ended appointment:
+	// the last of its ShowcaseAppointments, the current one.
+	ShowcaseOpenEnded = ShowcaseAppointments
+	// outOfOrderCode is the last payer's code: "P040" would sort last.
+	outOfOrderCode = "A040"
+)
+
 // DefaultPersons is the default size: with it the dataset has about 1,500
 // appointments, 4,000 stipends, 3,000 fundings, 40 payers and 120 vacancies.
 const DefaultPersons = 500
@@ -67,7 +81,11 @@ func Generate(persons int) *Dataset {
 		default:
 			name = fmt.Sprintf("%s %s", pick(cities), pick(bodies))
 		}
-		d.Payers = append(d.Payers, db.Payer{ID: int64(i + 1), Code: fmt.Sprintf("P%03d", i+1), Name: name, Kind: k})
+		code := fmt.Sprintf("P%03d", i+1)
+		if i+1 == payerCount {
+			code = outOfOrderCode
+		}
+		d.Payers = append(d.Payers, db.Payer{ID: int64(i + 1), Code: code, Name: name, Kind: k})
 	}
 
 	statuses := []db.PersonStatus{db.PersonActive, db.PersonActive, db.PersonActive, db.PersonActive, db.PersonOnLeave, db.PersonFormer}
@@ -107,6 +125,9 @@ func Generate(persons int) *Dataset {
 			if r.IntN(3) > 0 {
 				end := start.AddDays(180 + r.IntN(3*365))
 				a.EndsOn = &end
+			}
+			if i == 0 && a.ID == ShowcaseOpenEnded {
+				a.EndsOn = nil
 			}
 			d.Appointments = append(d.Appointments, a)
 

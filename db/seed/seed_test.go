@@ -137,6 +137,40 @@ func TestGenerateShowcaseAndScale(t *testing.T) {
 	if open != len(d.Vacancies)/2 {
 		t.Errorf("%d of %d vacancies open, want half", open, len(d.Vacancies))
 	}
+	// Rows a wrong answer cannot pass on: an open-ended appointment of
+	// the showcase, and fundings of it whose payers' codes are in another
+	// order than their ids.
+	var openEnded []int64
+	for _, a := range d.Appointments {
+		if a.PersonID == seed.ShowcaseID && a.EndsOn == nil {
+			openEnded = append(openEnded, a.ID)
+		}
+	}
+	if len(openEnded) != 1 || openEnded[0] != seed.ShowcaseOpenEnded {
+		t.Errorf("the showcase's open-ended appointments are %v, want [%d]", openEnded, seed.ShowcaseOpenEnded)
+	}
+	code := map[int64]string{}
+	for _, p := range d.Payers {
+		code[p.ID] = p.Code
+	}
+	fundings := map[int64][]db.Funding{}
+	for _, f := range d.Fundings {
+		fundings[f.AppointmentID] = append(fundings[f.AppointmentID], f)
+	}
+	apart := false
+	for id := int64(1); id <= seed.ShowcaseAppointments; id++ {
+		fs := fundings[id]
+		for i := 1; i < len(fs); i++ {
+			for j := range i {
+				if (fs[i].Payer.ID < fs[j].Payer.ID) != (code[fs[i].Payer.ID] < code[fs[j].Payer.ID]) {
+					apart = true
+				}
+			}
+		}
+	}
+	if !apart {
+		t.Error("every showcase appointment's fundings are in the same order by payer id as by payer code")
+	}
 	small := seed.Generate(10)
 	if len(small.Persons) != 10 || len(small.Vacancies) != 4 {
 		t.Errorf("size 10: %d persons, %d vacancies", len(small.Persons), len(small.Vacancies))
