@@ -112,44 +112,63 @@ func capacityTable(run *results.Run, l layout) table {
 			"confirmation", "throughput req/s", "p50 ms", "p99 ms", "app CPU mean"},
 		Right: []bool{false, false, true, false, false, true, false, true, true, true, true},
 	}
+	slo := run.Settings.CapacitySLO()
 	for _, c := range l.capacitiesOf(run) {
 		cells := []string{c.Scenario, c.App, capacityText(c), statusText(c), stopText(c), na}
 		if c.PerCore > 0 {
 			cells[5] = rateText(math.Round(c.PerCore))
 		}
-		cs := texts(append(cells, confirmationCells(c)...)...)
+		cs := texts(append(cells, confirmationCells(slo, c)...)...)
 		cs[4].Wrap, cs[6].Wrap = true, true
-		t.Rows = append(t.Rows, row{Cells: cs, Class: capacityClass(c)})
+		t.Rows = append(t.Rows, row{Cells: cs, Class: capacityClass(slo, c)})
 	}
 	return t
 }
 
-// capacityClass colours a capacity row like a result row: ok when its
-// confirmation held the SLO, slow or saturated by the confirmation's
-// verdict when it did not.
-func capacityClass(c *results.Capacity) string {
-	switch {
-	case c.Confirmation == nil:
+// capacityClass colours a capacity row as its probes are coloured, by the
+// capacity SLO (sloClass): ok when its confirmation held, slow or
+// saturated by what the confirmation missed when it did not; a
+// confirmation that was not measured by its verdict.
+func capacityClass(slo results.SLO, c *results.Capacity) string {
+	switch r := c.Confirmation; {
+	case r == nil:
 		return c.Status
+	case !r.Measured():
+		return r.Verdict
 	case c.Held:
 		return results.VerdictOK
+	default:
+		return sloClass(slo.JudgeRun(r))
 	}
-	return c.Confirmation.Verdict
+}
+
+// sloClass colours a probe or a confirmation by what the capacity SLO
+// said of it, with the classes of the result rows: ok when it met the
+// SLO, slow when it held its rate and only its p99 missed, saturated when
+// it did not hold its rate.
+func sloClass(j results.Judgement) string {
+	switch {
+	case j.Met:
+		return results.VerdictOK
+	case j.HeldRate:
+		return results.VerdictSlow
+	}
+	return results.VerdictSaturated
 }
 
 // confirmationCells are whether the confirmation held the SLO and its
 // throughput, p50, p99 and app CPU.
-func confirmationCells(c *results.Capacity) []string {
+func confirmationCells(slo results.SLO, c *results.Capacity) []string {
 	r := c.Confirmation
 	if r == nil || !r.Measured() {
 		return []string{"not run", na, na, na, na}
 	}
 	held := "held the SLO"
 	if !c.Held {
-		held = "missed the SLO (" + verdictText(r) + ")"
+		held = "missed the SLO (" + missedWhy(slo, r) + ")"
 	}
 	if len(c.Missed) > 0 {
-		held += "; " + missedText(c)
+		held += "; " + missedText(slo, c)
 	}
 	cells := []string{held, fixed(r.Throughput, 1), na, na, na}
 	if hasRequests(r) {
@@ -165,7 +184,7 @@ func confirmationCells(c *results.Capacity) []string {
 // the capacity stands on when its confirmation held ("missed it at 1,600
 // req/s (slow: …)"), below it when none held ("missed at 1,440 and 1,296
 // req/s too").
-func missedText(c *results.Capacity) string {
+func missedText(slo results.SLO, c *results.Capacity) string {
 	if !c.Held {
 		rates := make([]string, len(c.Missed))
 		for i := range c.Missed {
@@ -175,14 +194,25 @@ func missedText(c *results.Capacity) string {
 	}
 	misses := make([]string, len(c.Missed))
 	for i := range c.Missed {
-		misses[i] = rateText(math.Round(c.Missed[i].TargetRate)) + " req/s (" + verdictText(&c.Missed[i]) + ")"
+		misses[i] = rateText(math.Round(c.Missed[i].TargetRate)) + " req/s (" + missedWhy(slo, &c.Missed[i]) + ")"
 	}
 	return "missed it at " + strings.Join(misses, ", at ")
 }
 
+// missedWhy says what a confirmation that missed missed, in the words of
+// the probes' SLO: "throughput 960 req/s under 99% of 1000 req/s"; its
+// verdict, for a file whose confirmation the SLO finds no fault with (a
+// hand-made one).
+func missedWhy(slo results.SLO, r *results.Result) string {
+	if why := slo.JudgeRun(r).Why; why != "" {
+		return why
+	}
+	return verdictText(r)
+}
+
 // probeTable lists the probes of one search in the order they ran, with the
-// CPU of everything that shares the machine.
-func probeTable(c *results.Capacity) table {
+// CPU of everything that shares the machine, each coloured by slo.
+func probeTable(slo results.SLO, c *results.Capacity) table {
 	t := table{
 		Header: []string{"#", "rate req/s", "achieved req/s", "throughput req/s", "success", "p50 ms", "p99 ms",
 			"app CPU", "pool wait ms/req", "PostgreSQL CPU", "runner CPU", "machine CPU", "other CPU", "SLO"},
@@ -193,7 +223,7 @@ func probeTable(c *results.Capacity) table {
 			percent(p.SuccessRatio, 2), human(p.P50), human(p.P99),
 			probeAppCPU(p), probePoolWait(p), coresText(p.DBCPU, p.DBCPUAvailable), coresText(p.RunnerCPU, true),
 			coresText(p.MachineCPU, p.MachineCPUAvailable), otherText(p), metText(p)}
-		t.Rows = append(t.Rows, row{Cells: texts(cells...), Class: probeClass(p)})
+		t.Rows = append(t.Rows, row{Cells: texts(cells...), Class: sloClass(slo.JudgeProbe(p))})
 	}
 	return t
 }
@@ -265,23 +295,6 @@ func metText(p results.Probe) string {
 	return "missed"
 }
 
-// probeHeld reports whether a probe kept up with its rate, by the same
-// thresholds as a fixed run's verdict: a probe that did not queued, and
-// its latencies are the queue's.
-func probeHeld(p results.Probe) bool {
-	return p.Rate > 0 && results.HoldsRate(p.Rate, p.Throughput, p.SuccessRatio)
-}
-
-func probeClass(p results.Probe) string {
-	switch {
-	case p.Met:
-		return results.VerdictOK
-	case probeHeld(p):
-		return results.VerdictSlow
-	}
-	return results.VerdictSaturated
-}
-
 // capacityHowTo explains the search with the knobs it ran with.
 func capacityHowTo(run *results.Run) string {
 	s := "The capacity of an app is the highest constant rate at which it met the SLO"
@@ -298,7 +311,7 @@ func capacityHowTo(run *results.Run) string {
 	} else {
 		s += ". "
 	}
-	return s + fmt.Sprintf("A confirmation run at the full measured duration repeats the rate found; when it misses the SLO, another confirms %s of that rate, up to %d runs: "+
+	return s + fmt.Sprintf("A confirmation run at the full measured duration repeats the rate found, judged by the same SLO as the probes (not by the fixed profiles' verdict); when it misses the SLO, another confirms %s of that rate, up to %d runs: "+
 		"the capacity is the highest rate a full-length run held (the probes' rate, marked as missed, when none did), and its confirmation's numbers are the ones shown. ",
 		percent(capacity.ConfirmStep, 0), capacity.MaxConfirmations) +
 		"Stopped by names what kept the capacity from being higher, judged on the worst try at the lowest rate that missed: " +

@@ -135,7 +135,7 @@ func capacitySection(run *results.Run, l layout) *capacityView {
 	var confirmations []*results.Result
 	for _, c := range l.capacitiesOf(run) {
 		if len(c.Probes) > 0 {
-			v.Probes = append(v.Probes, labelledTable{c.Scenario + " · " + c.App, probeTable(c)})
+			v.Probes = append(v.Probes, labelledTable{c.Scenario + " · " + c.App, probeTable(run.Settings.CapacitySLO(), c)})
 		}
 		if c.Confirmation != nil {
 			confirmations = append(confirmations, c.Confirmation)
