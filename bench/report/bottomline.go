@@ -230,14 +230,20 @@ func maxRSS(bs []basis, app string) float64 {
 
 // capacitySentence says how far each app went on one scenario: "On
 // read-one, rest met the SLO up to 1450 req/s on this machine, graphql up to
-// 610 req/s; htmx did not meet it even at 100 req/s."
+// 610 req/s; htmx did not meet it even at 100 req/s." A machine-bound
+// capacity has a clause of its own, never in a list with the apps whose
+// own limit stopped them.
 func capacitySentence(run *results.Run, l layout, scenario string) string {
 	var met []string
-	var probesOnly []*results.Capacity
+	var bound, probesOnly []*results.Capacity
 	var none []noneAt
 	for _, a := range l.apps {
 		c := capacityOf(run, scenario, a)
 		if c == nil {
+			continue
+		}
+		if c.MachineBound() {
+			bound = append(bound, c)
 			continue
 		}
 		if unconfirmed(c) {
@@ -261,20 +267,52 @@ func capacitySentence(run *results.Run, l layout, scenario string) string {
 		}
 		parts = append(parts, s)
 	}
+	if len(bound) > 0 {
+		parts = append(parts, boundClause(bound, len(met) == 0))
+	}
 	for i, c := range probesOnly {
 		verb := "met it"
-		if i == 0 && len(met) == 0 {
+		if i == 0 && len(met)+len(bound) == 0 {
 			verb = "met the SLO"
 		}
 		parts = append(parts, unconfirmedClause(run, c, verb))
 	}
 	if len(none) > 0 {
-		parts = append(parts, noneClause(none, len(met)+len(probesOnly) == 0))
+		parts = append(parts, noneClause(none, len(met)+len(bound)+len(probesOnly) == 0))
 	}
 	if len(parts) == 0 {
 		return ""
 	}
 	return "On " + scenario + ", " + strings.Join(parts, "; ") + "."
+}
+
+// boundClause says how far the machine-bound apps went, as lower bounds,
+// and what would lift them, naming the SLO when first: "rest met it up to
+// at least 916 req/s (machine-bound: postgres-cpu), where the machine, not
+// its own core, was full: more CPUs for PostgreSQL and the load generator
+// (-cpus app=…,rest=…) or PostgreSQL on a host of its own (DATABASE_URL)
+// would lift the bound".
+func boundClause(bound []*results.Capacity, first bool) string {
+	verb := " met it up to at least "
+	if first {
+		verb = " met the SLO up to at least "
+	}
+	var each, lifts []string
+	for i, c := range bound {
+		s := c.App + " up to at least " + rateText(math.Round(c.Rate)) + " req/s (machine-bound: " + c.StopReason + ")"
+		if i == 0 {
+			s = c.App + verb + rateText(math.Round(c.Rate)) + " req/s (machine-bound: " + c.StopReason + ")"
+		}
+		each = append(each, s)
+		if l := boundLift(c); !slices.Contains(lifts, l) {
+			lifts = append(lifts, l)
+		}
+	}
+	where, would := "its own core", "would lift the bound"
+	if len(bound) > 1 {
+		where, would = "their own cores", "would lift the bounds"
+	}
+	return listText(each) + ", where the machine, not " + where + ", was full: " + strings.Join(lifts, ", or ") + " " + would
 }
 
 // unconfirmedClause says how far an app went whose capacity no

@@ -16,7 +16,9 @@ func TestBottomLine(t *testing.T) {
 	md := readFile(t, filepath.Join(written(t, run), report.MarkdownFile))
 	section := between(md, "## Bottom line\n", "\n## ")
 	want := []string{
-		"On read-one, rest met the SLO up to 1450 req/s on this machine, graphql up to 610 req/s and htmx up to 700 req/s.",
+		// htmx's search stopped when the load generator fell behind: the
+		// machine's limit, not htmx's, in a clause of its own.
+		"On read-one, rest met the SLO up to 1450 req/s on this machine, graphql up to 610 req/s; htmx met it up to at least 700 req/s (machine-bound: load-generator), where the machine, not its own core, was full: more CPUs for PostgreSQL and the load generator (-cpus app=…,rest=…) or PostgreSQL on a host of its own (DATABASE_URL) would lift the bound.",
 		"On read-small, rest met the SLO up to the search's cap of 5000 req/s on this machine, graphql up to 900 req/s; htmx did not meet it even at 50 req/s.",
 		"On read-one (capacity confirmation runs, each app at its own capacity), htmx spent 2.10× rest's CPU per request (1.05 vs 0.50 ms); graphql spent 2.40× rest's CPU per request (1.20 vs 0.50 ms), 41% of it in encoding.",
 		"rest used the least memory, 30.0 MB RSS at most; htmx 1.10× that (33.0 MB) and graphql 1.47× that (44.0 MB).",
@@ -34,7 +36,7 @@ func TestBottomLine(t *testing.T) {
 	rows := map[string]string{
 		"rest":    "| rest | 1450 | ≥ 5000 (cap reached) | 0.50 | 4,210 | n/a | n/a | 4.00 | 84,200 | 0.60 | 12,630 | 30.0 | 14.0 | 800 |",
 		"graphql": "| graphql | 610 | 900 | 1.20 | 4,210 | 0.40 | 3,368 | 10.0 | 84,200 | 1.50 | 12,630 | 44.0 | 22.0 | 2,400 |",
-		"htmx":    "| htmx | 700 | none below 50 | 1.05 | 4,210 | 0.24 | 3,368 | 6.00 | 84,200 | n/a | n/a | 33.0 | 15.0 | 1,000 |",
+		"htmx":    "| htmx | ≥ 700 (machine-bound: load-generator) | none below 50 | 1.05 | 4,210 | 0.24 | 3,368 | 6.00 | 84,200 | n/a | n/a | 33.0 | 15.0 | 1,000 |",
 	}
 	for app, row := range rows {
 		if !strings.Contains(section, row) {
@@ -148,7 +150,7 @@ func TestBottomLineUnconfirmed(t *testing.T) {
 			change: func(t *testing.T, run *results.Run) { missAll(&run.Capacities[1]) }, // read-one graphql, 610
 			absent: []string{"graphql up to 610", "| graphql | 610 |"},
 			want: []string{
-				"- On read-one, rest met the SLO up to 1450 req/s on this machine, htmx up to 700 req/s; graphql met it only in its 5s probes, up to 610 req/s, and in no full-length run down to 494 req/s.\n",
+				"- On read-one, rest met the SLO up to 1450 req/s on this machine; htmx met it up to at least 700 req/s (machine-bound: load-generator), where the machine, not its own core, was full: more CPUs for PostgreSQL and the load generator (-cpus app=…,rest=…) or PostgreSQL on a host of its own (DATABASE_URL) would lift the bound; graphql met it only in its 5s probes, up to 610 req/s, and in no full-length run down to 494 req/s.\n",
 				"| graphql | 610 (unconfirmed) |",
 			},
 		},
@@ -176,6 +178,44 @@ func TestBottomLineUnconfirmed(t *testing.T) {
 				"- On read-small, graphql met the SLO up to 900 req/s on this machine; rest met it only in its 5s probes, up to the search's cap of 5000 req/s, and in no full-length run down to 4050 req/s; htmx did not meet it even at 50 req/s.\n",
 				"| rest | 1450 | ≥ 5000 (cap reached, unconfirmed) |",
 			},
+		},
+	})
+}
+
+// TestBottomLineMachineBound: a capacity the machine's other side
+// stopped is a lower bound, said apart from the apps their own limit
+// stopped, with what would lift it.
+func TestBottomLineMachineBound(t *testing.T) {
+	testBottomLineCases(t, []bottomLineCase{
+		{
+			name: "PostgreSQL and the load generator",
+			change: func(t *testing.T, run *results.Run) {
+				run.Capacities[0].StopReason = results.StopPostgresCPU // read-one rest, 1450
+			},
+			absent: []string{"rest met the SLO up to 1450", "| rest | 1450 |"},
+			want: []string{
+				"- On read-one, graphql met the SLO up to 610 req/s on this machine; rest met it up to at least 1450 req/s (machine-bound: postgres-cpu) and htmx up to at least 700 req/s (machine-bound: load-generator), where the machine, not their own cores, was full: more CPUs for PostgreSQL and the load generator (-cpus app=…,rest=…) or PostgreSQL on a host of its own (DATABASE_URL) would lift the bounds.\n",
+				"| rest | ≥ 1450 (machine-bound: postgres-cpu) |",
+			},
+		},
+		{
+			name: "other processes, and no app's own limit",
+			change: func(t *testing.T, run *results.Run) {
+				run.Capacities[0].StopReason = results.StopOtherLoad
+				run.Capacities[1].StopReason = results.StopPostgresCPU
+			},
+			want: []string{
+				"- On read-one, rest met the SLO up to at least 1450 req/s (machine-bound: other-load), graphql up to at least 610 req/s (machine-bound: postgres-cpu) and htmx up to at least 700 req/s (machine-bound: load-generator), where the machine, not their own cores, was full: a machine without the other work, or more CPUs for PostgreSQL and the load generator (-cpus app=…,rest=…) or PostgreSQL on a host of its own (DATABASE_URL) would lift the bounds.\n",
+			},
+		},
+		{
+			// A rate no full-length run held bounds nothing.
+			name: "unconfirmed",
+			change: func(t *testing.T, run *results.Run) {
+				run.Capacities[2].Held = false
+			},
+			absent: []string{"machine-bound"},
+			want:   []string{"| htmx | 700 (unconfirmed) |"},
 		},
 	})
 }

@@ -26,11 +26,15 @@ func (l layout) capacitiesOf(run *results.Run) []*results.Capacity {
 }
 
 // capacityText is the capacity as the tables and the bottom line print it:
-// a rate, a lower bound when the cap was reached first, or the first rate of
-// the ramp when even that missed the SLO.
+// a rate, a lower bound when the cap was reached first or the machine's
+// other side stopped the search (results.Capacity.MachineBound), or the
+// first rate of the ramp when even that missed the SLO.
 func capacityText(c *results.Capacity) string {
 	switch c.Status {
 	case results.CapacityFound:
+		if c.MachineBound() {
+			return "≥ " + rateText(math.Round(c.Rate)) + " (machine-bound: " + c.StopReason + ")"
+		}
 		if unconfirmed(c) {
 			return rateText(math.Round(c.Rate)) + " (unconfirmed)"
 		}
@@ -49,6 +53,24 @@ func capacityText(c *results.Capacity) string {
 		return "none below " + rateText(noneBound(c))
 	}
 	return na
+}
+
+// boundText is "≥ " before a figure of a machine-bound capacity, which
+// is a lower bound of the app's, and nothing before any other.
+func boundText(c *results.Capacity) string {
+	if c.MachineBound() {
+		return "≥ "
+	}
+	return ""
+}
+
+// boundLift says what would lift a machine-bound capacity's bound: room
+// for the side of the machine that was full.
+func boundLift(c *results.Capacity) string {
+	if c.StopReason == results.StopOtherLoad {
+		return "a machine without the other work"
+	}
+	return "more CPUs for PostgreSQL and the load generator (-cpus app=…,rest=…) or PostgreSQL on a host of its own (DATABASE_URL)"
 }
 
 // unconfirmed reports whether c's rate stands on its short probes alone:
@@ -116,7 +138,7 @@ func capacityTable(run *results.Run, l layout) table {
 	for _, c := range l.capacitiesOf(run) {
 		cells := []string{c.Scenario, c.App, capacityText(c), statusText(c), stopText(c), na}
 		if c.PerCore > 0 {
-			cells[5] = rateText(math.Round(c.PerCore))
+			cells[5] = boundText(c) + rateText(math.Round(c.PerCore))
 		}
 		cs := texts(append(cells, confirmationCells(slo, c)...)...)
 		cs[4].Wrap, cs[6].Wrap = true, true
@@ -317,6 +339,8 @@ func capacityHowTo(run *results.Run) string {
 		"Stopped by names what kept the capacity from being higher, judged on the worst try at the lowest rate that missed: " +
 		"the app's CPU, PostgreSQL's, the load generator's (it shares this machine), other processes' on the machine, the app's database pool, " +
 		"a latency spike (the rate held, most requests quick, a tail nothing measured explains) or latency that grew with CPU to spare. " +
+		"A capacity stopped by PostgreSQL's CPU, the load generator's or other processes' is the machine's limit, not the app's: it is written ≥ N (machine-bound: the reason), a lower bound of the app's capacity, and not ranked against apps whose own core was the limit; " +
+		"more CPUs for PostgreSQL and the load generator (-cpus app=…,rest=…), PostgreSQL on a host of its own (DATABASE_URL) or a machine without the other work would lift it. " +
 		perCoreText(run.Settings.CPUs)
 }
 

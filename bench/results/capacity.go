@@ -137,6 +137,26 @@ type ProcessShare struct {
 	Cores float64 `json:"cores"`
 }
 
+// MachineBound reports whether c is a capacity the machine's other side
+// decided rather than the app: a full-length run held it, and the search
+// stopped above it because PostgreSQL, the load generator or other
+// processes — not the app — used the CPU they had (StopPostgresCPU,
+// StopLoadGenerator, StopOtherLoad). Its rate is then a lower bound of
+// the app's capacity: the app might have gone further on a machine whose
+// other side had more room, and ranking it against an app whose own core
+// was the limit would credit the app with the machine's limit. A rate no
+// full-length run held bounds nothing and is not machine-bound.
+func (c *Capacity) MachineBound() bool {
+	if c.Status != CapacityFound || !c.Held {
+		return false
+	}
+	switch c.StopReason {
+	case StopPostgresCPU, StopLoadGenerator, StopOtherLoad:
+		return true
+	}
+	return false
+}
+
 // Runs are c's confirmation runs, in the order of rate, highest first:
 // those that missed and the one the capacity stands on.
 func (c *Capacity) Runs() []*Result {

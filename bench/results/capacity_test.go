@@ -27,3 +27,30 @@ func TestAppCPUBelowResolution(t *testing.T) {
 		})
 	}
 }
+
+// A capacity is machine-bound when a full-length run held it and the
+// search stopped above it on the machine's other side; the app's own
+// limits, a cap and a rate no run held are not.
+func TestMachineBound(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		c    results.Capacity
+		want bool
+	}{
+		{"PostgreSQL's CPU", results.Capacity{Status: results.CapacityFound, Held: true, StopReason: results.StopPostgresCPU}, true},
+		{"the load generator", results.Capacity{Status: results.CapacityFound, Held: true, StopReason: results.StopLoadGenerator}, true},
+		{"other processes", results.Capacity{Status: results.CapacityFound, Held: true, StopReason: results.StopOtherLoad}, true},
+		{"the app's CPU", results.Capacity{Status: results.CapacityFound, Held: true, StopReason: results.StopAppCPU}, false},
+		{"a latency spike", results.Capacity{Status: results.CapacityFound, Held: true, StopReason: results.StopSpike}, false},
+		{"the pool", results.Capacity{Status: results.CapacityFound, Held: true, StopReason: results.StopPool}, false},
+		{"unconfirmed", results.Capacity{Status: results.CapacityFound, StopReason: results.StopPostgresCPU}, false},
+		{"capped", results.Capacity{Status: results.CapacityCapped, Held: true, StopReason: results.StopCap}, false},
+		{"none", results.Capacity{Status: results.CapacityNone, StopReason: results.StopPostgresCPU}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := c.c.MachineBound(); got != c.want {
+				t.Errorf("MachineBound() = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
