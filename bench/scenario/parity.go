@@ -237,7 +237,14 @@ func firstDifference(path string, want, got any) string {
 				keys = append(keys, k)
 			}
 		}
-		sort.Strings(keys)
+		// The id first: at a position holding another row, the row is
+		// what differs, not the first of its fields in alphabetical order.
+		sort.Slice(keys, func(i, j int) bool {
+			if (keys[i] == "id") != (keys[j] == "id") {
+				return keys[i] == "id"
+			}
+			return keys[i] < keys[j]
+		})
 		for _, k := range keys {
 			wv, inW := w[k]
 			gv, inG := g[k]
@@ -260,6 +267,9 @@ func firstDifference(path string, want, got any) string {
 		if len(g) != len(w) {
 			return fmt.Sprintf("%s: %d items, want %d", path, len(g), len(w))
 		}
+		if d := orderDifference(path, w, g); d != "" {
+			return d
+		}
 		for i := range w {
 			if d := firstDifference(fmt.Sprintf("%s[%d]", path, i), w[i], g[i]); d != "" {
 				return d
@@ -271,6 +281,57 @@ func firstDifference(path string, want, got any) string {
 		return fmt.Sprintf("%s: got %s, want %s", path, describe(got), describe(want))
 	}
 	return ""
+}
+
+// orderDifference describes the first position where two lists of rows
+// hold different rows when they hold the same rows, or returns "": a list
+// in another order is reported as its order, not as the first field that
+// differs at that position (persons in id order read as a createdAt
+// mismatch).
+func orderDifference(path string, want, got []any) string {
+	first := -1
+	count := map[string]int{}
+	for i := range want {
+		wk, wok := rowKey(want[i])
+		gk, gok := rowKey(got[i])
+		if !wok || !gok {
+			return ""
+		}
+		count[wk]++
+		count[gk]--
+		if first < 0 && wk != gk {
+			first = i
+		}
+	}
+	if first < 0 {
+		return ""
+	}
+	for _, n := range count {
+		if n != 0 {
+			return ""
+		}
+	}
+	wk, _ := rowKey(want[first])
+	gk, _ := rowKey(got[first])
+	return fmt.Sprintf("%s: order: [%d] is %s, want %s (the same %d rows in another order)", path, first, gk, wk, len(want))
+}
+
+// rowKey names the row an item of a list is: its id, or for a funding,
+// which has none, its payer's (an appointment has one funding a payer).
+func rowKey(v any) (string, bool) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return "", false
+	}
+	if id, ok := m["id"]; ok {
+		return "id " + describe(id), true
+	}
+	if p, ok := m["payer"].(map[string]any); ok {
+		if id, ok := p["id"]; ok {
+			return "payer " + describe(id), true
+		}
+	}
+	return "", false
 }
 
 func describe(v any) string {

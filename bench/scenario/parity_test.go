@@ -102,3 +102,29 @@ func TestNormalizeFollowsEachKindsContract(t *testing.T) {
 		})
 	}
 }
+
+// TestParityOrder checks that a list holding the reference's rows in
+// another order is reported as its order at the first position where the
+// rows differ, and another row at a position as its id, not as the first
+// field in alphabetical order that differs.
+func TestParityOrder(t *testing.T) {
+	ref := `[{"id":1,"createdAt":"2025-01-06T09:00:00Z","fundings":[{"payer":{"id":40,"code":"A040"}},{"payer":{"id":10,"code":"P010"}}]},
+		{"id":2,"createdAt":"2025-01-06T09:01:00Z","fundings":[]},{"id":3,"createdAt":"2025-01-06T09:02:00Z","fundings":[]}]`
+	for _, tt := range []struct{ name, answer, want string }{
+		{"rows in another order", `[{"id":1,"createdAt":"2025-01-06T09:00:00Z","fundings":[{"payer":{"id":40,"code":"A040"}},{"payer":{"id":10,"code":"P010"}}]},
+			{"id":3,"createdAt":"2025-01-06T09:02:00Z","fundings":[]},{"id":2,"createdAt":"2025-01-06T09:01:00Z","fundings":[]}]`,
+			"list: order: [1] is id 3, want id 2 (the same 3 rows in another order)"},
+		{"fundings by payer id", `[{"id":1,"createdAt":"2025-01-06T09:00:00Z","fundings":[{"payer":{"id":10,"code":"P010"}},{"payer":{"id":40,"code":"A040"}}]},
+			{"id":2,"createdAt":"2025-01-06T09:01:00Z","fundings":[]},{"id":3,"createdAt":"2025-01-06T09:02:00Z","fundings":[]}]`,
+			"list[0].fundings: order: [0] is payer 10, want payer 40 (the same 2 rows in another order)"},
+		{"another row", `[{"id":1,"createdAt":"2025-01-06T09:00:00Z","fundings":[{"payer":{"id":40,"code":"A040"}},{"payer":{"id":10,"code":"P010"}}]},
+			{"id":7,"createdAt":"2025-01-06T09:07:00Z","fundings":[]},{"id":3,"createdAt":"2025-01-06T09:02:00Z","fundings":[]}]`,
+			"list[1].id: got 7, want 2"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if d := scenario.FirstDifference("list", decode(t, scenario.KindREST, ref), decode(t, scenario.KindREST, tt.answer)); d != tt.want {
+				t.Errorf("difference %q, want %q", d, tt.want)
+			}
+		})
+	}
+}
