@@ -204,3 +204,18 @@ func parseID(s string) (int64, error) {
 	}
 	return id, nil
 }
+
+func (graphqlDialect) version(r *vegeta.Result) (int32, bool, error) {
+	var out struct {
+		Vacancy struct {
+			Version *int32 `json:"version"`
+		} `json:"vacancy"`
+	}
+	if err := decodeGraphQL(r, &out); err != nil {
+		return 0, false, err
+	}
+	if out.Vacancy.Version == nil {
+		return 0, false, fmt.Errorf("no version in the answer%s", snippet(r.Body))
+	}
+	return *out.Vacancy.Version, true, nil
+}

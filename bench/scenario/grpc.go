@@ -10,6 +10,7 @@ import (
 	"google.golang.org/grpc/codes"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/encoding/prototext"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/fieldmaskpb"
 
@@ -149,6 +150,32 @@ func (grpcDialect) created(r *vegeta.Result) (int64, int32, error) {
 		return v.Id, 0, fmt.Errorf("no version in the answer (an update must name it)")
 	}
 	return v.Id, v.Version, nil
+}
+
+func (grpcDialect) version(r *vegeta.Result) (int32, bool, error) {
+	var v pb.Vacancy
+	if err := proto.Unmarshal(r.Body, &v); err != nil {
+		return 0, false, fmt.Errorf("not a %s message: %v", v.ProtoReflect().Descriptor().FullName(), err)
+	}
+	return v.Version, true, nil
+}
+
+// readyService is the service whose health is a grpc app's readiness (its
+// database answers), as service "" is its liveness.
+const readyService = "crudbench.v1.Staff"
+
+// vacancyText quotes the start of a vacancy's read-back for an error
+// message: a grpc answer in the message's text form, as a person reads
+// it, not its wire bytes.
+func (a *App) vacancyText(r *vegeta.Result) string {
+	if a.Kind != KindGRPC || len(r.Body) == 0 {
+		return snippet(r.Body)
+	}
+	var v pb.Vacancy
+	if err := proto.Unmarshal(r.Body, &v); err != nil {
+		return fmt.Sprintf(" (%d bytes that are not a %s)", len(r.Body), v.ProtoReflect().Descriptor().FullName())
+	}
+	return snippet([]byte(prototext.MarshalOptions{}.Format(&v)))
 }
 
 // grpcContent decodes a read's response message and writes it as protojson

@@ -57,8 +57,11 @@ type dialect interface {
 	// When the id was read but the answer is wrong otherwise, it returns
 	// the id with the error, so that the row can still be removed.
 	created(r *vegeta.Result) (id int64, version int32, err error)
-	// readVacancy reads one vacancy back (validation only).
+	// readVacancy reads one vacancy back (validation only), and version
+	// reads the vacancy's version from its answer; ok is false for a kind
+	// whose answer need not show it.
 	readVacancy(base string, id int64) vegeta.Target
+	version(r *vegeta.Result) (version int32, ok bool, err error)
 }
 
 // dialectOf returns how apps of kind k are spoken to.

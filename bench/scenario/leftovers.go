@@ -27,8 +27,10 @@ func (v *Validator) removeCreated(ctx context.Context, s *Session, w *Workload, 
 	ctx = context.WithoutCancel(ctx)
 	prefix := w.tag + " #"
 	var ours []int64
-	if id != 0 && v.vacancyHas(ctx, s, id, prefix) == nil {
-		ours = append(ours, id)
+	if id != 0 {
+		if _, err := v.vacancyHas(ctx, s, id, prefix); err == nil {
+			ours = append(ours, id)
+		}
 	}
 	found, ferr := v.findTitled(ctx, s, prefix)
 	for _, f := range found {

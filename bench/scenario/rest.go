@@ -106,3 +106,13 @@ func (restDialect) created(r *vegeta.Result) (int64, int32, error) {
 	}
 	return v.ID, *v.Version, nil
 }
+
+func (restDialect) version(r *vegeta.Result) (int32, bool, error) {
+	var v struct {
+		Version *int32 `json:"version"`
+	}
+	if err := json.Unmarshal(r.Body, &v); err != nil || v.Version == nil {
+		return 0, false, fmt.Errorf("no version in the answer%s", snippet(r.Body))
+	}
+	return *v.Version, true, nil
+}

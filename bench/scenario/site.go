@@ -126,3 +126,7 @@ func (siteDialect) created(r *vegeta.Result) (int64, int32, error) {
 	// carries no body to read it from.
 	return id, 1, nil
 }
+
+// version is not read from a site's page: the contract asks a site for no
+// version on it (its edit form carries one, but a site need not have one).
+func (siteDialect) version(*vegeta.Result) (int32, bool, error) { return 0, false, nil }

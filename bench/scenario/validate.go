@@ -9,6 +9,8 @@ import (
 	"net/http"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/protobuf/proto"
 
 	"crudbench/db/seed"
 )
@@ -37,15 +39,29 @@ type Validator struct {
 	Tag string
 }
 
-// Validate checks scenario on the app of session s.
+// Validate checks scenario on the app of session s. Every scenario but
+// control reads the database, so a grpc app must first say, through its
+// health service, that it is ready (see ready).
 func (v *Validator) Validate(ctx context.Context, s *Session, scenario string) error {
+	if scenario != Control {
+		if err := v.ready(ctx, s); err != nil {
+			return err
+		}
+	}
+	return v.validate(ctx, s, scenario, s.App.Name)
+}
+
+// validate checks scenario; tag names the write cycle's rows after the
+// app, and after the app and mixed in the mixed scenario, so that mixed
+// never finds (and reports again) a row the write scenario left.
+func (v *Validator) validate(ctx context.Context, s *Session, scenario, tag string) error {
 	switch scenario {
 	case Write:
-		return v.write(ctx, s)
+		return v.write(ctx, s, tag)
 	case Mixed:
 		var errs []error
 		for _, wt := range MixWeights {
-			if err := v.Validate(ctx, s, wt.Scenario); err != nil {
+			if err := v.validate(ctx, s, wt.Scenario, tag+" "+Mixed); err != nil {
 				errs = append(errs, fmt.Errorf("%s: %w", wt.Scenario, err))
 			}
 		}
@@ -54,6 +70,32 @@ func (v *Validator) Validate(ctx context.Context, s *Session, scenario string) e
 		return v.read(ctx, s, Op(scenario))
 	}
 	return fmt.Errorf("unknown scenario %q", scenario)
+}
+
+// ready checks a grpc app's readiness, Check of service
+// crudbench.v1.Staff, which must say SERVING while its database answers,
+// as it does while it is validated: a server that always says NOT_SERVING
+// would otherwise pass every scenario, since the calls never ask. (The
+// HTTP kinds' /readyz is what the runner waits for when it starts an app.)
+func (v *Validator) ready(ctx context.Context, s *Session) error {
+	if s.App.Kind != KindGRPC {
+		return nil
+	}
+	t := grpcCall(s.App.BaseURL, healthCheck, &healthpb.HealthCheckRequest{Service: readyService})
+	r, err := Do(ctx, v.Client, t)
+	if err == nil {
+		err = checkGRPC(r)
+	}
+	if err == nil {
+		var h healthpb.HealthCheckResponse
+		if perr := proto.Unmarshal(r.Body, &h); perr != nil || h.Status != healthpb.HealthCheckResponse_SERVING {
+			err = fmt.Errorf("health %s, want SERVING: the database answers", h.Status)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("readiness, %s {service: %q}: %w", RequestLabel(t), readyService, err)
+	}
+	return nil
 }
 
 // read checks one read; a failure names the request.
@@ -205,12 +247,12 @@ func nestedCounts(p map[string]any) (apps, stipends, fundings int) {
 // a row behind would grow the table under load. The count is checked also
 // when the cycle failed, so a row a failed cycle could not remove is
 // reported.
-func (v *Validator) write(ctx context.Context, s *Session) error {
+func (v *Validator) write(ctx context.Context, s *Session, tag string) error {
 	before, err := v.countVacancies(ctx)
 	if err != nil {
 		return err
 	}
-	err = v.writeCycle(ctx, s)
+	err = v.writeCycle(ctx, s, tag)
 	after, cerr := v.countVacancies(ctx)
 	switch {
 	case cerr != nil:
@@ -235,24 +277,25 @@ func (v *Validator) countVacancies(ctx context.Context) (int64, error) {
 }
 
 // writeCycle creates, updates and deletes one vacancy and checks after
-// each step, by reading the vacancy back, that the step really happened.
-// A step that fails names itself, and whatever the cycle created is
-// deleted again (see removeCreated).
-func (v *Validator) writeCycle(ctx context.Context, s *Session) error {
-	w, _ := NewWorkload(s, Write, v.Tag+" "+s.App.Name)
+// each step, by reading the vacancy back, that the step really happened:
+// the update also raised the version. A step that fails names itself,
+// and whatever the cycle created is deleted again (see removeCreated).
+// The rows are titled after v.Tag and tag.
+func (v *Validator) writeCycle(ctx context.Context, s *Session, tag string) error {
+	w, _ := NewWorkload(s, Write, v.Tag+" "+tag)
 	created := w.data(1, false)
 	id, version, err := v.create(ctx, s, created)
 	if err != nil {
 		return v.removeCreated(ctx, s, w, id, err)
 	}
-	if err := v.vacancyHas(ctx, s, id, created.Title); err != nil {
+	if _, err := v.vacancyHas(ctx, s, id, created.Title); err != nil {
 		return v.removeCreated(ctx, s, w, id, fmt.Errorf("after create: %w", err))
 	}
 	edited := w.data(1, true)
 	if _, err := v.step(ctx, s, s.Update(id, version, edited)); err != nil {
 		return v.removeCreated(ctx, s, w, id, err)
 	}
-	if err := v.vacancyHas(ctx, s, id, edited.Title); err != nil {
+	if err := v.raised(ctx, s, id, version, edited.Title); err != nil {
 		return v.removeCreated(ctx, s, w, id, fmt.Errorf("after update: %w", err))
 	}
 	if _, err := v.step(ctx, s, s.Delete(id)); err != nil {
@@ -298,22 +341,45 @@ func (v *Validator) step(ctx context.Context, s *Session, t vegeta.Target) (*veg
 	return r, nil
 }
 
-// vacancyHas reads vacancy id back and looks for its title.
-func (v *Validator) vacancyHas(ctx context.Context, s *Session, id int64, title string) error {
+// vacancyHas reads vacancy id back, looks for its title and returns the
+// answer.
+func (v *Validator) vacancyHas(ctx context.Context, s *Session, id int64, title string) (*vegeta.Result, error) {
 	t := s.withAuth(s.App.d.readVacancy(s.App.BaseURL, id), OpReadOne, 0)
 	r, err := Do(ctx, v.Client, t)
 	switch {
 	case err != nil:
+	case s.App.Kind == KindGRPC:
+		err = checkGRPC(r)
 	case r.Code != http.StatusOK:
 		err = fmt.Errorf("status %d, want 200%s", r.Code, snippet(r.Body))
 	case s.App.Kind == KindGraphQL:
 		err = decodeGraphQL(r, nil)
 	}
 	if err == nil && !bytes.Contains(r.Body, []byte(title)) {
-		err = fmt.Errorf("vacancy %d does not show the title %q that was written%s", id, title, snippet(r.Body))
+		err = fmt.Errorf("vacancy %d does not show the title %q that was written%s", id, title, s.App.vacancyText(r))
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %w", RequestLabel(t), err)
+		return nil, fmt.Errorf("%s: %w", RequestLabel(t), err)
+	}
+	return r, nil
+}
+
+// raised reads vacancy id back after an update sent at version: it must
+// show the new title at a higher version. A server that keeps the version
+// would answer every later writer's update as current, and lose writes.
+// A site's pages need not show the version, so a site's is not checked.
+func (v *Validator) raised(ctx context.Context, s *Session, id int64, version int32, title string) error {
+	r, err := v.vacancyHas(ctx, s, id, title)
+	if err != nil {
+		return err
+	}
+	got, ok, err := s.App.d.version(r)
+	label := RequestLabel(s.withAuth(s.App.d.readVacancy(s.App.BaseURL, id), OpReadOne, 0))
+	switch {
+	case err != nil:
+		return fmt.Errorf("%s: %w", label, err)
+	case ok && got <= version:
+		return fmt.Errorf("%s: vacancy %d is at version %d after an update sent at version %d, want a higher version", label, id, got, version)
 	}
 	return nil
 }
@@ -342,6 +408,9 @@ func (v *Validator) vacancyGone(ctx context.Context, s *Session, id int64) error
 				return nil
 			}
 		}
+	}
+	if s.App.Kind == KindGRPC {
+		return fmt.Errorf("%s: vacancy %d still readable after delete: gRPC %s, want NOT_FOUND%s", RequestLabel(t), id, grpcStatus(r), s.App.vacancyText(r))
 	}
 	return fmt.Errorf("%s: vacancy %d still readable after delete: status %d, want 404%s", RequestLabel(t), id, r.Code, snippet(r.Body))
 }

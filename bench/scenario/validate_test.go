@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -229,6 +231,52 @@ func TestValidateCatchesAWrongRESTServer(t *testing.T) {
 			return status, body
 		}, []string{`write: after update: GET /api/vacancies/`, `: status 404, want 200`}, false, 0, ""},
 	}
+	tests = append(tests, []struct {
+		name         string
+		scenario     string
+		wrong        flaw
+		want         []string
+		withDatabase bool
+		leaves       int
+		ignore       string
+	}{
+		// Checks the dataset could not fail before: payer A040 sorts
+		// before P010 though its id is higher, and the showcase's last
+		// appointment is open-ended.
+		{"fundings by payer id", scenario.ReadOne, rewriteJSON("GET", "/api/persons/1", func(v any) any {
+			for _, a := range v.(map[string]any)["appointments"].([]any) {
+				fs := a.(map[string]any)["fundings"].([]any)
+				sort.Slice(fs, func(i, j int) bool {
+					return fs[i].(map[string]any)["payer"].(map[string]any)["id"].(float64) < fs[j].(map[string]any)["payer"].(map[string]any)["id"].(float64)
+				})
+			}
+			return v
+		}), []string{`GET /api/persons/1: field parity: differs from the dataset: read-one.appointments[8].fundings: order: [0] is payer 10, want payer 40 (the same 2 rows in another order)`}, false, 0, ""},
+		{"an empty date for none", scenario.ReadOne, rewriteJSON("GET", "/api/persons/1", func(v any) any {
+			for _, a := range v.(map[string]any)["appointments"].([]any) {
+				if m := a.(map[string]any); m["endsOn"] == nil {
+					m["endsOn"] = ""
+				}
+			}
+			return v
+		}), []string{`read-one.appointments[11].endsOn: got "", want null`}, false, 0, ""},
+		{"persons in id order", scenario.ReadMany, rewriteJSON("GET", "/api/persons", func(v any) any {
+			list := v.(map[string]any)["items"].([]any)
+			sort.Slice(list, func(i, j int) bool {
+				return list[i].(map[string]any)["id"].(float64) < list[j].(map[string]any)["id"].(float64)
+			})
+			return v
+		}), []string{`GET /api/persons?limit=1000: field parity: differs from the dataset: read-many: order: [0] is id 1, want id `, ` (the same 500 rows in another order)`}, false, 0, ""},
+		{"an update that keeps the version", scenario.Write, func(r *http.Request, status int, body []byte) (int, []byte) {
+			if r.Method == http.MethodPatch || r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/api/vacancies/") {
+				return rewriteJSON(r.Method, r.URL.Path, func(v any) any {
+					v.(map[string]any)["version"] = 1
+					return v
+				})(r, status, body)
+			}
+			return status, body
+		}, []string{`after update: GET /api/vacancies/`, `: vacancy `, ` is at version 1 after an update sent at version 1, want a higher version`}, false, 0, ""},
+	}...)
 	ref, err := scenario.ReferenceFromDataset(seed.Generate(dbtest.Persons))
 	if err != nil {
 		t.Fatal(err)
@@ -271,6 +319,54 @@ func TestValidateCatchesAWrongRESTServer(t *testing.T) {
 				t.Errorf("validation left %d vacancies behind", n)
 			}
 		})
+	}
+}
+
+// TestValidateMixedReportsItsOwnRows validates write and then mixed on a
+// server whose delete does not delete: each reports the row its own cycle
+// left, and mixed never the one write left before it.
+func TestValidateMixedReportsItsOwnRows(t *testing.T) {
+	ctx := context.Background()
+	url := dbtest.Seeded(t)
+	store := dbtest.Store(t, url, db.Options{MaxConns: 4})
+	app, err := scenario.NewApp("candidate", scenario.KindREST, restServer(t, store, nil, http.MethodDelete).URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := scenario.NewClient(10*time.Second, nil)
+	s, err := app.Login(ctx, c, "editor", "editor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := dbprobe.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	ref, err := scenario.ReferenceFromDataset(seed.Generate(dbtest.Persons))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := &scenario.Validator{Client: c, Ref: ref, Tag: "crudbench test validation", CountVacancies: p.CountVacancies, VacanciesTitled: p.VacanciesTitled}
+	left := regexp.MustCompile(`vacancy (\d+), created by validation, could not be removed`)
+	rows := func(err error) []string {
+		var ids []string
+		for _, m := range left.FindAllStringSubmatch(errorText(err), -1) {
+			ids = append(ids, m[1])
+		}
+		return ids
+	}
+	werr := v.Validate(ctx, s, scenario.Write)
+	merr := v.Validate(ctx, s, scenario.Mixed)
+	w, m := rows(werr), rows(merr)
+	if len(w) != 1 || len(m) != 1 || w[0] == m[0] {
+		t.Errorf("write reports rows %v left (%v), mixed %v (%v); want one each, not the same", w, werr, m, merr)
+	}
+	if want := "the write cycle changed the number of vacancies from 121 to 122"; !strings.Contains(errorText(merr), want) {
+		t.Errorf("mixed: %v, want %q", merr, want)
+	}
+	if n := countTitled(t, url, v.Tag); n != 2 {
+		t.Errorf("%d rows left, want write's and mixed's", n)
 	}
 }
 
