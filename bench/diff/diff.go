@@ -9,7 +9,9 @@
 // cannot tell from noise is marked "~". A regression is a change for the
 // worse of at least Options.Threshold that is significant, or that could
 // not be tested (single runs); a run that held its rate before and no
-// longer does is a regression whatever its figures.
+// longer does is a regression whatever its figures. A machine-bound
+// capacity (results.Capacity.MachineBound) is a lower bound of the app's:
+// compared with it, only a change the bound makes certain counts.
 package diff
 
 import (
@@ -94,6 +96,10 @@ type Row struct {
 	// Regressed says the change counts as a regression (see the package
 	// comment); Improved the same for the better.
 	Regressed, Improved bool
+	// OldBound and NewBound are the stop reason of a capacity that was
+	// machine-bound on that side, whose figure is then a lower bound of
+	// the app's; empty for an exact figure and for every other metric.
+	OldBound, NewBound string
 }
 
 // Mark is how the row's change is shown: "~" when a test could not tell
@@ -232,10 +238,39 @@ func (rep *Report) compareCapacities(key string, o, n results.Capacity) {
 	if o.Held != n.Held {
 		rep.Changes = append(rep.Changes, Change{Key: key, What: "capacity " + confirmed(o) + " → " + confirmed(n), Regressed: o.Held})
 	}
-	rep.Rows = append(rep.Rows, rep.row(key, Capacity, []float64{o.Rate}, []float64{n.Rate}))
-	if o.PerCore > 0 && n.PerCore > 0 {
-		rep.Rows = append(rep.Rows, rep.row(key, PerCore, []float64{o.PerCore}, []float64{n.PerCore}))
+	if o.MachineBound() != n.MachineBound() {
+		rep.Changes = append(rep.Changes, Change{Key: key, What: "capacity stopped by " + stopText(o) + " → " + stopText(n)})
 	}
+	rep.Rows = append(rep.Rows, bounded(rep.row(key, Capacity, []float64{o.Rate}, []float64{n.Rate}), o, n))
+	if o.PerCore > 0 && n.PerCore > 0 {
+		rep.Rows = append(rep.Rows, bounded(rep.row(key, PerCore, []float64{o.PerCore}, []float64{n.PerCore}), o, n))
+	}
+	if o.MachineBound() || n.MachineBound() {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s compares lower bounds: a figure marked ≥ is machine-bound — PostgreSQL, the load generator or other processes, not the app, stopped its search — so the app's capacity is at least that; a lower bound that falls is no regression, and a rise over one no improvement.", key))
+	}
+}
+
+// bounded keeps of r, a row of capacities o and n, only the changes their
+// bounds make certain: a new figure that is a lower bound has not
+// regressed for being lower (the app may do more), and a rise over an old
+// lower bound is no improvement (the app may have done as much).
+func bounded(r Row, o, n results.Capacity) Row {
+	if o.MachineBound() {
+		r.OldBound, r.Improved = o.StopReason, false
+	}
+	if n.MachineBound() {
+		r.NewBound, r.Regressed = n.StopReason, false
+	}
+	return r
+}
+
+// stopText is what stopped c's search, marked when it was the machine's
+// other side: "postgres-cpu (machine-bound)".
+func stopText(c results.Capacity) string {
+	if c.MachineBound() {
+		return c.StopReason + " (machine-bound)"
+	}
+	return c.StopReason
 }
 
 // confirmed says whether a full-length run held c's rate.

@@ -213,3 +213,57 @@ func TestFormats(t *testing.T) {
 		t.Errorf("markdown row not as expected:\n%s", md.String())
 	}
 }
+
+// A machine-bound capacity is a lower bound of the app's: compared with
+// it, only a change the bound makes certain is a regression or an
+// improvement, and the output says which figures are bounds.
+func TestMachineBoundCapacities(t *testing.T) {
+	capacity := func(rate float64, stop string) *results.Run {
+		return &results.Run{Capacities: []results.Capacity{{Scenario: "read-one", App: "rest", Status: results.CapacityFound,
+			Rate: rate, PerCore: rate, Held: true, StopReason: stop}}}
+	}
+	const bound, own = results.StopPostgresCPU, results.StopAppCPU
+	tests := []struct {
+		name                string
+		old, new            *results.Run
+		regressed, improved bool
+		oldBound, newBound  string
+		change              string
+	}{
+		{"an exact figure falls below a bound", capacity(916, bound), capacity(700, own), true, false, bound, "", "capacity stopped by postgres-cpu (machine-bound) → app-cpu"},
+		{"a bound falls below an exact figure", capacity(916, own), capacity(700, bound), false, false, "", bound, "capacity stopped by app-cpu → postgres-cpu (machine-bound)"},
+		{"an exact figure rises over a bound", capacity(700, bound), capacity(916, own), false, false, bound, "", "capacity stopped by postgres-cpu (machine-bound) → app-cpu"},
+		{"a bound rises over an exact figure", capacity(700, own), capacity(916, bound), false, true, "", bound, "capacity stopped by app-cpu → postgres-cpu (machine-bound)"},
+		{"a bound falls", capacity(916, bound), capacity(700, bound), false, false, bound, bound, ""},
+		{"a bound rises", capacity(700, bound), capacity(916, bound), false, false, bound, bound, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := diff.Compare(tt.old, tt.new, diff.DefaultOptions)
+			for _, m := range []diff.Metric{diff.Capacity, diff.PerCore} {
+				r := rowOf(t, rep, m)
+				if r.Regressed != tt.regressed || r.Improved != tt.improved || r.OldBound != tt.oldBound || r.NewBound != tt.newBound {
+					t.Errorf("%s: regressed %v, improved %v, bounds %q → %q; want %v, %v, %q → %q",
+						m.Name, r.Regressed, r.Improved, r.OldBound, r.NewBound, tt.regressed, tt.improved, tt.oldBound, tt.newBound)
+				}
+			}
+			var changes []string
+			for _, c := range rep.Changes {
+				changes = append(changes, c.What)
+			}
+			if got := strings.Join(changes, "; "); got != tt.change {
+				t.Errorf("changes %q, want %q", got, tt.change)
+			}
+			if !strings.Contains(strings.Join(rep.Warnings, "\n"), "capacity · read-one · rest compares lower bounds") {
+				t.Errorf("warnings %q, want the lower bounds named", rep.Warnings)
+			}
+		})
+	}
+	var text strings.Builder
+	if err := diff.Compare(capacity(916, bound), capacity(700, own), diff.DefaultOptions).WriteText(&text, "old", "new"); err != nil {
+		t.Fatal(err)
+	}
+	if want := "≥ 916  700  -23.6%  n=1+1, not tested regressed; old a lower bound (machine-bound: postgres-cpu)"; !strings.Contains(text.String(), want) {
+		t.Errorf("text output lacks %q:\n%s", want, text.String())
+	}
+}

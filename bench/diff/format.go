@@ -21,7 +21,7 @@ func (r Report) WriteText(w io.Writer, oldName, newName string) error {
 		fmt.Fprintf(tw, "%s (%s)\told\tnew\tdelta\t\n", m.Name, m.Unit)
 		for _, row := range r.Rows {
 			if row.Metric == m {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", row.Key, number(row.Old), number(row.New), row.Mark(), row.test(r.Options))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", row.Key, figure(row.Old, row.OldBound), figure(row.New, row.NewBound), row.Mark(), row.test(r.Options))
 			}
 		}
 		tw.Flush()
@@ -53,7 +53,7 @@ func (r Report) WriteMarkdown(w io.Writer, oldName, newName string) error {
 				if row.Regressed || row.Improved {
 					mark = "**" + mark + "**"
 				}
-				fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", row.Key, number(row.Old), number(row.New), mark, row.test(r.Options))
+				fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", row.Key, figure(row.Old, row.OldBound), figure(row.New, row.NewBound), mark, row.test(r.Options))
 			}
 		}
 		b.WriteString("\n")
@@ -93,10 +93,26 @@ func (row Row) test(opt Options) string {
 	case row.Improved:
 		note = " improved"
 	}
+	note += row.bounds()
 	if !row.Tested {
 		return fmt.Sprintf("n=%d+%d, not tested%s", row.OldN, row.NewN, note)
 	}
 	return fmt.Sprintf("p=%.3f n=%d+%d (%s)%s", row.P, row.OldN, row.NewN, testName(opt.Test), note)
+}
+
+// bounds names the sides of a row whose figure is a lower bound:
+// "; old a lower bound (machine-bound: postgres-cpu)".
+func (row Row) bounds() string {
+	var sides []string
+	for _, s := range []struct{ name, reason string }{{"old", row.OldBound}, {"new", row.NewBound}} {
+		if s.reason != "" {
+			sides = append(sides, s.name+" a lower bound (machine-bound: "+s.reason+")")
+		}
+	}
+	if len(sides) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(sides, ", ")
 }
 
 // testName is the name a reader knows a test by.
@@ -114,6 +130,15 @@ func (r Report) verdict() string {
 		return fmt.Sprintf("No regression past %.0f%%.", 100*r.Options.Threshold)
 	}
 	return fmt.Sprintf("%d regression(s) past %.0f%%: %s.", len(regs), 100*r.Options.Threshold, strings.Join(regs, "; "))
+}
+
+// figure is number(v), after "≥ " when it is a lower bound (bound, the
+// reason of a machine-bound capacity, is set).
+func figure(v float64, bound string) string {
+	if bound != "" {
+		return "≥ " + number(v)
+	}
+	return number(v)
 }
 
 // number formats a figure with three significant digits or whole units.
