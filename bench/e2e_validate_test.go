@@ -14,12 +14,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/golang-jwt/jwt/v5"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
@@ -192,39 +195,181 @@ func TestValidateOnly(t *testing.T) {
 }
 
 // TestValidateOnlyGRPC checks that validation finds a gRPC server's wrong
-// answers as it finds an HTTP server's: a field missing from the person
-// detail and a list that fails, each naming the call and what differs.
+// answers as it finds an HTTP server's, each failure naming the call and
+// what differs in gRPC's terms: a field missing from the person detail, a
+// list that fails, an empty date for none, a delete that does not delete,
+// a health service that never says the server is ready, a login that
+// fails (which fails every scenario but control), and tokens with claims
+// of the server's own.
 func TestValidateOnlyGRPC(t *testing.T) {
 	row, _ := stack.FindBuiltin("grpc")
 	dbURL, procs := startApps(t, []stack.App{row})
-	addr := grpcProxy(t, strings.TrimPrefix(procs["grpc"].URL, "grpc://"), func(method string, out []byte) ([]byte, error) {
-		switch method {
-		case pb.Staff_GetPerson_FullMethodName:
+	target := strings.TrimPrefix(procs["grpc"].URL, "grpc://")
+
+	t.Run("wrong answers", func(t *testing.T) {
+		wrong := grpcProxy(t, target, answers(func(method string, out []byte) ([]byte, error) {
+			switch method {
+			case pb.Staff_GetPerson_FullMethodName:
+				var p pb.PersonDetail
+				if err := proto.Unmarshal(out, &p); err != nil {
+					return nil, err
+				}
+				p.Person.Email = ""
+				return proto.Marshal(&p)
+			case pb.Staff_ListVacancies_FullMethodName:
+				return nil, status.Error(codes.Internal, "boom")
+			}
+			return out, nil
+		}))
+		sloppy := grpcProxy(t, target, func(method string, md metadata.MD, in []byte, forward func() ([]byte, error)) ([]byte, error) {
+			if method == pb.Staff_DeleteVacancy_FullMethodName {
+				return proto.Marshal(&pb.DeleteVacancyResponse{})
+			}
+			out, err := forward()
+			if err != nil || method != pb.Staff_GetPerson_FullMethodName {
+				return out, err
+			}
 			var p pb.PersonDetail
 			if err := proto.Unmarshal(out, &p); err != nil {
 				return nil, err
 			}
-			p.Person.Email = ""
+			for _, a := range p.Appointments {
+				if a.EndsOn == nil {
+					a.EndsOn = proto.String("")
+				}
+			}
 			return proto.Marshal(&p)
-		case pb.Staff_ListVacancies_FullMethodName:
-			return nil, status.Error(codes.Internal, "boom")
+		})
+		unready := grpcProxy(t, target, func(method string, md metadata.MD, in []byte, forward func() ([]byte, error)) ([]byte, error) {
+			var req healthpb.HealthCheckRequest
+			if method == "/grpc.health.v1.Health/Check" && proto.Unmarshal(in, &req) == nil && req.Service == "crudbench.v1.Staff" {
+				return proto.Marshal(&healthpb.HealthCheckResponse{Status: healthpb.HealthCheckResponse_NOT_SERVING})
+			}
+			return forward()
+		})
+		noLogin := grpcProxy(t, target, func(method string, md metadata.MD, in []byte, forward func() ([]byte, error)) ([]byte, error) {
+			if method == pb.Staff_Login_FullMethodName {
+				return nil, status.Error(codes.Internal, "boom")
+			}
+			return forward()
+		})
+		attach := strings.Join([]string{"wrong-grpc=grpc@" + wrong, "sloppy-grpc=grpc@" + sloppy, "unready-grpc=grpc@" + unready, "nologin-grpc=grpc@" + noLogin}, ",")
+		console, err := execBench(t, []string{"DATABASE_URL=" + dbURL}, "-validate-only", "-attach", attach, "-scenarios", "read-one,read-small,read-many,write,control")
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+			t.Errorf("bench -validate-only exited with %v, want exit status 1", err)
 		}
-		return out, nil
+		for _, line := range []string{
+			"  wrong-grpc (kind grpc): passed read-many, write, control\n",
+			"    FAILED read-one: POST /crudbench.v1.Staff/GetPerson: field parity: differs from the database: read-one.email: got \"\", want \"",
+			"    FAILED read-small: POST /crudbench.v1.Staff/ListVacancies: status 500 (gRPC INTERNAL: boom), want 200 (gRPC OK)\n",
+			"  sloppy-grpc (kind grpc): passed read-small, read-many, control\n",
+			"    FAILED read-one: POST /crudbench.v1.Staff/GetPerson: field parity: differs from the database: read-one.appointments[11].endsOn: got \"\", want null\n",
+			"    FAILED write: after delete: POST /crudbench.v1.Staff/GetVacancy: vacancy ",
+			" still readable after delete: gRPC OK, want NOT_FOUND: \"id:",
+			"the write cycle changed the number of vacancies from 120 to 121",
+			"  unready-grpc (kind grpc): passed control\n",
+			"    FAILED read-one: readiness, POST /grpc.health.v1.Health/Check {service: \"crudbench.v1.Staff\"}: health NOT_SERVING, want SERVING: the database answers\n",
+			"    FAILED write: readiness, POST /grpc.health.v1.Health/Check {service: \"crudbench.v1.Staff\"}: health NOT_SERVING",
+			"  nologin-grpc (kind grpc): passed control\n",
+			"    FAILED read-one: nologin-grpc: log in as editor: POST /crudbench.v1.Staff/Login: status 500 (gRPC INTERNAL: boom), want 200 (gRPC OK)\n",
+		} {
+			if !strings.Contains(console, line) {
+				t.Errorf("the console does not say %q", line)
+			}
+		}
+		if t.Failed() {
+			t.Logf("console:\n%s", console)
+		}
 	})
-	console, err := execBench(t, []string{"DATABASE_URL=" + dbURL}, "-validate-only", "-attach", "wrong-grpc=grpc@"+addr, "-scenarios", "read-one,read-small,read-many,write")
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
-		t.Errorf("bench -validate-only exited with %v, want exit status 1", err)
-	}
-	for _, line := range []string{
-		"  wrong-grpc (kind grpc): passed read-many, write\n",
-		"    FAILED read-one: POST /crudbench.v1.Staff/GetPerson: field parity: differs from the database: read-one.email: got \"\", want \"",
-		"    FAILED read-small: POST /crudbench.v1.Staff/ListVacancies: status 500 (gRPC INTERNAL: boom), want 200 (gRPC OK)\n",
-	} {
-		if !strings.Contains(console, line) {
-			t.Errorf("the console does not say %q", line)
+
+	t.Run("token interchange", func(t *testing.T) {
+		ctx := context.Background()
+		wire := grpcwire.New(1)
+		defer wire.Close()
+		c := scenario.NewClient(30*time.Second, wire)
+		ref, err := scenario.ReferenceFromDataset(seed.Generate(seed.DefaultPersons))
+		if err != nil {
+			t.Fatal(err)
 		}
+		v := &scenario.Validator{Client: c, Ref: ref}
+		login := func(name, url string) *scenario.Session {
+			t.Helper()
+			app, err := scenario.NewApp(name, scenario.KindGRPC, url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := app.Login(ctx, c, "editor", "editor")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s
+		}
+		builtin := login("grpc", procs["grpc"].URL)
+		same := login("same", "grpc://"+grpcProxy(t, target, answers(func(_ string, out []byte) ([]byte, error) { return out, nil })))
+		if err := v.Interchange(ctx, same, builtin); err != nil {
+			t.Errorf("a server that passes the built-in app's tokens through: %v", err)
+		}
+		own := login("own-claims", "grpc://"+ownTokens(t, target))
+		err = v.Interchange(ctx, own, builtin)
+		for _, want := range []string{
+			"token interchange: a token issued by own-claims is refused by grpc: POST /crudbench.v1.Staff/ListVacancies: status 401 (gRPC UNAUTHENTICATED",
+			"token interchange: a token issued by grpc is refused by own-claims: POST /crudbench.v1.Staff/ListVacancies: status 401 (gRPC UNAUTHENTICATED: not a token of own-claims), want 200 (gRPC OK)",
+		} {
+			if !strings.Contains(errorText(err), want) {
+				t.Errorf("interchange: %v, want %q", err, want)
+			}
+		}
+	})
+}
+
+func errorText(err error) string {
+	if err == nil {
+		return ""
 	}
+	return err.Error()
+}
+
+// ownTokens is a gRPC server that serves every call as the server at
+// target does, but issues tokens of its own, signed with the apps' secret
+// but with claims the Go apps do not read (user for sub and name, no iss
+// or iat), and accepts only those: a server written from a contract that
+// did not name the claims. It returns its host:port.
+func ownTokens(t *testing.T, target string) string {
+	t.Helper()
+	var mu sync.Mutex
+	issued := map[string]string{} // its token → the built-in app's
+	return grpcProxy(t, target, func(method string, md metadata.MD, in []byte, forward func() ([]byte, error)) ([]byte, error) {
+		if method != pb.Staff_Login_FullMethodName {
+			mu.Lock()
+			real, ok := issued[strings.TrimPrefix(strings.Join(md.Get("authorization"), ""), "Bearer ")]
+			mu.Unlock()
+			if !ok {
+				return nil, status.Error(codes.Unauthenticated, "not a token of own-claims")
+			}
+			md.Set("authorization", "Bearer "+real)
+			return forward()
+		}
+		out, err := forward()
+		if err != nil {
+			return nil, err
+		}
+		var resp pb.LoginResponse
+		if err := proto.Unmarshal(out, &resp); err != nil {
+			return nil, err
+		}
+		own, err := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{
+			"user": "editor", "role": "editor", "exp": time.Now().Add(time.Hour).Unix(),
+		}).SignedString([]byte(e2eSecret))
+		if err != nil {
+			return nil, err
+		}
+		mu.Lock()
+		issued[own] = resp.Token
+		mu.Unlock()
+		resp.Token = own
+		return proto.Marshal(&resp)
+	})
 }
 
 // rawCodec carries a gRPC proxy's messages as the bytes they are.
@@ -239,10 +384,28 @@ func (rawCodec) Marshal(v any) ([]byte, error) {
 func (rawCodec) Unmarshal(data []byte, v any) error { *(v.(*[]byte)) = bytes.Clone(data); return nil }
 func (rawCodec) Name() string                       { return "proto" }
 
+// grpcFlaw answers a call of a gRPC proxy: the call's method, metadata
+// and request message, and forward, which makes the call on the server
+// behind the proxy with that metadata (changed, if the flaw changed it)
+// and returns its answer. A flaw may answer without forwarding.
+type grpcFlaw func(method string, md metadata.MD, in []byte, forward func() ([]byte, error)) ([]byte, error)
+
+// answers is the flaw that forwards every call and changes its answer by
+// wrong (or fails the call).
+func answers(wrong func(method string, out []byte) ([]byte, error)) grpcFlaw {
+	return func(method string, _ metadata.MD, _ []byte, forward func() ([]byte, error)) ([]byte, error) {
+		out, err := forward()
+		if err != nil {
+			return nil, err
+		}
+		return wrong(method, out)
+	}
+}
+
 // grpcProxy serves every call as the gRPC server at target does, metadata
-// included, except where wrong rewrites the answer (or fails the call): a
-// gRPC server that gets some things wrong. It returns its host:port.
-func grpcProxy(t *testing.T, target string, wrong func(method string, out []byte) ([]byte, error)) string {
+// included, except where wrong answers otherwise: a gRPC server that gets
+// some things wrong. It returns its host:port.
+func grpcProxy(t *testing.T, target string, wrong grpcFlaw) string {
 	t.Helper()
 	cc, err := grpc.NewClient("passthrough:///"+target, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
@@ -255,16 +418,18 @@ func grpcProxy(t *testing.T, target string, wrong func(method string, out []byte
 	}
 	srv := grpc.NewServer(grpc.ForceServerCodec(rawCodec{}), grpc.UnknownServiceHandler(func(_ any, stream grpc.ServerStream) error {
 		method, _ := grpc.MethodFromServerStream(stream)
-		var in, out []byte
+		var in []byte
 		if err := stream.RecvMsg(&in); err != nil {
 			return err
 		}
 		md, _ := metadata.FromIncomingContext(stream.Context())
-		ctx := metadata.NewOutgoingContext(stream.Context(), md)
-		if err := cc.Invoke(ctx, method, in, &out, grpc.ForceCodec(rawCodec{})); err != nil {
-			return err
+		md = md.Copy()
+		forward := func() ([]byte, error) {
+			var out []byte
+			err := cc.Invoke(metadata.NewOutgoingContext(stream.Context(), md), method, in, &out, grpc.ForceCodec(rawCodec{}))
+			return out, err
 		}
-		out, err := wrong(method, out)
+		out, err := wrong(method, md, in, forward)
 		if err != nil {
 			return err
 		}
@@ -314,13 +479,16 @@ func buildApps(t *testing.T, rows []stack.App) string {
 	return bin
 }
 
+// e2eSecret is the AUTH_SECRET of every app startApp starts.
+const e2eSecret = "e2e-test-secret-0123456789"
+
 // startApp starts a process of the app of row, built into bin, on the
 // database at dbURL; every process of every app shares one secret, so a
 // token one issues the others accept.
 func startApp(t *testing.T, row stack.App, bin, dbURL string) *stack.Process {
 	t.Helper()
 	p, err := stack.StartApp(context.Background(), row, filepath.Join(bin, row.Name), stack.AppConfig{
-		DatabaseURL: dbURL, DBMaxConns: 5, AuthSecret: "e2e-test-secret-0123456789", Log: io.Discard,
+		DatabaseURL: dbURL, DBMaxConns: 5, AuthSecret: e2eSecret, Log: io.Discard,
 	})
 	if err != nil {
 		t.Fatal(err)

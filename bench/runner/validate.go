@@ -10,6 +10,7 @@ import (
 	"crudbench/bench/config"
 	"crudbench/bench/results"
 	"crudbench/bench/scenario"
+	"crudbench/bench/stack"
 	"crudbench/db/seed"
 )
 
@@ -60,8 +61,9 @@ func (r *runner) validate(ctx context.Context, run *results.Run) {
 		}
 	}
 	order := append(rest, others...)
+	peer := r.tokenPeer(ctx, order)
 	for _, name := range order {
-		r.validateApp(ctx, name)
+		r.validateApp(ctx, name, peer)
 	}
 	for _, sc := range r.cfg.Scenarios {
 		for _, name := range r.cfg.Apps {
@@ -78,22 +80,64 @@ func (r *runner) validate(ctx context.Context, run *results.Run) {
 	}
 }
 
-// validateApp logs in to app name and validates every scenario on it; a
-// failed login fails them all.
-func (r *runner) validateApp(ctx context.Context, name string) {
+// validateApp logs in to app name, checks that it and peer (when not nil)
+// accept each other's tokens, and validates every scenario on it. A failed
+// login or interchange fails every scenario but control, which needs no
+// token.
+func (r *runner) validateApp(ctx context.Context, name string, peer *scenario.Session) {
 	u := r.apps[name]
 	var session *scenario.Session
-	loginErr := u.unusable
-	if loginErr == nil {
+	var loginErr error
+	if u.unusable == nil {
 		session, loginErr = r.login(ctx, u)
 	}
+	if loginErr == nil && peer != nil && peer.App.Name != name {
+		loginErr = r.validator.Interchange(ctx, session, peer)
+	}
 	for _, sc := range r.cfg.Scenarios {
-		err := loginErr
-		if err == nil {
+		var err error
+		switch {
+		case u.unusable != nil:
+			err = u.unusable
+		case sc == scenario.Control && session == nil:
+			err = r.validator.Validate(ctx, &scenario.Session{App: u.app}, sc)
+		case sc == scenario.Control:
+			err = r.validator.Validate(ctx, session, sc)
+		case loginErr != nil:
+			err = loginErr
+		default:
 			err = r.validator.Validate(ctx, session, sc)
 		}
 		r.valid[[2]string{sc, name}] = err
 	}
+}
+
+// tokenPeer logs in to the app whose tokens every other app of the run
+// must accept, and whose apps must accept theirs: the first Go app in
+// order (the Go apps share one token package, the contract's), else the
+// first app. It returns nil in attach mode, where the runner cannot know
+// that the apps share a secret, with one app, and when the login fails
+// (which the peer's own validation reports).
+func (r *runner) tokenPeer(ctx context.Context, order []string) *scenario.Session {
+	if r.cfg.Mode() == "attach" || len(order) < 2 {
+		return nil
+	}
+	name := order[0]
+	for _, n := range order {
+		if r.apps[n].toolchain == stack.ToolchainGo {
+			name = n
+			break
+		}
+	}
+	u := r.apps[name]
+	if u.unusable != nil {
+		return nil
+	}
+	s, err := r.login(ctx, u)
+	if err != nil {
+		return nil
+	}
+	return s
 }
 
 // printValidation prints one app's validation: the scenarios that passed
