@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -18,15 +19,19 @@ import (
 	"crudbench/bench/stack"
 )
 
-// The step-down of TestCapacityStepDown: probes at 10 req/s only (the
-// search's start is its cap), each 1 s of warm-up and 1 s measured, 20
-// requests; confirmations of 1 s warm-up and 2 s measured, 30 requests at
-// 10 req/s and 27 at 9. The app behind stepDownProxy answers the 28th
-// request of a session and those after it stepDownDelay late, twice the
-// SLO: a session of 27 requests never sees the delay, one of 30 does in
-// its measured window.
+// The step-down of TestCapacityStepDown: probes at 5 req/s only (the
+// search's start is its cap), each 1 s of warm-up and 2 s measured;
+// confirmations of 2 s warm-up and 4 s measured, 30 requests at 5 req/s
+// and 27 at 4.5. The app behind stepDownProxy answers the 28th request of
+// a session and those after it stepDownDelay late, twice the SLO: a
+// session of 27 requests never sees the delay, one of 30 does in its
+// measured window. The rate is low so that a loaded machine's late
+// answer does not miss a run's throughput: the last request's answer may
+// come an interval (200 ms) late before its run's throughput falls under
+// the rate (at 10 req/s, 110 ms late missed two probes in a row beside
+// two CPU hogs).
 const (
-	stepDownRate  = 10
+	stepDownRate  = 5
 	stepDownAfter = 27
 	stepDownSLO   = 2 * time.Second
 	stepDownDelay = 2 * stepDownSLO
@@ -44,17 +49,17 @@ func TestCapacityStepDown(t *testing.T) {
 
 	run, dir, console := runBench(t, []string{"DATABASE_URL=" + dbURL},
 		"-attach", "rest="+proxy.URL, "-capacity", "-scenarios", "read-one",
-		"-capacity-start", "10", "-capacity-max", "10", "-slo-p99", stepDownSLO.String(),
-		"-probe-warmup", "1s", "-probe-duration", "1s",
-		"-warmup", "1s", "-duration", "2s", "-cooldown", "0s")
+		"-capacity-start", strconv.Itoa(stepDownRate), "-capacity-max", strconv.Itoa(stepDownRate), "-slo-p99", stepDownSLO.String(),
+		"-probe-warmup", "1s", "-probe-duration", "2s",
+		"-warmup", "2s", "-duration", "4s", "-cooldown", "0s")
 
 	if len(run.Capacities) != 1 {
 		t.Fatalf("%d capacities, want 1", len(run.Capacities))
 	}
 	c := run.Capacities[0]
-	// A probe may miss on a loaded machine (ten requests in a 1 s window:
-	// one answer 110 ms late misses the throughput); the search retries it
-	// undelayed, and only the rate it found counts.
+	// A probe may miss on a loaded machine (ten requests in a 2 s window:
+	// the last answer 220 ms late misses the throughput); the search
+	// retries it undelayed, and only the rate it found counts.
 	for i, p := range c.Probes {
 		if !p.Met {
 			t.Logf("probe %d at %v req/s missed (%s); retried", i+1, p.Rate, p.Why)
@@ -84,7 +89,7 @@ func TestCapacityStepDown(t *testing.T) {
 	}
 	conf := c.Confirmation
 	if conf == nil || conf.TargetRate != stepped || conf.Verdict != results.VerdictOK || (len(c.Missed) == 1 && conf.Requests != 18) {
-		t.Fatalf("confirmation %+v, want %v req/s that held (18 requests at 9)", conf, stepped)
+		t.Fatalf("confirmation %+v, want %v req/s that held (18 requests at 4.5)", conf, stepped)
 	}
 	// Each confirmation has its own files: the first the capacity run's
 	// name, the next ones their try.
@@ -97,14 +102,14 @@ func TestCapacityStepDown(t *testing.T) {
 			t.Errorf("raw file %q (%v), want %q with the run's results", f.file, err, f.want)
 		}
 	}
-	if want := "the last confirmation missed: confirming 9.0 req/s, 90% of its rate"; !strings.Contains(console, want) {
+	if want := "the last confirmation missed: confirming 4.5 req/s, 90% of its rate"; !strings.Contains(console, want) {
 		t.Errorf("the console does not say %q", want)
 	}
 	md, err := os.ReadFile(filepath.Join(dir, report.MarkdownFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"held the SLO; missed it at 10 req/s (", "another confirms 90% of that rate, up to 3 runs"} {
+	for _, want := range []string{"held the SLO; missed it at 5 req/s (", "another confirms 90% of that rate, up to 3 runs"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("report.md does not say %q", want)
 		}

@@ -372,7 +372,7 @@ func checkSampleTimes(t *testing.T, path string, d time.Duration) {
 		t.Errorf("%s: %d samples in %.3f s, more than one per %v s allows (%d)", path, len(at), span, interval, most)
 	}
 	for i := 1; i < len(at); i++ {
-		if gap := at[i] - at[i-1]; gap <= 0 || gap >= 1 {
+		if gap := at[i] - at[i-1]; gap < 0 || gap >= 1 {
 			t.Errorf("%s: sample %d at %.3f s, %.3f s after the one before it", path, i, at[i], gap)
 		}
 	}
