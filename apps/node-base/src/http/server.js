@@ -66,6 +66,7 @@ export function createServer(listener, { requestTimeoutMs, logger, answers }) {
     if (answers.unavailable) deadline(req, res, requestTimeoutMs, answers.unavailable);
     const fail = (err) => {
       logger.error({ err, method: req.method, path: req.url.split('?')[0] }, 'internal error');
+      if (res.writableEnded) return; // answered already: the error came after
       if (res.headersSent) res.destroy();
       else answers.internal(req, res);
     };
