@@ -50,7 +50,11 @@ const (
 //
 // Errors are status codes with the db error vocabulary mapped one to one:
 // invalid input INVALID_ARGUMENT with a google.rpc.BadRequest detail whose
-// field violations name the field (REST's camelCase name); a missing row
+// field violations name each wrong request field by its path in the
+// request message, in this file's snake_case ("page_size",
+// "vacancy.salary_min_cents", UpdateVacancy's "title"; an enum number the
+// enum does not declare too, "vacancy.status"), not by REST's camelCase
+// JSON member ("salaryMinCents"); a missing row
 // NOT_FOUND; a stale version or a duplicate ABORTED (the client should
 // read again and retry: the concurrency conflict AIP-193 names ABORTED
 // for); no, a bad or an expired token UNAUTHENTICATED; a viewer writing
@@ -178,7 +182,11 @@ func (c *staffClient) DeleteVacancy(ctx context.Context, in *DeleteVacancyReques
 //
 // Errors are status codes with the db error vocabulary mapped one to one:
 // invalid input INVALID_ARGUMENT with a google.rpc.BadRequest detail whose
-// field violations name the field (REST's camelCase name); a missing row
+// field violations name each wrong request field by its path in the
+// request message, in this file's snake_case ("page_size",
+// "vacancy.salary_min_cents", UpdateVacancy's "title"; an enum number the
+// enum does not declare too, "vacancy.status"), not by REST's camelCase
+// JSON member ("salaryMinCents"); a missing row
 // NOT_FOUND; a stale version or a duplicate ABORTED (the client should
 // read again and retry: the concurrency conflict AIP-193 names ABORTED
 // for); no, a bad or an expired token UNAUTHENTICATED; a viewer writing
