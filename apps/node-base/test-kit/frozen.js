@@ -20,27 +20,28 @@ const LATE_MS = 1000;
  * start(env) starts the app on the database at databaseUrl with env added
  * to its environment and resolves with { url, stop }; requests() returns
  * the reads to send, each [path, fetch init]. The database must run on
- * this machine as this user (its data directory readable, its processes
- * signalable); otherwise the suite is skipped, saying why.
+ * this machine (its data directory readable, its processes signalable by
+ * this user, as the test harness's throwaway cluster is); otherwise the
+ * suite fails, saying so — a skip would pass a suite that checked nothing.
  */
 export function describeFrozenDatabase(name, { start, databaseUrl, requests }) {
   describe(`${name} under a frozen database`, () => {
     let app;
     let postmaster;
-    let skip;
+    let unreachable;
     before(async () => {
       try {
         postmaster = await postmasterOf(databaseUrl);
       } catch (err) {
-        skip = `PostgreSQL's processes cannot be stopped from here: ${err.message}`;
+        unreachable = `PostgreSQL's processes cannot be stopped from here (${err.message}): run the tests against a PostgreSQL on this machine, such as the throwaway cluster go test -run TestNodeUnitTests ./bench/ starts`;
         return;
       }
       app = await start({ REQUEST_TIMEOUT: `${REQUEST_TIMEOUT_MS}ms`, DB_MAX_CONNS: '2' });
     });
     after(() => app?.stop());
 
-    test(`every request is answered 503 with Retry-After within the deadline and ${LATE_MS} ms`, async (t) => {
-      if (skip) return t.skip(skip);
+    test(`every request is answered 503 with Retry-After within the deadline and ${LATE_MS} ms`, async () => {
+      assert.ok(!unreachable, unreachable);
       const reads = requests();
       // The pool's connections open, and the statements are prepared, first.
       for (const [path, init] of reads) {
