@@ -374,7 +374,7 @@ func (v *Validator) raised(ctx context.Context, s *Session, id int64, version in
 		return err
 	}
 	got, ok, err := s.App.d.version(r)
-	label := RequestLabel(s.withAuth(s.App.d.readVacancy(s.App.BaseURL, id), OpReadOne, 0))
+	label := RequestLabel(s.App.d.readVacancy(s.App.BaseURL, id))
 	switch {
 	case err != nil:
 		return fmt.Errorf("%s: %w", label, err)
