@@ -30,6 +30,9 @@ import (
 // come an interval (200 ms) late before its run's throughput falls under
 // the rate (at 10 req/s, 110 ms late missed two probes in a row beside
 // two CPU hogs).
+// probeReads is more reads than validation makes and no more than a probe's.
+const probeReads = 10
+
 const (
 	stepDownRate  = 5
 	stepDownAfter = 27
@@ -119,8 +122,12 @@ func TestCapacityStepDown(t *testing.T) {
 // stepDownProxy forwards to the app at target, and delays the reads of a
 // session (its bearer token) from its stepDownAfter+1th on by
 // stepDownDelay. Each run logs in anew, so each confirmation is a session
-// of its own; the probes share one, the first, which is never delayed: a
-// probe retried after a miss on a slow machine is not a confirmation.
+// of its own; the probes share one, which is never delayed: a probe
+// retried after a miss on a slow machine is not a confirmation. The
+// probes' session is the first to make probeReads reads: validation's,
+// before it, makes fewer (its token is another when it logged in another
+// second, and the first seen is then not the probes'), the
+// confirmations' come after it.
 func stepDownProxy(t *testing.T, target string) *httptest.Server {
 	t.Helper()
 	u, err := url.Parse(target)
@@ -130,15 +137,16 @@ func stepDownProxy(t *testing.T, target string) *httptest.Server {
 	forward := httputil.NewSingleHostReverseProxy(u)
 	var mu sync.Mutex
 	reads := map[string]int{}
-	probes := "" // the first session's token: the probes', never delayed
+	probes := "" // the probes' session, never delayed
 	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if token := r.Header.Get("Authorization"); token != "" && r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/api/persons/") {
 			mu.Lock()
-			if probes == "" {
-				probes = token
-			}
 			reads[token]++
 			n := reads[token]
+			if probes == "" && n == probeReads {
+				probes = token
+				t.Logf("the probes' session is the %d. seen; the others made %v reads", len(reads), reads)
+			}
 			mu.Unlock()
 			if token != probes && n > stepDownAfter {
 				select {
