@@ -7,7 +7,7 @@ import { reportToPrimary, serveMetrics } from './metrics.js';
 import { serveDebug } from '@crudbench/node-base/debug.js';
 import { createServer } from '@crudbench/node-base/http/server.js';
 import { openPool } from '@crudbench/node-base/store/pool.js';
-import { personStore } from './store/persons.js';
+import { personStore } from '@crudbench/node-base/store/persons.js';
 import { personWriter } from '@crudbench/node-base/store/personWrites.js';
 import { userStore } from '@crudbench/node-base/store/users.js';
 import { vacancyStore } from '@crudbench/node-base/store/vacancies.js';

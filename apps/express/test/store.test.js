@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openPool, query } from '@crudbench/node-base/store/pool.js';
-import { personStore } from '../src/store/persons.js';
+import { personStore } from '@crudbench/node-base/store/persons.js';
 import { DATABASE_URL } from './start.js';
 
 // One connection, so that the statements the store ran and the session's

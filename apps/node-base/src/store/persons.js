@@ -1,8 +1,8 @@
-import { AppError, ENOTFOUND, badRequest } from '@crudbench/node-base/errors.js';
-import { query } from '@crudbench/node-base/store/pool.js';
-import { Problems, pageLimit } from '@crudbench/node-base/store/validate.js';
-import { encodeCursor, decodeCursor, badCursor } from '@crudbench/node-base/store/cursor.js';
-import { PERSON_COLUMNS, personOf } from '@crudbench/node-base/store/personWrites.js';
+import { AppError, ENOTFOUND, badRequest } from '../errors.js';
+import { query } from './pool.js';
+import { Problems, pageLimit } from './validate.js';
+import { encodeCursor, decodeCursor, badCursor } from './cursor.js';
+import { PERSON_COLUMNS, personOf } from './personWrites.js';
 
 // The statements are the Go app's (queries/person.sql, appointment.sql as
 // sqlc expands them): the person detail is four statements, one per level,
