@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	dto "github.com/prometheus/client_model/go"
@@ -22,7 +23,8 @@ const MinScrapeInterval = time.Second
 const maxMetricsBytes = 8 << 20
 
 // The metrics a Scraper reads: the standard process collector's (any
-// Prometheus client library has them) and the apps' pgx pool's.
+// Prometheus client library has them) and the apps' pgx pool's; the
+// runtime's pauses are in pauses.go.
 const (
 	metricCPU          = "process_cpu_seconds_total"
 	metricRSS          = "process_resident_memory_bytes"
@@ -46,7 +48,8 @@ type Pool struct {
 // metrics (process_cpu_seconds_total and process_resident_memory_bytes),
 // for a process /proc cannot see or must not be used for: another host,
 // another container. It records the same Series as a Sampler, plus the
-// app's pool counters (Sample.Pool) when it serves them. Create one with
+// app's pool counters (Sample.Pool) and its runtime's pauses
+// (Sample.Pauses) when it serves them. Create one with
 // NewScraper; a Scraper is single-use.
 //
 // Scrapes run on a goroutine of their own, not on a Sampler's locked
@@ -201,12 +204,29 @@ func keepWanted(body []byte) []byte {
 		if end := bytes.IndexAny(name, " {\t\n"); end >= 0 {
 			name = name[:end]
 		}
-		switch string(name) {
-		case metricCPU, metricRSS, metricGoMaxProcs, metricAcquires, metricAcquireWait, metricPoolMaxConns:
+		if wanted(string(name)) {
 			out = append(out, line...)
 		}
 	}
 	return out
+}
+
+// wanted reports whether a line of the exposition named name belongs to a
+// family a Scraper reads: a histogram's or summary's lines add _bucket,
+// _sum or _count to the family's name.
+func wanted(name string) bool {
+	switch name {
+	case metricCPU, metricRSS, metricGoMaxProcs, metricAcquires, metricAcquireWait, metricPoolMaxConns,
+		metricLoopDelayMin, metricLoopDelayMean, metricLoopDelayP99, metricLoopDelayMax:
+		return true
+	}
+	for _, suffix := range []string{"", "_bucket", "_sum", "_count"} {
+		switch strings.TrimSuffix(name, suffix) {
+		case metricGoGCPauses, metricGoGCDuration, metricNodeGC:
+			return true
+		}
+	}
+	return false
 }
 
 // metrics are parsed metric families by name.
@@ -219,7 +239,8 @@ func parseMetrics(r io.Reader) (metrics, error) {
 }
 
 // sample is a Sample (without its time) from the metrics. CPU and memory
-// must be there; the pool only when all its counters are.
+// must be there; the pool only when all its counters are, the pauses when
+// the runtime exports them.
 //
 // process_cpu_seconds_total is, in client_golang's process collector (and
 // in most others), utime plus stime of /proc/self/stat, each truncated to
@@ -242,6 +263,7 @@ func (m metrics) sample() (Sample, error) {
 		CPU:       time.Duration(cpu * float64(time.Second)),
 		CPUBehind: 2*tick + time.Duration(threads)*tick,
 		RSSBytes:  uint64(rss),
+		Pauses:    m.pauses(),
 	}
 	acquires, ok1 := m.value(metricAcquires)
 	wait, ok2 := m.value(metricAcquireWait)

@@ -26,6 +26,9 @@ type Sample struct {
 	// Pool is the app's database pool at At, when the sample was scraped
 	// from metrics that have it; nil from /proc.
 	Pool *Pool
+	// Pauses is the app's runtime's pauses at At, when the sample was
+	// scraped from metrics that have them; nil from /proc.
+	Pauses *Pauses
 }
 
 // Series is everything a Sampler recorded for one target.
