@@ -26,3 +26,7 @@ func ReplicasCost(urls []string, replicas []sampler.Series, from, to time.Time, 
 	}
 	return replicasCost(series, src, from, to, successes, requests)
 }
+
+// PausesCost exposes how an app's pauses are taken from its scraped
+// metrics over a window.
+var PausesCost = pausesCost

@@ -67,6 +67,7 @@ func Take(res *results.Result, out *load.Outcome, series map[string]sampler.Seri
 		if len(src.scrapes) == 1 {
 			if ser, ok := series[src.scrapes[0].series]; ok {
 				res.AppCost.Pool = poolCost(ser, from, to, s.Requests)
+				res.AppCost.Pauses = pausesCost(ser, from, to)
 			}
 		}
 	}
@@ -148,6 +149,43 @@ func poolCost(ser sampler.Series, from, to time.Time, requests uint64) *results.
 		WaitMsPerRequest:   perRequest(wait*1000, requests),
 		MaxConns:           p.MaxConns,
 	}
+}
+
+// pausesCost is what the app's runtime paused over the window from to to,
+// from the scrapes around it; nil without two scrapes with pauses. Each
+// figure is a rate or a percentile, which the scrapes' span gives as the
+// window's. The event loop's timer interval is taken as the shortest
+// delay each scrape saw: the loop's ticks are at least that far apart, so
+// the delay beyond it is what held the loop.
+func pausesCost(ser sampler.Series, from, to time.Time) *results.Pauses {
+	c, ok := ser.PausesBetween(ser.Around(from, to))
+	if !ok || c.Span <= 0 {
+		return nil
+	}
+	var p results.Pauses
+	if g := c.GC; g != nil {
+		p.GC = &results.GCPauses{
+			P99Ms:       ms(g.Quantile(0.99)),
+			MsPerSecond: ms(g.Sum) / c.Span.Seconds(),
+			PerSecond:   float64(g.Count) / c.Span.Seconds(),
+		}
+	}
+	if len(c.EventLoop) > 0 {
+		l := &results.LoopDelay{}
+		var held float64
+		for _, d := range c.EventLoop {
+			l.MaxMs = max(l.MaxMs, ms(d.Max-d.Min))
+			l.P99Ms = max(l.P99Ms, ms(d.P99-d.Min))
+			if d.Mean > 0 {
+				// Ticks a mean apart cover the scrape's span; each was
+				// late by its delay less the interval.
+				held += float64(d.Mean-d.Min) / float64(d.Mean)
+			}
+		}
+		l.MsPerSecond = 1000 * held / float64(len(c.EventLoop))
+		p.EventLoop = l
+	}
+	return &p
 }
 
 // scale is the window's length over that of the samples around it, by

@@ -123,6 +123,9 @@ type ProcessCost struct {
 	// Pool is the app's database pool over the window, from its metrics;
 	// nil when they were not scraped.
 	Pool *PoolCost `json:"pool,omitempty"`
+	// Pauses is what the app's runtime paused over the window, from its
+	// metrics; nil when they were not scraped or have no such figures.
+	Pauses *Pauses `json:"pauses,omitempty"`
 
 	// CPUResolutionMsPerRequest is the resolution of CPUMsPerRequest: how
 	// far the CPU readings over the window may be off, per successful
