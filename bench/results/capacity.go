@@ -33,6 +33,8 @@ const (
 	StopCap           = "cap"            // the search reached -capacity-max
 	StopPool          = "pool"           // requests waited for a database connection from the app's pool, with CPU to spare
 	StopSpike         = "latency-spike"  // the rate was held and most requests were quick, with CPU to spare: a tail nothing measured explains
+	StopGCPause       = "gc-pause"       // the garbage collector's pauses made most of the tail, with CPU to spare
+	StopEventLoopLag  = "event-loop-lag" // Node's event loop was held for most of the tail, with CPU to spare
 )
 
 // Capacity is the outcome of the capacity search of one (scenario, app).
@@ -77,6 +79,18 @@ type Capacity struct {
 	// Missed are the other confirmation runs, all of which missed the SLO,
 	// in the order they ran: above Rate when Held, below it when not.
 	Missed []Result `json:"missedConfirmations,omitempty"`
+
+	// Search is the search's number among the repeats of its (scenario,
+	// app), from 1, and PID the app's process it measured (0 when not
+	// known); both zero in files written before searches were repeated.
+	Search int `json:"search,omitempty"`
+	PID    int `json:"pid,omitempty"`
+	// Searches holds every search of the (scenario, app), in the order
+	// they ran, when -capacity -repeat ran more than one; the fields above
+	// are then those of the one the median falls on (FoldCapacities), a
+	// real search whose probes and confirmations they are. Nil for a
+	// single search.
+	Searches []Capacity `json:"searches,omitempty"`
 }
 
 // Probe is one short run of a capacity search.
@@ -112,6 +126,9 @@ type Probe struct {
 	// PoolAvailable.
 	PoolWaitMs    float64 `json:"poolWaitMs,omitempty"`
 	PoolAvailable bool    `json:"poolAvailable,omitempty"`
+	// Pauses is what the app's runtime paused during the probe (from its
+	// metrics); nil when they were not read.
+	Pauses *Pauses `json:"pauses,omitempty"`
 
 	// OtherCPU is the machine's CPU less that of the app, PostgreSQL and
 	// the runner over the same window: other processes' (and interrupts'),
@@ -146,7 +163,42 @@ type ProcessShare struct {
 // other side had more room, and ranking it against an app whose own core
 // was the limit would credit the app with the machine's limit. A rate no
 // full-length run held bounds nothing and is not machine-bound.
-func (c *Capacity) MachineBound() bool {
+//
+// The median of repeated searches is a lower bound when a search at or
+// below it was machine-bound: that search's own capacity may be higher,
+// and with it the median. Machine-bound searches above the median cannot
+// move it.
+func (c *Capacity) MachineBound() bool { return c.BoundReason() != "" }
+
+// BoundReason is the stop reason that makes c machine-bound (see
+// MachineBound): its own, or for the median of repeated searches that of
+// the highest machine-bound search at or below it; empty when c is not
+// machine-bound.
+func (c *Capacity) BoundReason() string {
+	if len(c.Searches) == 0 {
+		if c.searchBound() {
+			return c.StopReason
+		}
+		return ""
+	}
+	if !c.Held {
+		return ""
+	}
+	var bound *Capacity
+	for i := range c.Searches {
+		s := &c.Searches[i]
+		if s.searchBound() && s.Rate <= c.Rate && (bound == nil || s.Rate > bound.Rate) {
+			bound = s
+		}
+	}
+	if bound == nil {
+		return ""
+	}
+	return bound.StopReason
+}
+
+// searchBound is MachineBound for one search.
+func (c *Capacity) searchBound() bool {
 	if c.Status != CapacityFound || !c.Held {
 		return false
 	}
