@@ -1,0 +1,133 @@
+import { GraphQLError } from 'graphql';
+import { unwrapResolverError } from '@apollo/server/errors';
+import { MAX_QUERY_TOKENS } from '@crudbench/node-base/graphql/limits.js';
+
+// The Go app's codes and statuses (apps/graphql/README.md, Errors), in the
+// two places Apollo has for them: formatError gives every error its code
+// and message, and useStatus sets the response's status from the codes, as
+// the Go app's transport does.
+
+/** The codes of a request refused before it ran: parse, validation and the document limits. */
+const REQUEST_CODES = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'QUERY_TOO_LARGE',
+  'OPERATION_LIMIT_EXCEEDED',
+  'FRAGMENT_LIMIT_EXCEEDED',
+  'SPREAD_LIMIT_EXCEEDED',
+  'ALIAS_LIMIT_EXCEEDED',
+  'DIRECTIVE_LIMIT_EXCEEDED',
+  'SELECTION_LIMIT_EXCEEDED',
+  'REPEAT_LIMIT_EXCEEDED',
+  'DEPTH_LIMIT_EXCEEDED',
+  'COMPLEXITY_LIMIT_EXCEEDED',
+]);
+
+/** The codes a client may see with their message; any other error is INTERNAL. */
+const CLIENT_CODES = new Set([...REQUEST_CODES, 'BAD_REQUEST', 'BAD_USER_INPUT', 'NOT_FOUND', 'CONFLICT', 'UNAUTHENTICATED', 'FORBIDDEN', 'UNAVAILABLE']);
+
+const GRAPHQL_RESPONSE = 'application/graphql-response+json';
+
+/** mediaType is a Content-Type's or Accept entry's type and subtype, lower case, without parameters. */
+export const mediaType = (header) => (header ?? '').split(';')[0].trim().toLowerCase();
+
+/**
+ * responseType is the media type of an answer to a request with this
+ * Accept, as the Go app chooses it: application/json when the client
+ * accepts it (or anything), else application/graphql-response+json.
+ */
+export function responseType(accept) {
+  if (!accept) return 'application/json';
+  for (const part of accept.split(',')) {
+    const type = mediaType(part);
+    if (type === '*/*' || type === 'application/*' || type === 'application/json') return 'application/json';
+    if (type === GRAPHQL_RESPONSE) return type;
+  }
+  return GRAPHQL_RESPONSE;
+}
+
+/**
+ * requestErrorStatus is the status of a request error: 400 for clients of
+ * the GraphQL-over-HTTP spec's media type, 200 for those of
+ * application/json, which read the errors of a 200 only.
+ */
+export const requestErrorStatus = (accept) => (responseType(accept) === GRAPHQL_RESPONSE ? 400 : 200);
+
+/** sendError answers a request refused before Apollo runs it: one error with its code, no data. */
+export function sendError(req, res, status, code, message) {
+  const body = JSON.stringify({ errors: [{ message, extensions: { code } }] });
+  res.writeHead(status, { 'Content-Type': responseType(req.headers.accept), 'Content-Length': Buffer.byteLength(body) }).end(body);
+}
+
+/**
+ * createFormatError returns Apollo's formatError: the Go app's code and
+ * message for what Apollo words its own way, and INTERNAL, without
+ * details, for anything that is not a client's error (logged).
+ */
+export function createFormatError(logger) {
+  return (formatted, error) => {
+    const code = formatted.extensions?.code;
+    // A mutation over GET: Apollo's 405 with Allow: POST, coded BAD_REQUEST.
+    if (error instanceof GraphQLError && error.extensions?.http?.status === 405) {
+      return { message: 'a mutation must be sent with POST', extensions: { code: 'METHOD_NOT_ALLOWED' } };
+    }
+    // A scalar's or enum's refusal found by validation, or a limit's
+    // (limits.js), which Apollo codes GRAPHQL_VALIDATION_FAILED.
+    const own = error?.originalError?.extensions?.code;
+    if (code === 'GRAPHQL_VALIDATION_FAILED' && own && own !== code) {
+      return { ...formatted, extensions: { ...formatted.extensions, code: own } };
+    }
+    // An operationName the document does not hold, as gqlgen codes it.
+    if (code === 'OPERATION_RESOLUTION_FAILURE') return { ...formatted, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } };
+    if (code === 'GRAPHQL_PARSE_FAILED' && formatted.message.includes(`${MAX_QUERY_TOKENS} tokens`)) {
+      return { message: `exceeded token limit of ${MAX_QUERY_TOKENS}`, extensions: { code } };
+    }
+    if (CLIENT_CODES.has(code)) return formatted;
+    logger.error({ err: unwrapResolverError(error) }, 'internal error');
+    return { message: 'internal error', extensions: { code: 'INTERNAL' } };
+  };
+}
+
+/** allNull reports whether data is null or an object whose every field is null. */
+const allNull = (data) => data == null || Object.values(data).every((v) => v === null);
+
+/**
+ * useStatus is the plugin setting the status of every response Apollo
+ * answers, and its media type, as the Go app does:
+ *
+ * - every error UNAVAILABLE and no field answered: 503 with Retry-After and
+ *   data null, an outage clients and load balancers see without reading the
+ *   body;
+ * - a request error (nothing ran, and a parse, validation or limit code):
+ *   requestErrorStatus;
+ * - Apollo's own 400 (a body that is no request) and 405 (a mutation over
+ *   GET) stay;
+ * - anything else is a GraphQL response that ran: 200.
+ */
+export function useStatus() {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ request, response }) {
+          const accept = request.http?.headers.get('accept');
+          const { http, body } = response;
+          http.headers.set('content-type', responseType(accept));
+          if (body.kind !== 'single') return;
+          const result = body.singleResult;
+          const codes = result.errors?.map((e) => e.extensions?.code) ?? [];
+          if (codes.length > 0 && codes.every((c) => c === 'UNAVAILABLE') && allNull(result.data)) {
+            if (result.data !== undefined) result.data = null;
+            http.status = 503;
+            http.headers.set('retry-after', '5');
+          } else if (result.data === undefined && codes.some((c) => REQUEST_CODES.has(c))) {
+            http.status = requestErrorStatus(accept);
+          } else if (codes.includes('METHOD_NOT_ALLOWED')) {
+            http.status = 405;
+          } else {
+            http.status = codes.includes('BAD_REQUEST') ? 400 : 200;
+          }
+        },
+      };
+    },
+  };
+}
