@@ -41,6 +41,15 @@ const PoolShare = 0.25
 // wait cannot have made the tail, however large a share of the p50 it is.
 const TailShare = 0.01
 
+// PauseShare is the share of a probe's excess latency, its p99 less its
+// p50, that the runtime's long pauses must reach to explain its miss: a
+// request that arrives as a pause begins waits all of it, so pauses at
+// least half the excess are most of it. They must also have been frequent
+// enough to reach the tail: for TailShare of the requests to have met
+// one, the runtime must have paused at least TailShare of the time (10 ms
+// a second).
+const PauseShare = 0.5
+
 // QuickShare is the share of the SLO under which a probe's p50 counts as
 // quick: with the rate held, a quick p50 and a p99 over the SLO, most
 // requests met no queue and only the tail was slow.
@@ -58,8 +67,12 @@ const QuickShare = 0.25
 // them together; the one of app, PostgreSQL, runner
 // and the machine's other processes that used the most CPU when the
 // machine used BusyShare of Cores; the app's database pool when, with CPU
-// to spare, its mean wait per request (from the app's metrics) reached
-// PoolShare of the median latency and could have made the tail (TailShare);
+// to spare, the runtime's pauses (from the app's metrics) when they made
+// most of the tail (pausesExplain): the garbage collector's before Node's
+// event loop, which a collection holds too; the app's database pool when,
+// with CPU to spare, its mean wait per request reached PoolShare of the
+// median latency and could have made the tail (TailShare) — Node's pool
+// wait includes the loop's delay, which is why the pauses come first;
 // a latency spike when the probe held its rate by the SLO's own terms
 // (results.Judgement.HeldRate) with a quick p50 (QuickShare) and nothing above explains its tail; else queueing,
 // latency that grew with CPU to spare. A CPU figure that is not
@@ -71,6 +84,7 @@ const QuickShare = 0.25
 func StopReason(cfg Config, p results.Probe) (reason, detail string) {
 	cpu := cpuText(cfg, p)
 	m := onMachine(cfg, p)
+	pause := pausesExplain(p)
 	switch {
 	case p.AchievedRate < cfg.SLO.MinThroughputShare*p.Rate:
 		return results.StopLoadGenerator, fmt.Sprintf("the load generator sent %s of %s req/s: it fell behind its schedule; %s",
@@ -86,6 +100,13 @@ func StopReason(cfg Config, p results.Probe) (reason, detail string) {
 	case m.MachineCPUAvailable && m.MachineCPU >= BusyShare*float64(cfg.Cores):
 		reason, who := busiest(m)
 		return reason, fmt.Sprintf("the machine was CPU-bound and %s used the most: %s", who, cpu)
+	case pause != "":
+		what := "the garbage collector paused"
+		if pause == results.StopEventLoopLag {
+			what = "the event loop was held"
+		}
+		return pause, fmt.Sprintf("%s for most of the excess latency, with CPU to spare: a p99 of %s ms over a p50 of %s ms; %s; %s",
+			what, decimals(p.P99, 1), decimals(p.P50, 2), PausesText(p.Pauses), cpu)
 	case poolExplains(p):
 		return results.StopPool, fmt.Sprintf("requests waited %s ms on average for a connection from the app's pool, %s of the p50 latency of %s ms, with CPU to spare: %s",
 			decimals(p.PoolWaitMs, 2), percent(p.PoolWaitMs/p.P50), decimals(p.P50, 2), cpu)
@@ -93,11 +114,58 @@ func StopReason(cfg Config, p results.Probe) (reason, detail string) {
 	if p.PoolAvailable {
 		cpu += fmt.Sprintf("; pool wait %s ms per request", decimals(p.PoolWaitMs, 2))
 	}
+	if t := PausesText(p.Pauses); t != "" {
+		cpu += "; " + t
+	}
 	if cfg.SLO.JudgeProbe(p).HeldRate && p.P50 <= QuickShare*msOf(cfg.SLO.P99) {
-		return results.StopSpike, fmt.Sprintf("latency spike with CPU to spare: the rate was held and the p50 was %s ms, but the p99 was %s ms, and neither CPU nor the pool explains it: %s",
+		return results.StopSpike, fmt.Sprintf("latency spike with CPU to spare: the rate was held and the p50 was %s ms, but the p99 was %s ms, and neither CPU, the runtime's pauses nor the pool explains it: %s",
 			decimals(p.P50, 2), decimals(p.P99, 1), cpu)
 	}
 	return results.StopQueueing, fmt.Sprintf("latency grew with CPU to spare (a pool, lock or connection limit): %s", cpu)
+}
+
+// pausesExplain names the runtime's pauses that explain p's miss,
+// results.StopGCPause or StopEventLoopLag, or returns "" when none does.
+// A kind of pause explains it when its long pauses reach PauseShare of the
+// excess latency (p99 − p50) and it paused at least TailShare of the time.
+// The long pauses are the collector's p99 (a histogram of every pause) and
+// the event loop's longest delay: its timer ticks once a turn, so one
+// 300 ms hold a second is one tick in a hundred and under most seconds'
+// p99, though every request that arrived during it waited.
+func pausesExplain(p results.Probe) string {
+	excess := p.P99 - p.P50
+	if p.Pauses == nil || excess <= 0 {
+		return ""
+	}
+	explains := func(longMs, msPerSecond float64) bool {
+		return longMs >= PauseShare*excess && msPerSecond >= TailShare*1000
+	}
+	if g := p.Pauses.GC; g != nil && explains(g.P99Ms, g.MsPerSecond) {
+		return results.StopGCPause
+	}
+	if l := p.Pauses.EventLoop; l != nil && explains(l.MaxMs, l.MsPerSecond) {
+		return results.StopEventLoopLag
+	}
+	return ""
+}
+
+// PausesText states a runtime's pauses: "GC p99 4.8 ms, 21 ms a second
+// (17 a second); event loop held up to 310 ms, 301 ms a second (worst
+// second's p99 0.52 ms)"; empty without figures.
+func PausesText(p *results.Pauses) string {
+	if p == nil {
+		return ""
+	}
+	var parts []string
+	if g := p.GC; g != nil {
+		parts = append(parts, fmt.Sprintf("GC p99 %s ms, %s ms a second (%s a second)",
+			decimals(g.P99Ms, 2), decimals(g.MsPerSecond, 1), decimals(g.PerSecond, 1)))
+	}
+	if l := p.EventLoop; l != nil {
+		parts = append(parts, fmt.Sprintf("event loop held up to %s ms, %s ms a second (worst second's p99 %s ms)",
+			decimals(l.MaxMs, 1), decimals(l.MsPerSecond, 1), decimals(l.P99Ms, 2)))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // poolExplains reports whether the pool's wait in p is large enough to

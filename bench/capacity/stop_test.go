@@ -242,7 +242,7 @@ func TestStopReasonSpike(t *testing.T) {
 			name:       "the pool's wait is a quarter of the p50 but too small for the tail",
 			probe:      func(p results.Probe) results.Probe { return p },
 			want:       results.StopSpike,
-			wantDetail: "latency spike with CPU to spare: the rate was held and the p50 was 2.9 ms, but the p99 was 89.6 ms, and neither CPU nor the pool explains it: app 0.61 of 1 core; PostgreSQL 0.34; load generator 0.20; machine 1.21 of 2; pool wait 0.68 ms per request",
+			wantDetail: "latency spike with CPU to spare: the rate was held and the p50 was 2.9 ms, but the p99 was 89.6 ms, and neither CPU, the runtime's pauses nor the pool explains it: app 0.61 of 1 core; PostgreSQL 0.34; load generator 0.20; machine 1.21 of 2; pool wait 0.68 ms per request",
 		},
 		{
 			name:  "a pool wait that could make the tail",
@@ -265,6 +265,84 @@ func TestStopReasonSpike(t *testing.T) {
 			got, detail := capacity.StopReason(config(), tt.probe(spike))
 			if got != tt.want || tt.wantDetail != "" && detail != tt.wantDetail {
 				t.Errorf("reason %q (%s), want %q (%s)", got, detail, tt.want, tt.wantDetail)
+			}
+		})
+	}
+}
+
+// A probe that missed with CPU to spare names the runtime's pauses when
+// they made most of its excess latency (p99 − p50): long pauses at least
+// half of it, the runtime paused at least 1% of the time. The base is
+// yoga's probe that a latency spike once stopped (p99 89.6 ms, p50 2.9 ms:
+// an excess of 86.7 ms) with V8's scavenger at 17 pauses a second of about
+// 5 ms, which cannot have made it.
+func TestStopReasonPauses(t *testing.T) {
+	base := results.Probe{
+		Rate: 130, AchievedRate: 130, Throughput: 129.8, SuccessRatio: 1, P50: 2.9, P99: 89.6,
+		AppCPU: 0.7, AppCPUAvailable: true, DBCPU: 0.2, DBCPUAvailable: true, RunnerCPU: 0.1,
+		MachineCPU: 1.0, MachineCPUAvailable: true, PoolWaitMs: 0.5, PoolAvailable: true,
+	}
+	gc := func(p99, msPerSecond float64) *results.GCPauses {
+		return &results.GCPauses{P99Ms: p99, MsPerSecond: msPerSecond, PerSecond: 17}
+	}
+	loop := func(longest, msPerSecond float64) *results.LoopDelay {
+		return &results.LoopDelay{MaxMs: longest, P99Ms: 1.5, MsPerSecond: msPerSecond}
+	}
+	tests := []struct {
+		name       string
+		pauses     *results.Pauses
+		app        float64 // the app's CPU, when not base's
+		want       string
+		wantDetail string
+	}{
+		{
+			name:       "the scavenger's short pauses: a spike",
+			pauses:     &results.Pauses{GC: gc(5.2, 85), EventLoop: loop(20, 150)},
+			want:       results.StopSpike,
+			wantDetail: "latency spike with CPU to spare: the rate was held and the p50 was 2.9 ms, but the p99 was 89.6 ms, and neither CPU, the runtime's pauses nor the pool explains it: app 0.70 of 1 core; PostgreSQL 0.20; load generator 0.10; machine 1.00 of 2; pool wait 0.5 ms per request; GC p99 5.2 ms, 85 ms a second (17 a second); event loop held up to 20 ms, 150 ms a second (worst second's p99 1.5 ms)",
+		},
+		{
+			name:       "the loop held for half the excess",
+			pauses:     &results.Pauses{GC: gc(5.2, 85), EventLoop: loop(43.35, 150)},
+			want:       results.StopEventLoopLag,
+			wantDetail: "the event loop was held for most of the excess latency, with CPU to spare: a p99 of 89.6 ms over a p50 of 2.9 ms; GC p99 5.2 ms, 85 ms a second (17 a second); event loop held up to 43.4 ms, 150 ms a second (worst second's p99 1.5 ms); app 0.70 of 1 core; PostgreSQL 0.20; load generator 0.10; machine 1.00 of 2",
+		},
+		{
+			name:   "the loop held long but rarely",
+			pauses: &results.Pauses{EventLoop: loop(300, 9.9)},
+			want:   results.StopSpike,
+		},
+		{
+			name:   "a collection as long as the excess comes before the loop it held",
+			pauses: &results.Pauses{GC: gc(88, 40), EventLoop: loop(300, 300)},
+			want:   results.StopGCPause,
+		},
+		{
+			name:   "long collections too rare to reach the tail",
+			pauses: &results.Pauses{GC: gc(88, 9)},
+			want:   results.StopSpike,
+		},
+		{
+			name:   "a busy app's core comes first",
+			pauses: &results.Pauses{EventLoop: loop(300, 300)},
+			app:    0.9,
+			want:   results.StopAppCPU,
+		},
+		{
+			name: "no figures",
+			want: results.StopSpike,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := base
+			p.Pauses = tt.pauses
+			if tt.app > 0 {
+				p.AppCPU = tt.app
+			}
+			got, detail := capacity.StopReason(config(), p)
+			if got != tt.want || tt.wantDetail != "" && detail != tt.wantDetail {
+				t.Errorf("reason %q, want %q; detail\n%s\nwant\n%s", got, tt.want, detail, tt.wantDetail)
 			}
 		})
 	}

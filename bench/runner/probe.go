@@ -31,7 +31,7 @@ func (p *prober) probe(ctx context.Context, rate float64) (results.Probe, error)
 		return results.Probe{}, ctx.Err()
 	}
 	p.n++
-	tag := fmt.Sprintf("crudbench %s capacity/%s/%s/probe%d", r.runID, p.j.Scenario, p.j.App, p.n)
+	tag := fmt.Sprintf("crudbench %s capacity/%s/%s/%d/probe%d", r.runID, p.j.Scenario, p.j.App, p.j.Repeat, p.n)
 	wl, err := scenario.NewWorkload(p.session, p.j.Scenario, tag)
 	if err != nil {
 		return results.Probe{}, err
@@ -146,6 +146,7 @@ func probeOf(rate float64, out *load.Outcome, series map[string]sampler.Series, 
 	if pool := res.AppCost.Pool; pool != nil {
 		pr.PoolWaitMs, pr.PoolAvailable = pool.WaitMsPerRequest, true
 	}
+	pr.Pauses = res.AppCost.Pauses
 	// The runner and the machine over the window, on the samples' clock;
 	// the runner's getrusage over the whole attack when they are missing.
 	c := cost.TakeCores(series, out.Window.Start, out.Window.End)
