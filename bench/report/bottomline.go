@@ -246,17 +246,17 @@ func capacitySentence(run *results.Run, l layout, scenario string) string {
 			bound = append(bound, c)
 			continue
 		}
-		if unconfirmed(c) {
+		if c.Unconfirmed() {
 			probesOnly = append(probesOnly, c)
 			continue
 		}
 		switch c.Status {
 		case results.CapacityFound:
-			met = append(met, a+" up to "+capacityText(c)+" req/s")
+			met = append(met, a+" up to "+rateText(math.Round(c.Rate))+" req/s"+spreadClause(c))
 		case results.CapacityCapped:
-			met = append(met, a+" up to the search's cap of "+rateText(math.Round(c.Rate))+" req/s")
+			met = append(met, a+" up to the search's cap of "+rateText(math.Round(c.Rate))+" req/s"+spreadClause(c))
 		case results.CapacityNone:
-			none = append(none, noneAt{a, rateText(noneBound(c))})
+			none = append(none, noneAt{a, rateText(noneBound(c)) + " req/s" + spreadClause(c)})
 		}
 	}
 	var parts []string
@@ -299,9 +299,10 @@ func boundClause(bound []*results.Capacity, first bool) string {
 	}
 	var each, lifts []string
 	for i, c := range bound {
-		s := c.App + " up to at least " + rateText(math.Round(c.Rate)) + " req/s (machine-bound: " + c.StopReason + ")"
+		bound := " req/s (" + strings.Join(append([]string{"machine-bound: " + c.BoundReason()}, spreadText(c)...), "; ") + ")"
+		s := c.App + " up to at least " + rateText(math.Round(c.Rate)) + bound
 		if i == 0 {
-			s = c.App + verb + rateText(math.Round(c.Rate)) + " req/s (machine-bound: " + c.StopReason + ")"
+			s = c.App + verb + rateText(math.Round(c.Rate)) + bound
 		}
 		each = append(each, s)
 		if l := boundLift(c); !slices.Contains(lifts, l) {
@@ -327,11 +328,39 @@ func unconfirmedClause(run *results.Run, c *results.Capacity, verb string) strin
 	if c.Status == results.CapacityCapped {
 		upTo = "the search's cap of " + upTo
 	}
+	upTo += spreadClause(c)
 	s := c.App + " " + verb + " only in " + probes + ", up to " + upTo
 	if low := lowestConfirmation(c); low > 0 {
 		return s + ", and in no full-length run down to " + rateText(math.Round(low)) + " req/s"
 	}
 	return s + ", and no full-length run confirmed it"
+}
+
+// spreadClause is spreadText in parentheses, after a capacity the
+// bottom line quotes: " (the median of 3 searches, which ranged 480–520
+// req/s)";
+// nothing for a single search.
+func spreadClause(c *results.Capacity) string {
+	if s := spreadText(c); len(s) > 0 {
+		return " (" + s[0] + ")"
+	}
+	return ""
+}
+
+// spreadText says that c is the median of repeated searches, their range,
+// and when that range is wide: "the median of 3 searches, which ranged
+// 480–520 req/s", "the median of 3 searches, which ranged widely: 102–130
+// req/s"; none for a single search.
+func spreadText(c *results.Capacity) []string {
+	if !c.Repeated() {
+		return nil
+	}
+	lo, hi, n := c.Range()
+	span := rateText(math.Round(lo)) + "–" + rateText(math.Round(hi)) + " req/s"
+	if c.WideSpread() {
+		return []string{fmt.Sprintf("the median of %d searches, which ranged widely: %s", n, span)}
+	}
+	return []string{fmt.Sprintf("the median of %d searches, which ranged %s", n, span)}
 }
 
 // noneAt is an app whose search missed the SLO at its first rate.
@@ -350,10 +379,10 @@ func noneClause(none []noneAt, first bool) string {
 	for _, n := range none {
 		same = same && n.rate == none[0].rate
 		apps = append(apps, n.app)
-		each = append(each, n.app+verb+n.rate+" req/s")
+		each = append(each, n.app+verb+n.rate)
 	}
 	if same {
-		return listText(apps) + verb + none[0].rate + " req/s"
+		return listText(apps) + verb + none[0].rate
 	}
 	return listText(each)
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,31 +29,95 @@ func (l layout) capacitiesOf(run *results.Run) []*results.Capacity {
 // capacityText is the capacity as the tables and the bottom line print it:
 // a rate, a lower bound when the cap was reached first or the machine's
 // other side stopped the search (results.Capacity.MachineBound), or the
-// first rate of the ramp when even that missed the SLO.
+// first rate of the ramp when even that missed the SLO; the median of
+// repeated searches with their range (rangeText).
 func capacityText(c *results.Capacity) string {
+	figure, marks := searchText(c)
+	if c.Repeated() {
+		marks = append(marks, rangeText(c))
+	}
+	if len(marks) == 0 {
+		return figure
+	}
+	return figure + " (" + strings.Join(marks, "; ") + ")"
+}
+
+// searchText is c's figure and what qualifies it — machine-bound,
+// unconfirmed, the cap reached — as capacityText joins them.
+func searchText(c *results.Capacity) (figure string, marks []string) {
+	rate := rateText(math.Round(c.Rate))
 	switch c.Status {
 	case results.CapacityFound:
-		if c.MachineBound() {
-			return "≥ " + rateText(math.Round(c.Rate)) + " (machine-bound: " + c.StopReason + ")"
+		if reason := c.BoundReason(); reason != "" {
+			return "≥ " + rate, []string{"machine-bound: " + reason}
 		}
-		if unconfirmed(c) {
-			return rateText(math.Round(c.Rate)) + " (unconfirmed)"
+		if c.Unconfirmed() {
+			return rate, []string{"unconfirmed"}
 		}
-		return rateText(math.Round(c.Rate))
+		return rate, nil
 	case results.CapacityCapped:
+		if reason := c.BoundReason(); reason != "" {
+			// The median of searches, one at or below it machine-bound.
+			return "≥ " + rate, []string{"machine-bound: " + reason}
+		}
 		if c.Found > 0 {
 			// The probes reached the cap, a full-length run held only
 			// below it: no lower bound, a rate.
-			return rateText(math.Round(c.Rate))
+			return rate, nil
 		}
-		if unconfirmed(c) {
-			return "≥ " + rateText(math.Round(c.Rate)) + " (cap reached, unconfirmed)"
+		if c.Unconfirmed() {
+			return "≥ " + rate, []string{"cap reached, unconfirmed"}
 		}
-		return "≥ " + rateText(math.Round(c.Rate)) + " (cap reached)"
+		return "≥ " + rate, []string{"cap reached"}
 	case results.CapacityNone:
-		return "none below " + rateText(noneBound(c))
+		return "none below " + rateText(noneBound(c)), nil
 	}
-	return na
+	return na, nil
+}
+
+// rangeText is the median of repeated searches and their range, min–max
+// over the searches that ran: "median of 3: 102–130", "wide" added when
+// one moved by more than results.CapacityWideSpread of the median.
+func rangeText(c *results.Capacity) string {
+	lo, hi, n := c.Range()
+	of := strconv.Itoa(n)
+	if n < len(c.Searches) {
+		of = fmt.Sprintf("%d that ran of %d", n, len(c.Searches))
+	}
+	s := "median of " + of + ": " + rateText(math.Round(lo)) + "–" + rateText(math.Round(hi))
+	if c.WideSpread() {
+		s += ", wide"
+	}
+	return s
+}
+
+// searchesText lists the figure of each of c's searches in the order they
+// ran, each with what qualifies it: "102, 130 (unconfirmed), 118"; a
+// search that did not run by its status.
+func searchesText(c *results.Capacity) string {
+	var each []string
+	for _, s := range c.Each() {
+		figure, marks := searchText(s)
+		if figure == na {
+			figure = s.Status
+		}
+		if len(marks) > 0 {
+			figure += " (" + strings.Join(marks, "; ") + ")"
+		}
+		each = append(each, figure)
+	}
+	return strings.Join(each, ", ")
+}
+
+// capacityRepeats reports whether any capacity of run folds repeated
+// searches.
+func capacityRepeats(run *results.Run) bool {
+	for i := range run.Capacities {
+		if run.Capacities[i].Repeated() {
+			return true
+		}
+	}
+	return false
 }
 
 // boundText is "≥ " before a figure of a machine-bound capacity, which
@@ -67,19 +132,10 @@ func boundText(c *results.Capacity) string {
 // boundLift says what would lift a machine-bound capacity's bound: room
 // for the side of the machine that was full.
 func boundLift(c *results.Capacity) string {
-	if c.StopReason == results.StopOtherLoad {
+	if c.BoundReason() == results.StopOtherLoad {
 		return "a machine without the other work"
 	}
 	return "more CPUs for PostgreSQL and the load generator (-cpus app=…,rest=…) or PostgreSQL on a host of its own (DATABASE_URL)"
-}
-
-// unconfirmed reports whether c's rate stands on its short probes alone:
-// the search found a rate, or reached the cap, but no full-length run held
-// the SLO at it or below it (or none was run). Such a rate is not a
-// capacity a server can be sized with, and every place that quotes it says
-// so: a tail that comes and goes can pass a 5 s probe and fail 15 s.
-func unconfirmed(c *results.Capacity) bool {
-	return (c.Status == results.CapacityFound || c.Status == results.CapacityCapped) && !c.Held
 }
 
 // lowestConfirmation is the lowest rate a full-length confirmation of c
@@ -127,12 +183,18 @@ func statusText(c *results.Capacity) string {
 }
 
 // capacityTable has one row per (scenario, app) search: what it found, what
-// stopped it, and the confirmation run at the rate found.
+// stopped it, and the confirmation run at the rate found. With repeated
+// searches a row is the median search's, and a last column lists every
+// search's figure in the order they ran.
 func capacityTable(run *results.Run, l layout) table {
 	t := table{
 		Header: []string{"scenario", "app", "capacity req/s", "status", "stopped by", "req/s per core",
 			"confirmation", "throughput req/s", "p50 ms", "p99 ms", "app CPU mean"},
 		Right: []bool{false, false, true, false, false, true, false, true, true, true, true},
+	}
+	repeated := capacityRepeats(run)
+	if repeated {
+		t.Header, t.Right = append(t.Header, "each search req/s"), append(t.Right, false)
 	}
 	slo := run.Settings.CapacitySLO()
 	for _, c := range l.capacitiesOf(run) {
@@ -140,8 +202,15 @@ func capacityTable(run *results.Run, l layout) table {
 		if c.PerCore > 0 {
 			cells[5] = boundText(c) + rateText(math.Round(c.PerCore))
 		}
-		cs := texts(append(cells, confirmationCells(slo, c)...)...)
+		cells = append(cells, confirmationCells(slo, c)...)
+		if repeated {
+			cells = append(cells, searchesText(c))
+		}
+		cs := texts(cells...)
 		cs[4].Wrap, cs[6].Wrap = true, true
+		if repeated {
+			cs[len(cs)-1].Wrap = true
+		}
 		t.Rows = append(t.Rows, row{Cells: cs, Class: capacityClass(slo, c)})
 	}
 	return t
@@ -250,19 +319,53 @@ func probeTable(slo results.SLO, c *results.Capacity) table {
 	return t
 }
 
-// probesCompact is every probe of every search in one table, for report.md.
+// probesCompact is every probe of every search in one table, for
+// report.md; with repeated searches a column says whose.
 func probesCompact(run *results.Run, l layout) table {
 	t := table{
 		Header: []string{"scenario", "app", "rate req/s", "throughput req/s", "p99 ms", "app CPU", "pool wait ms/req", "SLO"},
 		Right:  []bool{false, false, true, true, true, true, true, false},
 	}
+	repeated := capacityRepeats(run)
+	if repeated {
+		t.Header = slices.Insert(t.Header, 2, "search")
+		t.Right = slices.Insert(t.Right, 2, true)
+	}
 	for _, c := range l.capacitiesOf(run) {
-		for _, p := range c.Probes {
-			t.Rows = append(t.Rows, row{Cells: texts(c.Scenario, c.App, probeRate(p), fixed(p.Throughput, 1),
-				human(p.P99), probeAppCPU(p), probePoolWait(p), metText(p))})
+		for _, s := range c.Each() {
+			for _, p := range s.Probes {
+				cells := []string{c.Scenario, c.App, probeRate(p), fixed(p.Throughput, 1),
+					human(p.P99), probeAppCPU(p), probePoolWait(p), metText(p)}
+				if repeated {
+					cells = slices.Insert(cells, 2, searchNumber(s))
+				}
+				t.Rows = append(t.Rows, row{Cells: texts(cells...)})
+			}
 		}
 	}
 	return t
+}
+
+// searchNumber is a search's number among its repeats, "1" for a search
+// that was not repeated.
+func searchNumber(s *results.Capacity) string {
+	return strconv.Itoa(max(s.Search, 1))
+}
+
+// searchLabel names search s of c in a heading, with its process when
+// known: " · search 2 of 3 (pid 4242)"; nothing when c was searched once.
+func searchLabel(c, s *results.Capacity) string {
+	if !c.Repeated() {
+		return ""
+	}
+	label := fmt.Sprintf(" · search %s of %d", searchNumber(s), len(c.Searches))
+	if s.PID > 0 {
+		label += fmt.Sprintf(" (pid %d)", s.PID)
+	}
+	if s.Search == c.Search {
+		label += ", the median"
+	}
+	return label
 }
 
 // probeRate is a probe's rate, with its try when it was one after a miss.

@@ -3,6 +3,7 @@ package report
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -297,7 +298,8 @@ func caveats(run *results.Run, l layout) []string {
 	out = append(out, dbCaveats(run)...)
 	out = append(out, loadGeneratorCaveats(run, l)...)
 	out = append(out, startQueueCaveats(run, l)...)
-	return append(out, spreadCaveats(run, l)...)
+	out = append(out, spreadCaveats(run, l)...)
+	return append(out, capacitySpreadCaveats(run, l)...)
 }
 
 // appCostCaveats names the apps whose CPU and memory could not be read in
@@ -386,6 +388,38 @@ func spreadCaveats(run *results.Run, l layout) []string {
 		}
 	}
 	return out
+}
+
+// capacitySpreadCaveats names the capacities whose repeated searches
+// moved by more than results.CapacityWideSpread of their median, up or
+// down, with every search's figure: one search alone could have reported
+// either end of the range.
+func capacitySpreadCaveats(run *results.Run, l layout) []string {
+	var out []string
+	for _, c := range l.capacitiesOf(run) {
+		if !c.Repeated() || !c.WideSpread() {
+			continue
+		}
+		lo, hi, n := c.Range()
+		s := fmt.Sprintf("The capacity of %s on %s moved across its %d searches (%s req/s) by more than ±%s of their median, %s req/s: from %s to %s",
+			c.App, c.Scenario, n, searchesText(c), percent(results.CapacityWideSpread, 0), rateText(math.Round(c.Rate)),
+			signedShare(lo, c.Rate), signedShare(hi, c.Rate))
+		out = append(out, s+". One search alone could have reported either end: compare it with another app or run only with more searches (-repeat), and as its median and range.")
+	}
+	return out
+}
+
+// signedShare is v against the median m: "−14%", "+10%"; n/a without a
+// median.
+func signedShare(v, m float64) string {
+	if m <= 0 {
+		return na
+	}
+	d := math.Round(100 * (v - m) / m)
+	if d < 0 {
+		return fmt.Sprintf("−%.0f%%", -d)
+	}
+	return fmt.Sprintf("+%.0f%%", d)
 }
 
 // startQueueFactor is how many times the window's steady p50 the p50 of its

@@ -134,8 +134,10 @@ func capacitySection(run *results.Run, l layout) *capacityView {
 	v := &capacityView{HowTo: capacityHowTo(run), Table: capacityTable(run, l)}
 	var confirmations []*results.Result
 	for _, c := range l.capacitiesOf(run) {
-		if len(c.Probes) > 0 {
-			v.Probes = append(v.Probes, labelledTable{c.Scenario + " · " + c.App, probeTable(run.Settings.CapacitySLO(), c)})
+		for _, s := range c.Each() {
+			if len(s.Probes) > 0 {
+				v.Probes = append(v.Probes, labelledTable{c.Scenario + " · " + c.App + searchLabel(c, s), probeTable(run.Settings.CapacitySLO(), s)})
+			}
 		}
 		if c.Confirmation != nil {
 			confirmations = append(confirmations, c.Confirmation)

@@ -33,20 +33,22 @@ func loadPoints(run *results.Run, l layout, scenario string) [][]loadPoint {
 	// A search's probes and confirmations held their rate or not by the
 	// capacity SLO, which judged them.
 	slo := run.Settings.CapacitySLO()
-	for _, c := range l.capacitiesOf(run) {
-		if c.Scenario != scenario {
+	for _, folded := range l.capacitiesOf(run) {
+		if folded.Scenario != scenario {
 			continue
 		}
-		for _, p := range c.Probes {
-			if p.Rate > 0 && p.Throughput > 0 {
-				by[c.App] = append(by[c.App], loadPoint{c.App, p.Rate, p.P50, p.P99, slo.JudgeProbe(p).HeldRate, "capacity probe"})
+		for _, c := range folded.Each() {
+			for _, p := range c.Probes {
+				if p.Rate > 0 && p.Throughput > 0 {
+					by[c.App] = append(by[c.App], loadPoint{c.App, p.Rate, p.P50, p.P99, slo.JudgeProbe(p).HeldRate, "capacity probe"})
+				}
 			}
-		}
-		for _, r := range c.Runs() {
-			if hasRequests(r) && r.TargetRate > 0 {
-				pt := resultPoint(r, "capacity confirmation")
-				pt.held = slo.JudgeRun(r).HeldRate
-				by[c.App] = append(by[c.App], pt)
+			for _, r := range c.Runs() {
+				if hasRequests(r) && r.TargetRate > 0 {
+					pt := resultPoint(r, "capacity confirmation")
+					pt.held = slo.JudgeRun(r).HeldRate
+					by[c.App] = append(by[c.App], pt)
+				}
 			}
 		}
 	}

@@ -157,3 +157,22 @@ func connectionsText(n int) string {
 	}
 	return fmt.Sprintf("%d HTTP/2 connections", n)
 }
+
+// CapacityRepeatNote says how repeated capacity searches (-capacity
+// -repeat n) met their apps: each on a freshly started process when the
+// runner started the app, on one process for the attached apps, which it
+// cannot start (listed in attached); empty for a single search.
+func CapacityRepeatNote(n int, attached []string) string {
+	if n <= 1 {
+		return ""
+	}
+	s := fmt.Sprintf("Capacity: each (scenario, app) was searched %d times, the app stopped and started afresh before each search, so that every search met a young process as a first one does (its tail is part of the capacity: searches on one warm process would hide it); each search records its process id. The capacity quoted is the searches' median, with their range.", n)
+	switch {
+	case len(attached) == 0:
+	case len(attached) == 1:
+		s += fmt.Sprintf(" %s was attached and cannot be restarted by the runner: its %d searches ran on the same process, the later ones on a process the earlier ones warmed.", attached[0], n)
+	default:
+		s += fmt.Sprintf(" %s were attached and cannot be restarted by the runner: the %d searches of each ran on the same process, the later ones on a process the earlier ones warmed.", listText(attached), n)
+	}
+	return s
+}

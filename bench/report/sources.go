@@ -20,7 +20,9 @@ func sources(run *results.Run, l layout) []string {
 		measured = append(measured, &run.Results[i])
 	}
 	for i := range run.Capacities {
-		measured = append(measured, run.Capacities[i].Runs()...)
+		for _, c := range run.Capacities[i].Each() {
+			measured = append(measured, c.Runs()...)
+		}
 	}
 	var proc, scraped []string
 	for _, a := range l.apps {
