@@ -11,6 +11,9 @@ import (
 type Job struct {
 	Profile, Scenario, App string
 	Repeat                 int // 1-based
+	// Try is a capacity confirmation's number among those of its search,
+	// from 1 (the runs after one that missed); 0 for every other run.
+	Try int
 }
 
 // Plan lists the runs in order: profiles, then scenarios, then repeats;
@@ -25,7 +28,7 @@ func Plan(profiles, scenarios, apps []string, repeat int) []Job {
 		for _, s := range scenarios {
 			for rep := 1; rep <= repeat; rep++ {
 				for i := range apps {
-					jobs = append(jobs, Job{p, s, apps[(block+i)%len(apps)], rep})
+					jobs = append(jobs, Job{Profile: p, Scenario: s, App: apps[(block+i)%len(apps)], Repeat: rep})
 				}
 				block++
 			}

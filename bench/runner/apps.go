@@ -106,24 +106,29 @@ func (r *runner) startApps(ctx context.Context, dbURL string) error {
 			return err
 		}
 		r.undo(logFile.Close)
-		p, err := stack.StartApp(ctx, row, filepath.Join(bin, row.Name), stack.AppConfig{
-			DatabaseURL: dbURL,
-			DBMaxConns:  r.cfg.DBMaxConns,
-			AuthSecret:  hex.EncodeToString(secret),
-			Log:         logFile,
-			CPUs:        r.cfg.CPUs.App,
-		})
-		if err != nil {
-			return fmt.Errorf("%w (log: %s)", err, logPath)
+		u := &appUnderTest{toolchain: row.Toolchain, tree: row.Tree}
+		u.start = func(ctx context.Context) (*stack.Process, error) {
+			p, err := stack.StartApp(ctx, row, filepath.Join(bin, row.Name), stack.AppConfig{
+				DatabaseURL: dbURL,
+				DBMaxConns:  r.cfg.DBMaxConns,
+				AuthSecret:  hex.EncodeToString(secret),
+				Log:         logFile,
+				CPUs:        r.cfg.CPUs.App,
+			})
+			if err != nil {
+				return nil, fmt.Errorf("%w (log: %s)", err, logPath)
+			}
+			r.undo(p.Stop)
+			return p, nil
 		}
-		r.undo(p.Stop)
-		app, err := scenario.NewApp(row.Name, row.Kind, p.URL)
+		p, err := u.start(ctx)
 		if err != nil {
 			return err
 		}
-		u := &appUnderTest{app: app, pid: p.PID, proc: p, toolchain: row.Toolchain, tree: row.Tree, debugURL: p.DebugURL, metricsURLs: []string{p.MetricsURL}}
+		if err := u.use(row.Name, row.Kind, p, r.cfg.NoProc); err != nil {
+			return err
+		}
 		if r.cfg.NoProc {
-			u.pid, u.pidProblem = 0, noProcReason
 			r.noteSource(row.Name, u)
 		}
 		r.apps[row.Name] = u
@@ -131,6 +136,40 @@ func (r *runner) startApps(ctx context.Context, dbURL string) error {
 		r.con.printf("Started %s at %s (pid %d%s).\n", row.Name, p.URL, p.PID, workers(p))
 	}
 	return nil
+}
+
+// use makes p, a process of the app called name of kind, the one u
+// reaches and samples (not from /proc with noProc).
+func (u *appUnderTest) use(name string, kind scenario.Kind, p *stack.Process, noProc bool) error {
+	app, err := scenario.NewApp(name, kind, p.URL)
+	if err != nil {
+		return err
+	}
+	u.app, u.proc, u.pid, u.debugURL, u.metricsURLs = app, p, p.PID, p.DebugURL, []string{p.MetricsURL}
+	if noProc {
+		u.pid, u.pidProblem = 0, noProcReason
+	}
+	return nil
+}
+
+// restartApp stops the process of app, which the runner started, and
+// starts it again with the same settings, so that what comes next meets a
+// young process as the first measurement did: its log goes on in the same
+// file. It returns the new process's id.
+func (r *runner) restartApp(ctx context.Context, app string) (int, error) {
+	u := r.apps[app]
+	if err := u.proc.Stop(); err != nil {
+		r.note(fmt.Sprintf("%s: stopping it to start it afresh: %v.", app, err))
+	}
+	p, err := u.start(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if err := u.use(app, u.app.Kind, p, r.cfg.NoProc); err != nil {
+		p.Stop()
+		return 0, err
+	}
+	return p.PID, nil
 }
 
 // workers says, for the console, how many workers an app that runs as a

@@ -19,28 +19,39 @@ import (
 // the profiles of results and files.
 const capacityProfile = "capacity"
 
-// capacityAll searches every (scenario, app) for its capacity, the apps
-// taking turns going first as load.Plan orders the measured runs, and records
-// the searches in run.Capacities in the configured order.
+// capacityAll searches every (scenario, app) for its capacity, -repeat
+// times, the apps taking turns going first as load.Plan orders the
+// measured runs, and records the searches in run.Capacities in the
+// configured order, the repeats of each folded into their median
+// (results.FoldCapacities).
 func (r *runner) capacityAll(ctx context.Context, run *results.Run) {
 	if !r.cfg.Capacity.Search {
 		return
 	}
-	jobs := load.Plan([]string{capacityProfile}, r.cfg.Scenarios, r.cfg.Apps, 1)
+	jobs := load.Plan([]string{capacityProfile}, r.cfg.Scenarios, r.cfg.Apps, r.cfg.Repeat)
 	n := r.validJobs(jobs)
 	probes := r.maxProbes()
-	r.con.printf("Capacity search of %d scenario/app pair(s): at most %d probes of %s each, then up to %d confirmations of %s: at most about %s in all.\n",
-		n, probes, r.cfg.Capacity.ProbeWarmup+r.cfg.Capacity.ProbeDuration, capacity.MaxConfirmations, r.cfg.Warmup+r.cfg.Duration, round(time.Duration(n)*r.searchTime(probes)))
-	found := map[load.Job]results.Capacity{}
+	r.con.printf("Capacity search of %d scenario/app pair(s)%s: at most %d probes of %s each, then up to %d confirmations of %s: at most about %s in all.\n",
+		len(r.cfg.Scenarios)*len(r.cfg.Apps), searchesText(r.cfg.Repeat), probes, r.cfg.Capacity.ProbeWarmup+r.cfg.Capacity.ProbeDuration, capacity.MaxConfirmations, r.cfg.Warmup+r.cfg.Duration, round(time.Duration(n)*r.searchTime(probes)))
+	found := map[load.Job][]results.Capacity{}
 	for i, j := range jobs {
-		found[j] = r.capacityOf(ctx, j, fmt.Sprintf("[capacity %d/%d]", i+1, len(jobs)))
+		label := fmt.Sprintf("[capacity %d/%d]", i+1, len(jobs))
+		key := j
+		key.Repeat = 0
+		found[key] = append(found[key], r.repeatedSearch(ctx, j, label))
 	}
+	var searched []results.Capacity
 	for _, s := range r.cfg.Scenarios {
 		for _, a := range r.cfg.Apps {
-			run.Capacities = append(run.Capacities, found[load.Job{Profile: capacityProfile, Scenario: s, App: a, Repeat: 1}])
+			each := found[load.Job{Profile: capacityProfile, Scenario: s, App: a}]
+			searched = append(searched, each...)
+			run.Capacities = append(run.Capacities, results.FoldCapacities(each))
 		}
 	}
-	if other, named := otherLoad(run.Capacities, r.capacityConfig); capacity.Shown(other) {
+	if note := report.CapacityRepeatNote(r.cfg.Repeat, r.attachedApps()); note != "" {
+		r.note(note)
+	}
+	if other, named := otherLoad(searched, r.capacityConfig); capacity.Shown(other) {
 		who := ""
 		if len(named) > 0 {
 			who = " (in that probe: " + capacity.OthersText(named) + ")"
@@ -54,6 +65,55 @@ func (r *runner) capacityAll(ctx context.Context, run *results.Run) {
 	for _, n := range report.CapacityNotes(r.cfg.Mode() == "attach", runtime.NumCPU(), r.isolatedCores(), r.cfg.Apps, replicas) {
 		r.note(n)
 	}
+}
+
+// searchesText says, for the console, how many searches each pair gets.
+func searchesText(repeat int) string {
+	if repeat <= 1 {
+		return ""
+	}
+	return fmt.Sprintf(", %d searches each on a freshly started app", repeat)
+}
+
+// attachedApps are the measured apps the runner did not start, and so
+// cannot start afresh.
+func (r *runner) attachedApps() []string {
+	var names []string
+	for _, a := range r.cfg.Apps {
+		if u := r.apps[a]; u != nil && u.start == nil {
+			names = append(names, a)
+		}
+	}
+	return names
+}
+
+// repeatedSearch is the search of job j, its Repeat the search's number:
+// with -repeat above 1 it starts the app afresh first when the runner
+// started it — a young process's tail is part of its capacity, and a
+// search on a process the one before warmed would hide it — and records
+// the process it measured.
+func (r *runner) repeatedSearch(ctx context.Context, j load.Job, label string) results.Capacity {
+	u := r.apps[j.App]
+	if r.cfg.Repeat > 1 && u != nil && u.start != nil && r.valid[[2]string{j.Scenario, j.App}] == nil && ctx.Err() == nil {
+		pid, err := r.restartApp(ctx, j.App)
+		if err != nil {
+			c := results.Capacity{Scenario: j.Scenario, App: j.App, Probes: []results.Probe{}, Search: j.Repeat,
+				Status: results.CapacityFailed, Reason: "starting the app afresh: " + err.Error()}
+			r.con.printf("%s %-10s %s search %d: %s\n", label, j.Scenario, r.appColumn(j.App), j.Repeat, c.Reason)
+			return c
+		}
+		r.con.printf("%s %-10s %s search %d of %d: restarted the app (pid %d)\n", label, j.Scenario, r.appColumn(j.App), j.Repeat, r.cfg.Repeat, pid)
+	}
+	c := r.capacityOf(ctx, j, label)
+	if r.cfg.Repeat > 1 {
+		c.Search = j.Repeat
+	}
+	if u != nil && u.proc != nil {
+		c.PID = u.proc.PID
+	} else if u != nil {
+		c.PID = u.pid
+	}
+	return c
 }
 
 // otherLoad is the most CPU (cores) the machine's other processes used
@@ -188,7 +248,7 @@ func (r *runner) confirm(ctx context.Context, j load.Job, label string, c *resul
 				label, j.Scenario, r.appColumn(j.App), rate, capacity.ConfirmStep*100)
 		}
 		jt := j
-		jt.Repeat = try
+		jt.Try = try
 		res := r.measure(ctx, jt, rate, label, 0, 0)
 		r.con.printf("%s %-10s %s confirmation %s\n", label, j.Scenario, r.appColumn(j.App), oneLine(res))
 		return res

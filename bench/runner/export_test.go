@@ -18,3 +18,6 @@ var SourceCommit = sourceCommit
 // OtherLoad exposes how the runner finds other work on the machine during
 // a capacity search.
 var OtherLoad = otherLoad
+
+// FileBase exposes how the runner names a run's files.
+var FileBase = fileBase

@@ -216,6 +216,9 @@ func (r *runner) workload(ctx context.Context, j load.Job, u *appUnderTest) (*sc
 		return nil, "", err
 	}
 	tag := fmt.Sprintf("crudbench %s %s/%s/%s/%d", r.runID, j.Profile, j.Scenario, j.App, j.Repeat)
+	if j.Try > 0 {
+		tag += fmt.Sprintf("/try%d", j.Try)
+	}
 	if s := r.cfg.Shard; s != nil {
 		tag += fmt.Sprintf(" shard %d/%d", s.Index, s.Count)
 	}
@@ -238,17 +241,26 @@ func (r *runner) statements(ctx context.Context) (uint64, error) {
 	return r.probe.Statements(ctx)
 }
 
-// fileBase names a run's files: a repeat's by its number, a capacity
-// confirmation after one that missed by its try.
-func (r *runner) fileBase(j load.Job) string {
+// fileBase names a run's files: a repeat's by its number (a capacity
+// confirmation's by its search's, -sN), a capacity confirmation after one
+// that missed by its try.
+func (r *runner) fileBase(j load.Job) string { return fileBase(j, r.cfg.Repeat) }
+
+// fileBase names the files of run j of a run told to repeat each run (and
+// capacity search) repeat times.
+func fileBase(j load.Job, repeat int) string {
 	base := fmt.Sprintf("%s-%s-%s", j.Profile, j.Scenario, j.App)
 	switch {
-	case j.Profile == capacityProfile:
-		if j.Repeat > 1 {
-			base += fmt.Sprintf("-try%d", j.Repeat)
+	case j.Profile != capacityProfile:
+		if repeat > 1 {
+			base += fmt.Sprintf("-r%d", j.Repeat)
 		}
-	case r.cfg.Repeat > 1:
-		base += fmt.Sprintf("-r%d", j.Repeat)
+		return base
+	case repeat > 1:
+		base += fmt.Sprintf("-s%d", j.Repeat)
+	}
+	if j.Try > 1 {
+		base += fmt.Sprintf("-try%d", j.Try)
 	}
 	return base
 }

@@ -52,6 +52,9 @@ type appUnderTest struct {
 	proc      *stack.Process
 	toolchain stack.Toolchain
 	tree      bool
+	// start starts the app the runner started once more, with the same
+	// settings (restartApp); nil for an attached app.
+	start func(ctx context.Context) (*stack.Process, error)
 	// debugURL is the app's admin address, where it serves pprof; empty
 	// when it has none (a Node app, an attached app without -debug-url).
 	debugURL string

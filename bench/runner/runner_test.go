@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"crudbench/bench/capacity"
+	"crudbench/bench/load"
 	"crudbench/bench/results"
 	"crudbench/bench/runner"
 )
@@ -52,6 +53,31 @@ func TestOtherLoad(t *testing.T) {
 			}
 			if text := capacity.OthersText(named); text != tt.wantNamed {
 				t.Errorf("OtherLoad named %q, want %q (the busiest probe's)", text, tt.wantNamed)
+			}
+		})
+	}
+}
+
+// A run's files name its repeat; a capacity confirmation's its search,
+// when searches were repeated, and its try after one that missed.
+func TestFileBase(t *testing.T) {
+	tests := []struct {
+		name   string
+		job    load.Job
+		repeat int
+		want   string
+	}{
+		{"a run", load.Job{Profile: "light", Scenario: "read-one", App: "rest", Repeat: 1}, 1, "light-read-one-rest"},
+		{"a repeat", load.Job{Profile: "light", Scenario: "read-one", App: "rest", Repeat: 2}, 3, "light-read-one-rest-r2"},
+		{"a confirmation", load.Job{Profile: "capacity", Scenario: "read-one", App: "rest", Repeat: 1, Try: 1}, 1, "capacity-read-one-rest"},
+		{"a confirmation's second try", load.Job{Profile: "capacity", Scenario: "read-one", App: "rest", Repeat: 1, Try: 2}, 1, "capacity-read-one-rest-try2"},
+		{"a repeated search's confirmation", load.Job{Profile: "capacity", Scenario: "read-one", App: "rest", Repeat: 2, Try: 1}, 2, "capacity-read-one-rest-s2"},
+		{"a repeated search's third try", load.Job{Profile: "capacity", Scenario: "read-one", App: "rest", Repeat: 3, Try: 3}, 3, "capacity-read-one-rest-s3-try3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := runner.FileBase(tt.job, tt.repeat); got != tt.want {
+				t.Errorf("FileBase = %q, want %q", got, tt.want)
 			}
 		})
 	}
