@@ -1,5 +1,6 @@
 import http from 'node:http';
 import client from 'prom-client';
+import { registerRuntimeMetrics } from '@crudbench/node-base/metrics.js';
 import { registerPoolMetrics } from '@crudbench/node-base/store/poolMetrics.js';
 
 /**
@@ -8,7 +9,7 @@ import { registerPoolMetrics } from '@crudbench/node-base/store/poolMetrics.js';
  * bench reads from every app) and the pool's connections.
  */
 export function registerMetrics(registry, pool) {
-  client.collectDefaultMetrics({ register: registry });
+  registerRuntimeMetrics(client, registry);
   registerPoolMetrics(client, registry, pool);
 }
 

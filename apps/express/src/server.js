@@ -49,6 +49,7 @@ export async function run(env, { signal } = {}) {
   const server = createServer(app, {
     requestTimeoutMs: config.requestTimeoutMs,
     logger,
+    debugPause: config.debugPause,
     answers: {
       badBody: (req, res) => sendProblem(req, res, 400, 'the body could not be read'),
       internal: (req, res) => sendProblem(req, res, 500),

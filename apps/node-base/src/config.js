@@ -35,7 +35,24 @@ export function loadConfig(env, defaultAddr) {
     requestTimeoutMs: read('REQUEST_TIMEOUT', '5s', requestTimeout),
     metricsAddr: read('METRICS_ADDR', '', (s) => (s === '' ? null : address(s, 'must be empty or host:port, for example :9100'))),
     debugAddr: read('DEBUG_ADDR', '', debugAddress),
+    debugPause: read('DEBUG_PAUSE', '', debugPause),
   };
+}
+
+/**
+ * debugPause reads DEBUG_PAUSE, a debugging knob that is off unless set:
+ * "300ms/20" holds the event loop for 300 ms on every 20th request
+ * (createServer), so that a test can check the bench names the pauses
+ * behind a tail. Never set it for a measurement.
+ */
+function debugPause(s) {
+  if (s === '') return null;
+  const [hold, every, rest] = s.split('/');
+  const n = Number(every);
+  if (rest !== undefined || !Number.isInteger(n) || n < 1) {
+    throw new Error('must be empty or a duration and a request count, for example 300ms/20');
+  }
+  return { ms: duration(hold ?? '', 'must be empty or a duration and a request count, for example 300ms/20'), every: n };
 }
 
 /**

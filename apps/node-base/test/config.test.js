@@ -10,6 +10,14 @@ test('defaults are the Go apps defaults', () => {
   assert.deepEqual(c.addr, { host: '', port: 8084 });
   assert.equal(c.metricsAddr, null);
   assert.equal(c.debugAddr, null);
+  assert.equal(c.debugPause, null);
+});
+
+test('DEBUG_PAUSE is a hold and a request count', () => {
+  assert.deepEqual(loadConfig({ DEBUG_PAUSE: '300ms/20' }, ':8084').debugPause, { ms: 300, every: 20 });
+  for (const value of ['300ms', '300ms/0', '300ms/1.5', '/20', '300/20', '300ms/20/1']) {
+    assert.throws(() => loadConfig({ DEBUG_PAUSE: value }, ':8084'), { message: /DEBUG_PAUSE/ }, value);
+  }
 });
 
 test('DEBUG_ADDR is loopback only, as for the Go apps', async (t) => {

@@ -34,8 +34,11 @@ const refused = Symbol('refused');
  * - unavailable (optional): a request not answered requestTimeoutMs after
  *   its head, the Go apps' 503 with Retry-After, for an app whose own
  *   code has no such deadline.
+ *
+ * debugPause (config's DEBUG_PAUSE, off by default) holds the event loop
+ * on every so many requests: a debugging knob, see holder.
  */
-export function createServer(listener, { requestTimeoutMs, logger, answers }) {
+export function createServer(listener, { requestTimeoutMs, logger, answers, debugPause = null }) {
   const server = http.createServer({
     headersTimeout: READ_HEADER_TIMEOUT_MS,
     requestTimeout: READ_TIMEOUT_MS,
@@ -46,8 +49,10 @@ export function createServer(listener, { requestTimeoutMs, logger, answers }) {
   // Every field reaches the budget's count; MAX_HEADER_BYTES bounds them.
   server.maxHeadersCount = 0;
 
+  const hold = holder(debugPause);
   const serve = (req, res, expectsContinue) => {
     if (req.socket[refused]) return;
+    hold();
     const refuse = refusal(req);
     if (refuse) {
       if (refuse.close) req.socket[refused] = true;
@@ -86,6 +91,24 @@ export function createServer(listener, { requestTimeoutMs, logger, answers }) {
   });
   server.on('clientError', refuseUnparsed);
   return server;
+}
+
+/**
+ * holder returns what createServer calls on every request: nothing unless
+ * pause ({ ms, every }: config's DEBUG_PAUSE) is set, and then a function
+ * that holds the event loop for pause.ms on every pause.every-th request,
+ * as a long collection or a long synchronous task would. It waits without
+ * using the CPU (Atomics.wait), so the app has CPU to spare however busy
+ * the machine is.
+ */
+function holder(pause) {
+  if (!pause) return () => {};
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  let n = 0;
+  return () => {
+    n += 1;
+    if (n % pause.every === 0) Atomics.wait(cell, 0, 0, pause.ms);
+  };
 }
 
 /**
