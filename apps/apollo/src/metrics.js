@@ -1,5 +1,6 @@
 import http from 'node:http';
 import client from 'prom-client';
+import { registerRuntimeMetrics } from '@crudbench/node-base/metrics.js';
 import { registerPoolMetrics } from '@crudbench/node-base/store/poolMetrics.js';
 
 /**
@@ -9,7 +10,7 @@ import { registerPoolMetrics } from '@crudbench/node-base/store/poolMetrics.js';
  */
 export function serveMetrics(addr, pool) {
   const registry = new client.Registry();
-  client.collectDefaultMetrics({ register: registry });
+  registerRuntimeMetrics(client, registry);
   registerPoolMetrics(client, registry, pool);
 
   const server = http.createServer(async (req, res) => {

@@ -51,6 +51,7 @@ export async function run(env, { signal } = {}) {
   const server = createServer(app, {
     requestTimeoutMs: config.requestTimeoutMs,
     logger,
+    debugPause: config.debugPause,
     answers: {
       badBody: (req, res) => sendError(req, res, 400, 'BAD_REQUEST', 'the request body could not be read'),
       internal: (req, res) => sendError(req, res, 500, 'INTERNAL', 'internal error'),
