@@ -3,7 +3,9 @@
 // than noise?
 //
 // Runs are matched by (profile, scenario, app), capacities by (scenario,
-// app). Each figure is compared as a center (the median over repeats) and,
+// app). Each figure is compared as a center (the median over repeats; for
+// a capacity, over the searches its median was taken over, see
+// results.FoldCapacities) and,
 // when both runs repeated it often enough, tested for significance with
 // the test benchstat uses (golang.org/x/perf/benchmath): a change the test
 // cannot tell from noise is marked "~". A regression is a change for the
@@ -17,6 +19,7 @@ package diff
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"golang.org/x/perf/benchmath"
@@ -160,6 +163,7 @@ func Compare(old, new *results.Run, opt Options) Report {
 	capacityKey := func(c results.Capacity) string { return "capacity · " + c.Scenario + " · " + c.App }
 	matchRuns(&rep, old.Capacities, new.Capacities, capacityKey, rep.compareCapacities)
 	rep.Warnings = append(rep.Warnings, rep.repeatWarnings()...)
+	rep.Warnings = append(rep.Warnings, rep.searchWarnings()...)
 	return rep
 }
 
@@ -241,7 +245,10 @@ func (rep *Report) compareCapacities(key string, o, n results.Capacity) {
 	if o.MachineBound() != n.MachineBound() {
 		rep.Changes = append(rep.Changes, Change{Key: key, What: "capacity stopped by " + stopText(o) + " → " + stopText(n)})
 	}
-	rep.Rows = append(rep.Rows, bounded(rep.row(key, Capacity, []float64{o.Rate}, []float64{n.Rate}), o, n))
+	// Repeated searches are compared by the rates their medians were
+	// taken over (results.FoldCapacities), with the test; a single
+	// search by its rate, untested.
+	rep.Rows = append(rep.Rows, bounded(rep.row(key, Capacity, o.CountedRates(), n.CountedRates()), o, n))
 	if o.PerCore > 0 && n.PerCore > 0 {
 		rep.Rows = append(rep.Rows, bounded(rep.row(key, PerCore, []float64{o.PerCore}, []float64{n.PerCore}), o, n))
 	}
@@ -256,10 +263,10 @@ func (rep *Report) compareCapacities(key string, o, n results.Capacity) {
 // lower bound is no improvement (the app may have done as much).
 func bounded(r Row, o, n results.Capacity) Row {
 	if o.MachineBound() {
-		r.OldBound, r.Improved = o.StopReason, false
+		r.OldBound, r.Improved = o.BoundReason(), false
 	}
 	if n.MachineBound() {
-		r.NewBound, r.Regressed = n.StopReason, false
+		r.NewBound, r.Regressed = n.BoundReason(), false
 	}
 	return r
 }
@@ -267,8 +274,8 @@ func bounded(r Row, o, n results.Capacity) Row {
 // stopText is what stopped c's search, marked when it was the machine's
 // other side: "postgres-cpu (machine-bound)".
 func stopText(c results.Capacity) string {
-	if c.MachineBound() {
-		return c.StopReason + " (machine-bound)"
+	if reason := c.BoundReason(); reason != "" {
+		return reason + " (machine-bound)"
 	}
 	return c.StopReason
 }
@@ -382,6 +389,49 @@ func (rep *Report) repeatWarnings() []string {
 		return []string{fmt.Sprintf("with %d repeats a side the U test's smallest p-value is %.3f, not under α = %g: no change can be called significant. Run -repeat 4 or more, or compare with -test t.", least, minUP(least), rep.Options.Alpha)}
 	}
 	return nil
+}
+
+// searchWarnings says which capacities could not be tested for
+// significance: one side had a single search, or fewer than MinRepeats;
+// and, with the U test, when the searches were too few for it to find
+// any change.
+func (rep *Report) searchWarnings() []string {
+	var single, few []string
+	least := math.MaxInt
+	for _, r := range rep.Rows {
+		if r.Metric != Capacity {
+			continue
+		}
+		switch n := min(r.OldN, r.NewN); {
+		case n == 1:
+			single = append(single, fmt.Sprintf("%s (old %s, new %s)", r.Key, searchCount(r.OldN), searchCount(r.NewN)))
+		case n < MinRepeats:
+			few = append(few, fmt.Sprintf("%s (old %s, new %s)", r.Key, searchCount(r.OldN), searchCount(r.NewN)))
+		default:
+			least = min(least, n)
+		}
+	}
+	var w []string
+	if len(single) > 0 {
+		w = append(w, fmt.Sprintf("capacities with a single search on a side cannot be tested for significance: %s. Their change is the figures' own, and one for the worse of %.0f%% or more counts as a regression; run both with -capacity -repeat %d or more to test them.",
+			strings.Join(single, ", "), 100*rep.Options.Threshold, MinRepeats+1))
+	}
+	if len(few) > 0 {
+		w = append(w, fmt.Sprintf("capacities with fewer than %d searches a side are not tested for significance: %s. Run both with -capacity -repeat %d or more to test them.",
+			MinRepeats, strings.Join(few, ", "), MinRepeats+1))
+	}
+	if least != math.MaxInt && rep.Options.Test == TestU && minUP(least) >= rep.Options.Alpha {
+		w = append(w, fmt.Sprintf("capacities: with %d searches a side the U test's smallest p-value is %.3f, not under α = %g: no change of a capacity can be called significant. Run -capacity -repeat 4 or more, or compare with -test t.", least, minUP(least), rep.Options.Alpha))
+	}
+	return w
+}
+
+// searchCount is n searches, in words fit for a list.
+func searchCount(n int) string {
+	if n == 1 {
+		return "1 search"
+	}
+	return fmt.Sprintf("%d searches", n)
 }
 
 // minUP is the smallest two-sided p-value of the Mann–Whitney U test with

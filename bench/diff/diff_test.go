@@ -267,3 +267,76 @@ func TestMachineBoundCapacities(t *testing.T) {
 		t.Errorf("text output lacks %q:\n%s", want, text.String())
 	}
 }
+
+// searches is a run with the capacity of rest's read-one searched once per
+// rate given, each confirmed and stopped by the app's CPU.
+func searches(rates ...float64) *results.Run {
+	var each []results.Capacity
+	for i, r := range rates {
+		each = append(each, results.Capacity{Scenario: "read-one", App: "rest", Status: results.CapacityFound,
+			Rate: r, Held: true, StopReason: results.StopAppCPU, Search: i + 1})
+	}
+	return &results.Run{Capacities: []results.Capacity{results.FoldCapacities(each)}}
+}
+
+// Repeated capacity searches are compared with the significance test,
+// by the rates their medians were taken over; a side with a single search
+// cannot be tested, and the warnings say which capacities were not.
+func TestRepeatedCapacities(t *testing.T) {
+	tests := []struct {
+		name                string
+		old, new            *results.Run
+		opt                 diff.Options
+		oldN, newN          int
+		tested, significant bool
+		regressed           bool
+		warning             string
+	}{
+		{"four searches a side, a clear fall", searches(1000, 1010, 990, 1005), searches(800, 810, 790, 805), diff.DefaultOptions,
+			4, 4, true, true, true, ""},
+		{"four searches a side, noise", searches(1000, 1100, 900, 1050), searches(950, 1080, 910, 1000), diff.DefaultOptions,
+			4, 4, true, false, false, ""},
+		// Node's capacities moved 2.7× between searches: a median 20%
+		// lower is not told from that.
+		{"a wide spread hides a fall", searches(383, 703, 512, 650), searches(400, 690, 420, 380), diff.DefaultOptions,
+			4, 4, true, false, false, ""},
+		{"three a side under the U test", searches(1000, 1010, 990), searches(800, 810, 790), diff.DefaultOptions,
+			3, 3, true, false, false, "with 3 searches a side the U test's smallest p-value is 0.100"},
+		{"three a side under the t-test", searches(1000, 1010, 990), searches(800, 810, 790), diff.Options{Alpha: 0.05, Threshold: 0.10, Test: diff.TestT},
+			3, 3, true, true, true, ""},
+		{"one side a single search", searches(1000), searches(800, 810, 790), diff.DefaultOptions,
+			1, 3, false, false, true, "capacities with a single search on a side cannot be tested for significance: capacity · read-one · rest (old 1 search, new 3 searches)"},
+		{"two a side", searches(1000, 1010), searches(800, 810), diff.DefaultOptions,
+			2, 2, false, false, true, "capacities with fewer than 3 searches a side are not tested for significance: capacity · read-one · rest (old 2 searches, new 2 searches)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := diff.Compare(tt.old, tt.new, tt.opt)
+			r := rowOf(t, rep, diff.Capacity)
+			if r.OldN != tt.oldN || r.NewN != tt.newN || r.Tested != tt.tested || r.Significant != tt.significant || r.Regressed != tt.regressed {
+				t.Errorf("n=%d+%d, tested %v, significant %v (p=%.3f), regressed %v; want n=%d+%d, %v, %v, %v",
+					r.OldN, r.NewN, r.Tested, r.Significant, r.P, r.Regressed, tt.oldN, tt.newN, tt.tested, tt.significant, tt.regressed)
+			}
+			warnings := strings.Join(rep.Warnings, "\n")
+			if tt.warning != "" && !strings.Contains(warnings, tt.warning) {
+				t.Errorf("warnings %q, want %q", warnings, tt.warning)
+			}
+			if tt.warning == "" && strings.Contains(warnings, "capacit") {
+				t.Errorf("warnings %q, want none about capacities", warnings)
+			}
+		})
+	}
+}
+
+// An unconfirmed search in a minority is no capacity and is not compared;
+// the searches the median stands on are.
+func TestRepeatedCapacitiesLeaveOutUnconfirmed(t *testing.T) {
+	old := searches(1000, 1010, 990, 1005)
+	c := &old.Capacities[0]
+	c.Searches = append(c.Searches, results.Capacity{Scenario: "read-one", App: "rest", Status: results.CapacityFound, Rate: 2000, Search: 5})
+	*c = results.FoldCapacities(c.Searches)
+	rep := diff.Compare(old, searches(1000, 1010, 990, 1005), diff.DefaultOptions)
+	if r := rowOf(t, rep, diff.Capacity); r.OldN != 4 || r.Old != 1002.5 {
+		t.Errorf("old n=%d, center %v; want the 4 confirmed searches, median 1002.5", r.OldN, r.Old)
+	}
+}
