@@ -14,10 +14,13 @@ type page struct {
 	Findings  []string
 	Apps      []legend
 	// AppsTable lists each app's kind and difference; AppsHowTo heads it.
-	AppsTable          table
-	AppsHowTo          string
-	Profiles           []profileView
-	Errors             table
+	AppsTable table
+	AppsHowTo string
+	Profiles  []profileView
+	Errors    table
+	// Pauses are the runtime's pauses per run, PausesHowTo what they hold.
+	Pauses             table
+	PausesHowTo        string
 	ValidationMatrix   table
 	ValidationFailures table
 	Environment        table
@@ -92,6 +95,8 @@ func renderHTML(dir string, run *results.Run) ([]byte, error) {
 		HowToRead:          howToRead(run),
 		Findings:           Findings(run),
 		Errors:             errorTable(run, l),
+		Pauses:             pausesTable(run, l),
+		PausesHowTo:        pausesHowTo,
 		ValidationMatrix:   validationMatrix(run, l),
 		ValidationFailures: validationFailures(run),
 		Environment:        environmentTable(run),
@@ -320,6 +325,10 @@ summary { cursor: pointer; }
 {{with .Facts}}<h2 id="facts">Stack facts</h2>
 <p class="howto">{{.HowTo}}</p>
 {{template "table" .Table}}{{end}}
+
+{{if .Pauses.Rows}}<h2 id="pauses">Runtime pauses</h2>
+<p class="howto">{{.PausesHowTo}}</p>
+{{template "table" .Pauses}}{{end}}
 
 <h2 id="errors">Request errors</h2>
 {{if .Errors.Rows}}{{template "table" .Errors}}{{else}}<p>No failed requests in any measured run.</p>{{end}}

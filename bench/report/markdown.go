@@ -31,6 +31,7 @@ func markdown(run *results.Run) []byte {
 	writeMDResults(&b, run, l)
 	writeMDProfiles(&b, profiledRuns(run, l))
 	writeMDFacts(&b, run)
+	writeMDPauses(&b, run, l)
 	writeMDErrors(&b, run, l)
 	writeMDValidation(&b, run, l)
 	writeMDEnvironment(&b, run, l)
