@@ -26,6 +26,7 @@ func (r *runner) measureAll(ctx context.Context, run *results.Run) {
 	r.con.printf("Measuring %d run(s) of %s each, %s; verdicts against an SLO of p99 ≤ %s.\n", measured, perRun, r.howLong(len(jobs), measured, perRun), r.cfg.SLOP99)
 
 	reps := map[load.Job][]results.Result{}
+	primed := map[[2]string]bool{}
 	done := 0
 	for i, j := range jobs {
 		key := load.Job{Profile: j.Profile, Scenario: j.Scenario, App: j.App, Repeat: 0}
@@ -39,6 +40,7 @@ func (r *runner) measureAll(ctx context.Context, run *results.Run) {
 			if done > 0 {
 				r.coolDown(ctx)
 			}
+			r.primeOnce(ctx, j, primed)
 			if ctx.Err() != nil {
 				res = r.blank(j, results.VerdictSkipped, "interrupted before this run")
 				break
@@ -60,6 +62,21 @@ func (r *runner) measureAll(ctx context.Context, run *results.Run) {
 			}
 		}
 	}
+}
+
+// primeOnce primes j's app with j's scenario (prime) before its first
+// measured run, then cools down; primed records the pairs done. A sharded
+// run is not primed: its runs keep the slots every shard shares.
+func (r *runner) primeOnce(ctx context.Context, j load.Job, primed map[[2]string]bool) {
+	key := [2]string{j.Scenario, j.App}
+	if r.cfg.Shard != nil || primed[key] {
+		return
+	}
+	primed[key] = true
+	if err := r.prime(ctx, j, r.cfg.Rates[j.Profile][j.Scenario]); err != nil {
+		r.note(fmt.Sprintf("priming %s with %s: %v", j.App, j.Scenario, err))
+	}
+	r.coolDown(ctx)
 }
 
 // coolDown pauses between runs, unless the run is sharded: then the
