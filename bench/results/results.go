@@ -11,7 +11,10 @@ import "time"
 // SchemaVersion is bumped whenever a field changes meaning or disappears.
 // Version 2 added the SLO (verdict slow, Settings.SLOP99), capacity
 // searches, CPU profiles, per-second timelines and stack facts; a version 1
-// file is still read: it simply has none of them.
+// file is still read: it simply has none of them. Fields added since
+// without changing any other's meaning keep the version (a capacity's
+// repeated Searches: its own fields are still one search's, the median's,
+// so a reader that knows nothing of Searches reads a real search).
 const SchemaVersion = 2
 
 // OldestReadable is the oldest schema version the report still reads.
