@@ -82,7 +82,7 @@ func defineFlags(fs *flag.FlagSet) flagValues {
 		maxConns:     fs.Int("max-connections", 100, "most connections open to an HTTP app at once"),
 		grpcConns:    fs.Int("grpc-conns", DefaultGRPCConns, "HTTP/2 connections the load of a grpc app goes over, its calls taken in turn (gRPC multiplexes every call in flight over a connection)"),
 		rates:        fs.String("rate", "", "rate overrides in req/s, e.g. read-one=50,high.write=80"),
-		repeat:       fs.Int("repeat", 1, "measure every run `n` times; the report shows medians and the spread"),
+		repeat:       fs.Int("repeat", 1, "measure every run `n` times, and with -capacity search each capacity n times, each on a freshly started app; the report shows medians and the spread"),
 		out:          fs.String("out", "results", "`folder` for the results (a timestamped subfolder is made)"),
 		interval:     fs.Duration("sample-interval", sampler.DefaultInterval, "CPU and memory sampling interval"),
 		dbMaxConns:   fs.Int("db-max-conns", db.DefaultMaxConns, "DB_MAX_CONNS given to every app the runner starts"),

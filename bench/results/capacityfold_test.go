@@ -1,6 +1,7 @@
 package results_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -134,5 +135,21 @@ func TestFoldMachineBound(t *testing.T) {
 				t.Errorf("MachineBound() = %v with bound reason %q", c.MachineBound(), tt.want)
 			}
 		})
+	}
+}
+
+// A capacity written before searches were repeated reads as one search:
+// no searches of its own, its rate its median and range, its bound its
+// own.
+func TestCapacityFromAnOlderFile(t *testing.T) {
+	var c results.Capacity
+	if err := json.Unmarshal([]byte(`{"scenario":"read-one","app":"rest","status":"found","rate":916,"upper":960,"stopReason":"postgres-cpu","probes":[],"held":true}`), &c); err != nil {
+		t.Fatal(err)
+	}
+	lo, hi, n := c.Range()
+	if c.Repeated() || c.Search != 0 || c.PID != 0 || lo != 916 || hi != 916 || n != 1 || c.WideSpread() ||
+		!cmp.Equal(c.CountedRates(), []float64{916}) || c.BoundReason() != results.StopPostgresCPU {
+		t.Errorf("older capacity read as repeated %v, search %d, pid %d, range %v–%v of %d, wide %v, rates %v, bound %q",
+			c.Repeated(), c.Search, c.PID, lo, hi, n, c.WideSpread(), c.CountedRates(), c.BoundReason())
 	}
 }
