@@ -59,6 +59,7 @@ func TestNodePausesStopTheSearch(t *testing.T) {
 			t.Errorf("probe at %v (try %d): pauses %+v; want the collector's and the event loop's", p.Rate, p.Try, p.Pauses)
 			continue
 		}
+		t.Logf("probe at %v (try %d): p50 %.2f ms, p99 %.1f ms; %s", p.Rate, p.Try, p.P50, p.P99, capacity.PausesText(p.Pauses))
 		// One hold a second of 300 ms, less the timer's interval.
 		if l := p.Pauses.EventLoop; l.MaxMs < 250 || l.MsPerSecond < 100 {
 			t.Errorf("probe at %v (try %d): event loop %+v; want held up to about 300 ms, about 300 ms a second", p.Rate, p.Try, *l)
