@@ -64,6 +64,20 @@ func (r *runner) measureAll(ctx context.Context, run *results.Run) {
 	}
 }
 
+// primings counts the priming passes measureAll runs: one per scenario
+// and app that passed validation.
+func (r *runner) primings() int {
+	n := 0
+	for _, sc := range r.cfg.Scenarios {
+		for _, a := range r.cfg.Apps {
+			if r.valid[[2]string{sc, a}] == nil {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // primeOnce primes j's app with j's scenario (prime) before its first
 // measured run, then cools down; primed records the pairs done. A sharded
 // run is not primed: its runs keep the slots every shard shares.
@@ -107,7 +121,8 @@ func (r *runner) validJobs(jobs []load.Job) int {
 // waited for, whether this shard measures its run or not).
 func (r *runner) howLong(jobs, measured int, perRun time.Duration) string {
 	if r.cfg.Shard == nil {
-		return "about " + round(remaining(measured, perRun, r.cfg.Cooldown)) + " in all"
+		priming := time.Duration(r.primings()) * (primeDuration + r.cfg.Cooldown)
+		return "about " + round(remaining(measured, perRun, r.cfg.Cooldown)+priming) + " in all, priming included"
 	}
 	return "in slots of " + r.cfg.Slots().Length().String() + " ending by " + r.cfg.Slots().At(jobs).Local().Format(time.TimeOnly)
 }
