@@ -186,14 +186,14 @@ func gqlVacancy(change map[string]any) map[string]any {
 	return v
 }
 
-// TestRefusals sends every request of a table to both apps of a pair, rest
-// and express, graphql and yoga, on one database: each must answer the
-// status and the error code (and the fields named) the contract fixes,
-// and the two apps the same.
+// TestRefusals sends every request of a table to the apps of a kind, rest
+// with express and fastify, graphql with yoga, on one database: each must
+// answer the status and the error code (and the fields named) the contract
+// fixes, and all of them the same.
 func TestRefusals(t *testing.T) {
 	requireNode(t)
 	var rows []stack.App
-	for _, name := range []string{"rest", "express", "graphql", "yoga"} {
+	for _, name := range []string{"rest", "express", "fastify", "graphql", "yoga"} {
 		row, ok := stack.FindBuiltin(name)
 		if !ok {
 			t.Fatalf("no built-in app %s", name)
@@ -203,8 +203,8 @@ func TestRefusals(t *testing.T) {
 	_, procs := startApps(t, rows)
 	client := &http.Client{Timeout: 30 * time.Second}
 
-	t.Run("rest and express", func(t *testing.T) {
-		pair := []*stack.Process{procs["rest"], procs["express"]}
+	t.Run("rest, express and fastify", func(t *testing.T) {
+		pair := []*stack.Process{procs["rest"], procs["express"], procs["fastify"]}
 		tokens := map[string]map[string]string{}
 		for _, p := range pair {
 			tokens[p.Name] = map[string]string{}

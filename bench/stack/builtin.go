@@ -62,6 +62,10 @@ var Builtin = []App{
 		Name: "express-cluster", Kind: scenario.KindREST, Toolchain: ToolchainNode, Package: "express", Main: "src/cluster.js", Tree: true,
 		Difference: "express as one worker process per CPU (node:cluster) sharing the port, DB_MAX_CONNS split between them; its CPU and RSS are the sum over the primary and its workers",
 	},
+	{
+		Name: "fastify", Kind: scenario.KindREST, Toolchain: ToolchainNode, Package: "fastify", Main: "src/main.js",
+		Difference: "Node.js + Fastify 5 (Ajv-validated bodies, fast-json-stringify answers) + node-postgres (pg) instead of Go + chi + pgx: one process, whose JavaScript runs on one thread",
+	},
 	{Name: "graphql", Kind: scenario.KindGraphQL, Package: "graphql"},
 	{
 		Name: "graphql-tuned", Kind: scenario.KindGraphQL, Package: "graphql",
