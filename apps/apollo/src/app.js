@@ -89,9 +89,11 @@ export function createApp({ apollo, logger, pool, persons, personWriter, vacanci
   // anything else INTERNAL without details.
   app.use((err, req, res, next) => {
     if (res.headersSent) return next(err);
-    if (err.type === 'entity.too.large') return sendError(req, res, 413, 'REQUEST_TOO_LARGE', `the body is larger than ${MAX_BODY_BYTES} bytes`);
+    if (err.type === 'entity.too.large') {
+      return sendError(req, res, 413, 'REQUEST_TOO_LARGE', `the body is larger than ${MAX_BODY_BYTES} bytes`);
+    }
     if (err.type === 'entity.parse.failed' || err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') {
-      return sendError(req, res, 400, 'BAD_REQUEST', 'the body is not a GraphQL request: send one JSON object like {"query": "…", "variables": {…}}');
+      return sendError(req, res, 400, 'BAD_REQUEST', NOT_A_REQUEST);
     }
     logger.error({ err, method: req.method, path: req.path }, 'internal error');
     return sendError(req, res, 500, 'INTERNAL', 'internal error');
@@ -103,6 +105,8 @@ export function createApp({ apollo, logger, pool, persons, personWriter, vacanci
     app(req, res);
   };
 }
+
+const NOT_A_REQUEST = 'the body is not a GraphQL request: send one JSON object like {"query": "…", "variables": {…}}';
 
 // The methods /graphql serves, as the Go app lists them in Allow.
 const ALLOWED = ['GET', 'HEAD', 'POST', 'OPTIONS'];

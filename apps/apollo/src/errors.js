@@ -24,7 +24,16 @@ const REQUEST_CODES = new Set([
 ]);
 
 /** The codes a client may see with their message; any other error is INTERNAL. */
-const CLIENT_CODES = new Set([...REQUEST_CODES, 'BAD_REQUEST', 'BAD_USER_INPUT', 'NOT_FOUND', 'CONFLICT', 'UNAUTHENTICATED', 'FORBIDDEN', 'UNAVAILABLE']);
+const CLIENT_CODES = new Set([
+  ...REQUEST_CODES,
+  'BAD_REQUEST',
+  'BAD_USER_INPUT',
+  'NOT_FOUND',
+  'CONFLICT',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'UNAVAILABLE',
+]);
 
 const GRAPHQL_RESPONSE = 'application/graphql-response+json';
 

@@ -1,4 +1,15 @@
-import { GraphQLError, Kind, coerceInputValue, getNamedType, isLeafType, isNonNullType, isInputObjectType, isListType, typeFromAST, visit } from 'graphql';
+import {
+  GraphQLError,
+  Kind,
+  coerceInputValue,
+  getNamedType,
+  isLeafType,
+  isNonNullType,
+  isInputObjectType,
+  isListType,
+  typeFromAST,
+  visit,
+} from 'graphql';
 
 // Bad input is refused as the Go app refuses it (apps/graphql/README.md,
 // Errors), where graphql-js and Apollo would answer otherwise:
@@ -69,7 +80,9 @@ function checkVariables(schema, operation, inputs, names) {
           }),
         );
       } else {
-        errors.push(requestError(`Variable "$${variable}" got invalid value${path.length ? ` at "${path.join('.')}"` : ''}; ${error.message}`, def));
+        errors.push(
+          requestError(`Variable "$${variable}" got invalid value${path.length ? ` at "${path.join('.')}"` : ''}; ${error.message}`, def),
+        );
       }
     });
   }

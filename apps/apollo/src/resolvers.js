@@ -46,7 +46,17 @@ function id(raw, field = 'id') {
 
 const page = ({ items, nextCursor }) => ({ nodes: items, pageInfo: { endCursor: nextCursor, hasNextPage: nextCursor !== null } });
 
-const VACANCY_FIELDS = ['title', 'department', 'location', 'employmentType', 'salaryMinCents', 'salaryMaxCents', 'status', 'opensOn', 'description'];
+const VACANCY_FIELDS = [
+  'title',
+  'department',
+  'location',
+  'employmentType',
+  'salaryMinCents',
+  'salaryMaxCents',
+  'status',
+  'opensOn',
+  'description',
+];
 
 /** vacancyPatch keeps what the patch sets; only closesOn and filledBy clear with null. */
 function vacancyPatch(input) {

@@ -116,7 +116,9 @@ describe('write cycle', () => {
     assert.deepEqual(await codes(update, { variables: { id: createVacancy.id, version: 1, input: { title: 'Lost' } } }), ['CONFLICT']);
     const cleared = await data(update, { variables: { id: createVacancy.id, version: 2, input: { closesOn: null, title: null } } });
     assert.deepEqual(cleared.updateVacancy, { version: 3, title: 'Renamed', closesOn: null });
-    assert.deepEqual(await data('mutation($id: ID!) { deleteVacancy(id: $id) }', { variables: { id: createVacancy.id } }), { deleteVacancy: true });
+    assert.deepEqual(await data('mutation($id: ID!) { deleteVacancy(id: $id) }', { variables: { id: createVacancy.id } }), {
+      deleteVacancy: true,
+    });
     const gone = await gql(app.url, 'query($id: ID!) { vacancy(id: $id) { id } }', { token: editor, variables: { id: createVacancy.id } });
     assert.equal(gone.body.data.vacancy, null);
     assert.equal(gone.body.errors[0].extensions.code, 'NOT_FOUND');
@@ -136,8 +138,17 @@ describe('refusals', () => {
     { name: 'id not a number', query: '{ person(id: "x") { id } }', code: 'BAD_USER_INPUT' },
     { name: 'page too big', query: '{ persons(first: 1001) { nodes { id } } }', code: 'BAD_USER_INPUT' },
     { name: 'foreign cursor', query: '{ vacancies(after: "eyJrIjoicGVyc29uIn0") { nodes { id } } }', code: 'BAD_USER_INPUT' },
-    { name: 'not a date', query: 'mutation { updateVacancy(id: 1, version: 1, input: {opensOn: "2026-02-30"}) { id } }', code: 'BAD_USER_INPUT' },
-    { name: 'wrong password', query: 'mutation { login(username: "editor", password: "no") { token } }', token: '', code: 'UNAUTHENTICATED' },
+    {
+      name: 'not a date',
+      query: 'mutation { updateVacancy(id: 1, version: 1, input: {opensOn: "2026-02-30"}) { id } }',
+      code: 'BAD_USER_INPUT',
+    },
+    {
+      name: 'wrong password',
+      query: 'mutation { login(username: "editor", password: "no") { token } }',
+      token: '',
+      code: 'UNAUTHENTICATED',
+    },
     { name: 'too deep', query: tooDeep, code: 'DEPTH_LIMIT_EXCEEDED' },
     {
       name: 'too complex',
@@ -156,14 +167,21 @@ describe('refusals', () => {
   }
 
   test('the invalid fields are named', async () => {
-    const { body } = await gql(app.url, 'mutation { updateVacancy(id: 1, version: 1, input: {salaryMinCents: 10, salaryMaxCents: 5}) { id } }', {
-      token: editor,
-    });
+    const { body } = await gql(
+      app.url,
+      'mutation { updateVacancy(id: 1, version: 1, input: {salaryMinCents: 10, salaryMaxCents: 5}) { id } }',
+      {
+        token: editor,
+      },
+    );
     assert.deepEqual(body.errors[0].extensions.fields, { salaryMaxCents: 'must not be less than salaryMinCents' });
   });
 
   test('bad variables: a leaf value is BAD_USER_INPUT naming its field, a missing one a request error', async () => {
-    const lower = await gql(app.url, 'query($s: VacancyStatus) { vacancies(status: $s) { nodes { id } } }', { token: editor, variables: { s: 'open' } });
+    const lower = await gql(app.url, 'query($s: VacancyStatus) { vacancies(status: $s) { nodes { id } } }', {
+      token: editor,
+      variables: { s: 'open' },
+    });
     assert.equal(lower.status, 200);
     assert.deepEqual(
       lower.body.errors.map((e) => [e.extensions.code, Object.keys(e.extensions.fields)]),
@@ -211,7 +229,11 @@ describe('refusals', () => {
     assert.equal(put.status, 405);
     assert.equal(put.headers.get('allow'), 'GET, HEAD, POST, OPTIONS');
     assert.equal((await put.json()).errors[0].extensions.code, 'METHOD_NOT_ALLOWED');
-    const text = await fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: '{"query":"{ __typename }"}' });
+    const text = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain' },
+      body: '{"query":"{ __typename }"}',
+    });
     assert.equal(text.status, 415);
     assert.equal((await text.json()).errors[0].extensions.code, 'UNSUPPORTED_MEDIA_TYPE');
     const get = await fetch(`${app.url}/graphql?query=${encodeURIComponent('mutation { deleteVacancy(id: 999999999) }')}`, {
@@ -255,7 +277,9 @@ describe('person writes', () => {
       );
       assert.deepEqual(updatePerson, { status: 'ON_LEAVE', email: input.email, version: 2 });
     } finally {
-      assert.deepEqual(await data('mutation($id: ID!) { deletePerson(id: $id) }', { variables: { id: createPerson.id } }), { deletePerson: true });
+      assert.deepEqual(await data('mutation($id: ID!) { deletePerson(id: $id) }', { variables: { id: createPerson.id } }), {
+        deletePerson: true,
+      });
     }
   });
 });

@@ -61,7 +61,11 @@ describe('the limits', () => {
       fragment C on Person { appointments { person { appointments { person { appointments { id } } } } } }`,
       'DEPTH_LIMIT_EXCEEDED',
     ],
-    ['complexity of a big page', '{ persons(first: 1000) { nodes { id appointments { id stipends { id } } } } }', 'COMPLEXITY_LIMIT_EXCEEDED'],
+    [
+      'complexity of a big page',
+      '{ persons(first: 1000) { nodes { id appointments { id stipends { id } } } } }',
+      'COMPLEXITY_LIMIT_EXCEEDED',
+    ],
     [
       'complexity of aliases',
       `{ a: persons(first: 1000) { ${ALL_PERSON_FIELDS} } b: persons(first: 1000) { ${ALL_PERSON_FIELDS} } }`,
@@ -86,7 +90,11 @@ describe('the limits', () => {
     ['spreads', `{ vacancies { nodes { ${'...F '.repeat(MAX_SPREADS + 1)}} } } fragment F on Vacancy { id }`, 'SPREAD_LIMIT_EXCEEDED'],
     ['aliases', `{ ${repeatN(MAX_ALIASES + 1, (i) => `a${i}: __typename `)}}`, 'ALIAS_LIMIT_EXCEEDED'],
     ['directives on a field', `{ __typename${' @include(if: true)'.repeat(MAX_DIRECTIVES + 1)} }`, 'DIRECTIVE_LIMIT_EXCEEDED'],
-    ['directives on a spread', `{ ...F${' @skip(if: false)'.repeat(MAX_DIRECTIVES + 1)} } fragment F on Query { __typename }`, 'DIRECTIVE_LIMIT_EXCEEDED'],
+    [
+      'directives on a spread',
+      `{ ...F${' @skip(if: false)'.repeat(MAX_DIRECTIVES + 1)} } fragment F on Query { __typename }`,
+      'DIRECTIVE_LIMIT_EXCEEDED',
+    ],
     [
       'selections after expansion',
       `{ vacancies { nodes { ...F ...F } } } fragment F on Vacancy {${' id'.repeat(MAX_SELECTIONS / 2)} }`,
@@ -127,7 +135,10 @@ describe('the limits', () => {
     for (const [query, message] of [
       [`{ ${'a '.repeat(MAX_QUERY_TOKENS)}}`, `exceeded token limit of ${MAX_QUERY_TOKENS}`],
       [nested(5), 'the query nests too deeply: 12 levels, the limit is 10'],
-      ['{ persons(first: 1000) { nodes { id appointments { id stipends { id } } } } }', 'the query is too complex: it costs 73001, the limit is 25000'],
+      [
+        '{ persons(first: 1000) { nodes { id appointments { id stipends { id } } } } }',
+        'the query is too complex: it costs 73001, the limit is 25000',
+      ],
       [selfDoubling(22), 'the document selects too many fields: more than 2000 after expanding its fragments'],
     ]) {
       const { body } = await post(query);
