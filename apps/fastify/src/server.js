@@ -10,7 +10,7 @@ import { userStore } from '@crudbench/node-base/store/users.js';
 import { vacancyStore } from '@crudbench/node-base/store/vacancies.js';
 import { createTokens } from '@crudbench/node-base/tokens.js';
 
-const DEFAULT_ADDR = ':8088'; // rest 8081 … express 8084, yoga 8085, express-cluster 8086, grpc 8087
+const DEFAULT_ADDR = ':8090'; // rest 8081 … express 8084, yoga 8085, express-cluster 8086, grpc 8087, apollo 8088, mercurius 8089
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /** run starts the app and resolves once it has shut down after signal. */
