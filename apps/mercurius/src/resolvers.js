@@ -1,0 +1,115 @@
+import { GraphQLError } from 'graphql';
+import { AppError, EINVALID, ENOTFOUND, ECONFLICT, EUNAUTHORIZED, EUNAVAILABLE } from '@crudbench/node-base/errors.js';
+
+// GraphQL enums are upper case; the database's values are lower case.
+const lower = (names) => Object.fromEntries(names.map((n) => [n, n.toLowerCase()]));
+
+const CODES = {
+  [EINVALID]: 'BAD_USER_INPUT',
+  [ENOTFOUND]: 'NOT_FOUND',
+  [ECONFLICT]: 'CONFLICT',
+  [EUNAUTHORIZED]: 'UNAUTHENTICATED',
+  [EUNAVAILABLE]: 'UNAVAILABLE',
+};
+
+/**
+ * toGraphQLError is the one translation of the store's errors: the codes
+ * a client may know keep their message; anything else is left to
+ * the error formatter (INTERNAL, details only in the log). UNAVAILABLE's 503 is
+ * the response's (errors.js).
+ */
+export function toGraphQLError(err) {
+  if (!(err instanceof AppError) || !CODES[err.code]) return err;
+  const extensions = { code: CODES[err.code] };
+  if (err.code === EINVALID && err.fields) extensions.fields = err.fields;
+  return new GraphQLError(err.message, { extensions, originalError: err });
+}
+
+/** translated wraps a resolver or loader so that store errors become GraphQL errors. */
+export const translated =
+  (resolve) =>
+  async (...args) => {
+    try {
+      return await resolve(...args);
+    } catch (err) {
+      throw toGraphQLError(err);
+    }
+  };
+
+/** id reads an ID argument: a positive whole number written in digits. */
+function id(raw, field = 'id') {
+  if (!/^\d{1,16}$/.test(String(raw)) || Number(raw) < 1) {
+    throw new AppError(EINVALID, 'invalid input', { fields: { [field]: 'must be a positive whole number' } });
+  }
+  return Number(raw);
+}
+
+const page = ({ items, nextCursor }) => ({ nodes: items, pageInfo: { endCursor: nextCursor, hasNextPage: nextCursor !== null } });
+
+const VACANCY_FIELDS = [
+  'title',
+  'department',
+  'location',
+  'employmentType',
+  'salaryMinCents',
+  'salaryMaxCents',
+  'status',
+  'opensOn',
+  'description',
+];
+
+/** vacancyPatch keeps what the patch sets; only closesOn and filledBy clear with null. */
+function vacancyPatch(input) {
+  const patch = {};
+  for (const k of VACANCY_FIELDS) if (input[k] != null) patch[k] = input[k];
+  if (input.closesOn !== undefined) patch.closesOn = input.closesOn;
+  if (input.filledBy !== undefined) patch.filledBy = input.filledBy === null ? null : id(input.filledBy, 'filledBy');
+  return patch;
+}
+
+/**
+ * resolvers are the root fields' resolvers and the enums' values; the
+ * nested fields are Mercurius loaders (loaders.js).
+ */
+export const resolvers = {
+  Role: lower(['VIEWER', 'EDITOR']),
+  PersonStatus: lower(['ACTIVE', 'ON_LEAVE', 'FORMER']),
+  PayerKind: lower(['GRANT', 'DEPARTMENT', 'EXTERNAL']),
+  EmploymentType: lower(['FULL_TIME', 'PART_TIME', 'CONTRACT']),
+  VacancyStatus: lower(['DRAFT', 'OPEN', 'CLOSED', 'FILLED']),
+
+  Query: {
+    person: translated((_, args, { persons }) => persons.findById(id(args.id))),
+    persons: translated(async (_, { first, after, search }, { persons }) => page(await persons.find({ limit: first, after, search }))),
+    vacancy: translated((_, args, { vacancies }) => vacancies.findById(id(args.id))),
+    vacancies: translated(async (_, { status, first, after }, { vacancies }) =>
+      page(await vacancies.find({ status, limit: first, after, limitField: 'first' })),
+    ),
+  },
+
+  Mutation: {
+    login: translated(async (_, { username, password }, { users, tokens }) => {
+      const user = await users.authenticate(username, password);
+      const { token, expiresAt } = tokens.issue(user);
+      return { token, expiresAt: expiresAt.toISOString().replace('.000Z', 'Z'), user };
+    }),
+    createPerson: translated((_, { input }, { personWriter }) => personWriter.create(input)),
+    updatePerson: translated((_, args, { personWriter }) => {
+      // null on a person field leaves it as it is (the schema says so).
+      const patch = Object.fromEntries(Object.entries(args.input).filter(([, v]) => v != null));
+      return personWriter.update(id(args.id), args.version, patch);
+    }),
+    deletePerson: translated(async (_, args, { personWriter }) => {
+      await personWriter.delete(id(args.id));
+      return true;
+    }),
+    createVacancy: translated((_, { input }, { vacancies }) =>
+      vacancies.create({ ...input, filledBy: input.filledBy == null ? null : id(input.filledBy, 'filledBy') }),
+    ),
+    updateVacancy: translated((_, args, { vacancies }) => vacancies.update(id(args.id), args.version, vacancyPatch(args.input))),
+    deleteVacancy: translated(async (_, args, { vacancies }) => {
+      await vacancies.delete(id(args.id));
+      return true;
+    }),
+  },
+};
