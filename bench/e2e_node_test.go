@@ -22,7 +22,7 @@ import (
 )
 
 // nodeApps are the built-in apps that run on Node.js.
-var nodeApps = []string{"express", "express-cluster", "fastify", "yoga"}
+var nodeApps = []string{"express", "express-cluster", "fastify", "yoga", "apollo", "mercurius", "mercurius-jit"}
 
 // TestNodeUnitTests runs the Node apps' own tests (node --test) against a
 // throwaway PostgreSQL holding the dataset, as their READMEs say: their
@@ -34,7 +34,7 @@ func TestNodeUnitTests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, pkg := range []string{"node-base", "express", "fastify", "yoga"} {
+	for _, pkg := range []string{"node-base", "express", "fastify", "yoga", "apollo", "mercurius"} {
 		t.Run(pkg, func(t *testing.T) {
 			dir := filepath.Join(root, "apps", pkg)
 			if err := stack.InstallNode(t.Context(), dir, io.Discard); err != nil {
@@ -103,7 +103,7 @@ func TestNodeApps(t *testing.T) {
 		if err != nil {
 			t.Fatalf("bench -validate-only: %v", err)
 		}
-		want := []string{"Building express, express-cluster, fastify, yoga…\n", "Every scenario passed on every app (28 checks)."}
+		want := []string{"Building express, express-cluster, fastify, yoga, apollo, mercurius, mercurius-jit…\n", "Every scenario passed on every app (49 checks)."}
 		for _, app := range nodeApps {
 			row, _ := stack.FindBuiltin(app)
 			want = append(want, fmt.Sprintf("\nStarted %s at http://127.0.0.1:", app),

@@ -187,13 +187,14 @@ func gqlVacancy(change map[string]any) map[string]any {
 }
 
 // TestRefusals sends every request of a table to the apps of a kind, rest
-// with express and fastify, graphql with yoga, on one database: each must
+// with express and fastify, graphql with yoga, apollo, mercurius and
+// mercurius-jit, on one database: each must
 // answer the status and the error code (and the fields named) the contract
 // fixes, and all of them the same.
 func TestRefusals(t *testing.T) {
 	requireNode(t)
 	var rows []stack.App
-	for _, name := range []string{"rest", "express", "fastify", "graphql", "yoga"} {
+	for _, name := range []string{"rest", "express", "fastify", "graphql", "yoga", "apollo", "mercurius", "mercurius-jit"} {
 		row, ok := stack.FindBuiltin(name)
 		if !ok {
 			t.Fatalf("no built-in app %s", name)
@@ -244,8 +245,8 @@ func TestRefusals(t *testing.T) {
 		}
 	})
 
-	t.Run("graphql and yoga", func(t *testing.T) {
-		pair := []*stack.Process{procs["graphql"], procs["yoga"]}
+	t.Run("graphql, yoga, apollo, mercurius and mercurius-jit", func(t *testing.T) {
+		pair := []*stack.Process{procs["graphql"], procs["yoga"], procs["apollo"], procs["mercurius"], procs["mercurius-jit"]}
 		tokens := map[string]map[string]string{}
 		for _, p := range pair {
 			tokens[p.Name] = map[string]string{}

@@ -39,7 +39,7 @@ func TestMissingNode(t *testing.T) {
 		if d := cmp.Diff(want, cfg.Apps); d != "" {
 			t.Errorf("apps (-want +got):\n%s", d)
 		}
-		note := "-apps all left out express, express-cluster, fastify, yoga: they need node and npm (not on PATH); to measure them, " + stack.NodeInstall + "."
+		note := "-apps all left out express, express-cluster, fastify, yoga, apollo, mercurius, mercurius-jit: they need node and npm (not on PATH); to measure them, " + stack.NodeInstall + "."
 		if !slices.Contains(cfg.Notes, note) {
 			t.Errorf("notes %q, want %q", cfg.Notes, note)
 		}

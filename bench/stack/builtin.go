@@ -76,6 +76,19 @@ var Builtin = []App{
 		Name: "yoga", Kind: scenario.KindGraphQL, Toolchain: ToolchainNode, Package: "yoga", Main: "src/main.js",
 		Difference: "Node.js + graphql-yoga 5 + node-postgres (pg) instead of Go + gqlgen + pgx: one process, whose JavaScript runs on one thread",
 	},
+	{
+		Name: "apollo", Kind: scenario.KindGraphQL, Toolchain: ToolchainNode, Package: "apollo", Main: "src/main.js",
+		Difference: "Node.js + Apollo Server 5 on Express 5 + DataLoader + node-postgres (pg) instead of Go + gqlgen + pgx: one process, whose JavaScript runs on one thread",
+	},
+	{
+		Name: "mercurius", Kind: scenario.KindGraphQL, Toolchain: ToolchainNode, Package: "mercurius", Main: "src/main.js",
+		Difference: "Node.js + Mercurius 16 on Fastify 5 (its loaders, graphql-jit off as by default) + node-postgres (pg) instead of Go + gqlgen + pgx: one process, whose JavaScript runs on one thread",
+	},
+	{
+		Name: "mercurius-jit", Kind: scenario.KindGraphQL, Toolchain: ToolchainNode, Package: "mercurius", Main: "src/main.js",
+		RunEnv:     []string{"MERCURIUS_JIT=1"},
+		Difference: "mercurius with MERCURIUS_JIT=1: each query is compiled by graphql-jit on its second run and runs compiled from then on",
+	},
 	{Name: "grpc", Kind: scenario.KindGRPC, Package: "grpc", Extra: true},
 	{Name: "htmx", Kind: scenario.KindSite, Package: "htmx"},
 	{
