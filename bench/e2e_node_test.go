@@ -25,8 +25,9 @@ import (
 var nodeApps = []string{"express", "express-cluster", "fastify", "yoga", "apollo", "mercurius", "mercurius-jit"}
 
 // TestNodeUnitTests runs the Node apps' own tests (node --test) against a
-// throwaway PostgreSQL holding the dataset, as their READMEs say: their
-// dependencies installed with npm ci, DATABASE_URL set.
+// throwaway PostgreSQL holding the dataset, as their READMEs say: the
+// workspace's dependencies installed with npm ci at the repository root,
+// DATABASE_URL set.
 func TestNodeUnitTests(t *testing.T) {
 	requireNode(t)
 	dbURL := startDatabase(t)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,28 +19,25 @@ import (
 )
 
 var (
-	npmOnce sync.Map // app -> *sync.Once
-	npmErr  sync.Map // app -> error
+	npmOnce sync.Once
+	npmErr  error
 )
 
-// installed installs apps/<app>'s dependencies once per test binary in
-// the real folder (its node_modules is ignored by git), as the runner's
-// build step does.
-func installed(t *testing.T, app string) {
+// installed installs the Node workspace's dependencies (the repository
+// root's package-lock.json) once per test binary in the real tree (its
+// node_modules is ignored by git), as the runner's build step does.
+func installed(t *testing.T) {
 	t.Helper()
 	if _, err := exec.LookPath("npm"); err != nil {
 		t.Fatal("npm not found on PATH: install Node.js 20 or newer with npm to measure the Node.js apps")
 	}
-	once, _ := npmOnce.LoadOrStore(app, new(sync.Once))
-	once.(*sync.Once).Do(func() {
-		// The runner's own installer: it locks the folder, so the tests of
-		// other packages installing there at the same time wait.
-		if err := stack.InstallNode(context.Background(), filepath.Join(root, "apps", app), io.Discard); err != nil {
-			npmErr.Store(app, err)
-		}
+	npmOnce.Do(func() {
+		// The runner's own installer: it locks the lockfile, so the tests
+		// of other packages installing at the same time wait.
+		npmErr = stack.InstallNode(context.Background(), root, io.Discard)
 	})
-	if err, ok := npmErr.Load(app); ok {
-		t.Fatalf("npm ci in apps/%s: %v", app, err)
+	if npmErr != nil {
+		t.Fatalf("npm ci at the workspace root: %v", npmErr)
 	}
 }
 
@@ -95,10 +93,49 @@ func fileBytes(t *testing.T, names ...string) int64 {
 	return n
 }
 
-// findBytes sums the sizes find reports for the regular files under dir.
-func findBytes(t *testing.T, dir string) int64 {
+// npmInstalled lists the packages npm ls finds that the workspace's
+// package name needs at run time (its own view of the tree, dev
+// dependencies left out), by install path relative to the module, and
+// counts them, each name and version once.
+func npmInstalled(t *testing.T, name string) ([]string, int) {
 	t.Helper()
-	out, err := exec.Command("find", filepath.Join(root, dir), "-type", "f", "-printf", "%s\n").Output()
+	cmd := exec.Command("npm", "ls", "--workspace", name, "--all", "--omit=dev", "--long", "--parseable")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("npm ls --workspace %s: %v", name, err)
+	}
+	var paths []string
+	distinct := map[string]bool{}
+	for line := range strings.Lines(string(out)) {
+		// path:name@version, and :realpath for a link to a package of
+		// the workspace, which is code, not a package
+		fields := strings.Split(strings.TrimSpace(line), ":")
+		if len(fields) == 2 && strings.Contains(fields[0], string(filepath.Separator)+"node_modules"+string(filepath.Separator)) {
+			abs, err := filepath.Abs(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel, err := filepath.Rel(abs, fields[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(paths, rel) {
+				paths = append(paths, rel)
+			}
+			distinct[fields[1]] = true
+		}
+	}
+	return paths, len(distinct)
+}
+
+// packageBytes sums the sizes find reports for the regular files of the
+// installed package in dir (relative to the module), its own node_modules
+// left out (packages of their own).
+func packageBytes(t *testing.T, dir string) int64 {
+	t.Helper()
+	full := filepath.Join(root, dir)
+	out, err := exec.Command("find", full, "-path", filepath.Join(full, "node_modules"), "-prune", "-o", "-type", "f", "-printf", "%s\n").Output()
 	if err != nil {
 		t.Fatalf("find %s: %v", dir, err)
 	}
@@ -111,28 +148,6 @@ func findBytes(t *testing.T, dir string) int64 {
 		n += size
 	}
 	return n
-}
-
-// npmInstalled counts the packages npm ls finds installed under the app's
-// node_modules (its own view of the tree), each name and version once.
-func npmInstalled(t *testing.T, app string) int {
-	t.Helper()
-	cmd := exec.Command("npm", "ls", "--all", "--long", "--parseable")
-	cmd.Dir = filepath.Join(root, "apps", app)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("npm ls in apps/%s: %v", app, err)
-	}
-	distinct := map[string]bool{}
-	for line := range strings.Lines(string(out)) {
-		// path:name@version, and :realpath for a link to a local
-		// package, which is code, not a package
-		fields := strings.Split(strings.TrimSpace(line), ":")
-		if len(fields) == 2 && strings.Contains(fields[0], string(filepath.Separator)+"node_modules"+string(filepath.Separator)) {
-			distinct[fields[1]] = true
-		}
-	}
-	return len(distinct)
 }
 
 // nodeApps are the Node.js apps of the tree, with the files outside their
@@ -148,7 +163,7 @@ var nodeApps = []struct {
 func TestMeasureNodeApps(t *testing.T) {
 	for _, c := range nodeApps {
 		t.Run(c.app, func(t *testing.T) {
-			installed(t, c.app)
+			installed(t)
 			f, err := facts.MeasureNode(context.Background(), root, c.app)
 			if err != nil {
 				t.Fatal(err)
@@ -165,29 +180,53 @@ func TestMeasureNodeApps(t *testing.T) {
 func checkNodeApp(t *testing.T, app string, read []string, f results.StackFacts) {
 	t.Helper()
 	dir := "apps/" + app
-	var pkg struct{ Dependencies map[string]string }
+	var pkg struct {
+		Name         string
+		Dependencies map[string]string
+	}
 	readJSON(t, dir+"/package.json", &pkg)
+	// The workspace's own packages among the dependencies are links in
+	// node_modules; the packages they and the app name are the direct ones.
 	var localDirs []string
-	direct := 0
-	for _, spec := range pkg.Dependencies {
-		if p, ok := strings.CutPrefix(spec, "file:"); ok {
-			localDirs = append(localDirs, filepath.ToSlash(filepath.Join(dir, p)))
-		} else {
-			direct++
+	direct := map[string]bool{}
+	for name := range pkg.Dependencies {
+		link, err := os.Readlink(filepath.Join(root, "node_modules", filepath.FromSlash(name)))
+		if err != nil {
+			direct[name] = true
+			continue
+		}
+		local := filepath.ToSlash(filepath.Join("node_modules", filepath.Dir(filepath.FromSlash(name)), link))
+		localDirs = append(localDirs, local)
+		var lib struct{ Dependencies map[string]string }
+		readJSON(t, local+"/package.json", &lib)
+		for name := range lib.Dependencies {
+			direct[name] = true
 		}
 	}
 	if v := nodeVersion(t); f.App != app || f.Runtime != "Node.js" || f.RuntimeVersion != v {
 		t.Errorf("App, Runtime, RuntimeVersion = %q, %q, %q, want %q, Node.js, %q", f.App, f.Runtime, f.RuntimeVersion, app, v)
 	}
-	if len(localDirs) == 0 && f.DirectModules != direct {
-		t.Errorf("DirectModules = %d, want package.json's %d dependencies", f.DirectModules, direct)
+	if f.DirectModules != len(direct) {
+		t.Errorf("DirectModules = %d, want the %d packages the dependencies of package.json and of %v name", f.DirectModules, len(direct), localDirs)
 	}
-	if want := npmInstalled(t, app); f.TotalModules != want {
-		t.Errorf("TotalModules = %d, want the %d packages npm ls finds", f.TotalModules, want)
+	packages, total := npmInstalled(t, pkg.Name)
+	if f.TotalModules != total {
+		t.Errorf("TotalModules = %d, want the %d packages npm ls finds for the workspace %s", f.TotalModules, total, pkg.Name)
 	}
-	ownJS := tracked(t, dir+"/src", ".js", ".ts")
+	// The app's code is every script outside its tests (a bench script
+	// too: Node.js ships the folder).
+	code := func(d string) []string {
+		var names []string
+		for _, name := range tracked(t, d, ".js", ".ts") {
+			if !strings.HasPrefix(name, d+"/test/") && !strings.Contains(name, ".test.") {
+				names = append(names, name)
+			}
+		}
+		return names
+	}
+	ownJS := code(dir)
 	if want := nonBlank(t, ownJS...); f.Own.JS != want || want == 0 {
-		t.Errorf("Own.JS = %d, want the %d non-blank lines of src", f.Own.JS, want)
+		t.Errorf("Own.JS = %d, want the %d non-blank lines of its code", f.Own.JS, want)
 	}
 	if want := nonBlank(t, tracked(t, dir+"/test", ".js", ".ts")...); f.Own.Tests != want || want == 0 {
 		t.Errorf("Own.Tests = %d, want the %d non-blank lines of test", f.Own.Tests, want)
@@ -195,38 +234,39 @@ func checkNodeApp(t *testing.T, app string, read []string, f results.StackFacts)
 	if f.Own.Go != 0 || f.Own.Generated != 0 || f.Own.Other != 0 {
 		t.Errorf("Own = %+v: the folder holds code, tests, a README and npm's files only", f.Own)
 	}
+	shipped := append(append(ownJS, dir+"/package.json"), read...)
 	var sharedJS []string
 	for _, d := range localDirs {
-		for _, name := range tracked(t, d, ".js", ".ts") {
-			if !strings.HasPrefix(name, d+"/test/") && !strings.Contains(name, ".test.") {
-				sharedJS = append(sharedJS, name)
-			}
-		}
+		sharedJS = append(sharedJS, code(d)...)
+		shipped = append(shipped, d+"/package.json")
 	}
+	shipped = append(shipped, sharedJS...)
 	if want := nonBlank(t, sharedJS...); f.Shared.JS != want {
 		t.Errorf("Shared.JS = %d, want the %d non-blank lines of the local packages' code %v", f.Shared.JS, want, localDirs)
 	}
 	if want := nonBlank(t, read...); f.Shared.Other != want {
 		t.Errorf("Shared.Other = %d, want the %d lines of %v", f.Shared.Other, want, read)
 	}
-	// The local packages are in node_modules as copies (install-links):
-	// their folders are not deployed again.
-	shipped := append(append(tracked(t, dir+"/src"), dir+"/package.json", dir+"/package-lock.json"), read...)
-	want := findBytes(t, dir+"/node_modules")
-	if want += fileBytes(t, shipped...); f.DeployedBytes != want {
-		t.Errorf("DeployedBytes = %d, want the app's node_modules and its sources, %d", f.DeployedBytes, want)
+	// The packages are the app's own closure, not the hoisted
+	// node_modules whole; the local packages ship from their folders.
+	want := fileBytes(t, shipped...)
+	for _, p := range packages {
+		want += packageBytes(t, p)
+	}
+	if f.DeployedBytes != want {
+		t.Errorf("DeployedBytes = %d, want the %d packages npm ls lists and the sources, %d", f.DeployedBytes, len(packages), want)
 	}
 }
 
 // checkNodeFrameworks checks that f names the frameworks want, at the
-// versions installed in apps/<app>/node_modules.
+// versions installed in the workspace's node_modules.
 func checkNodeFrameworks(t *testing.T, app, want string, f results.StackFacts) {
 	t.Helper()
 	var names []string
 	for _, fw := range f.Frameworks {
 		names = append(names, fw.Name)
 		var installed struct{ Version string }
-		readJSON(t, "apps/"+app+"/node_modules/"+fw.Name+"/package.json", &installed)
+		readJSON(t, "node_modules/"+fw.Name+"/package.json", &installed)
 		if fw.Version != installed.Version {
 			t.Errorf("framework %s %s, but node_modules holds %s", fw.Name, fw.Version, installed.Version)
 		}

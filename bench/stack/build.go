@@ -4,14 +4,11 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -20,7 +17,7 @@ import (
 // NodeInstall says what a machine needs for the Node apps.
 const NodeInstall = "install Node.js 20 or newer with npm (Debian: apt-get install nodejs npm)"
 
-// npmCI installs a Node app's locked dependencies exactly as its
+// npmCI installs the Node workspace's locked dependencies exactly as its
 // package-lock.json pins them, without the audit and funding notices that
 // would only fill the build log.
 var npmCI = []string{"ci", "--no-audit", "--no-fund", "--loglevel=warn"}
@@ -44,10 +41,11 @@ func (t Toolchain) Missing() string {
 // per app in dir named after the app (not its package: two rows may share
 // a package, and a Go app's process is found by its executable's name):
 // a Go app's binary, built with its BuildEnv; for a Node app a link to its
-// folder, whose locked dependencies npm ci installs, once per folder.
+// folder, a package of the npm workspace at root, whose locked
+// dependencies one npm ci at root installs for every Node app at once.
 // Tool output goes to log.
 func Build(ctx context.Context, root, dir string, apps []App, log io.Writer) error {
-	installed := map[string]bool{}
+	installed := false
 	for _, a := range apps {
 		if a.Toolchain != ToolchainNode {
 			args := []string{"build", "-o", filepath.Join(dir, a.Name), "./apps/" + a.Package}
@@ -57,11 +55,14 @@ func Build(ctx context.Context, root, dir string, apps []App, log io.Writer) err
 			continue
 		}
 		folder := filepath.Join(root, "apps", a.Package)
-		if !installed[folder] {
-			if err := InstallNode(ctx, folder, log); err != nil {
-				return fmt.Errorf("build %s: in apps/%s: %w", a.Name, a.Package, err)
+		if fi, err := os.Stat(filepath.Join(folder, "package.json")); err != nil || fi.IsDir() {
+			return fmt.Errorf("build %s: apps/%s has no package.json: it is no package of the Node workspace", a.Name, a.Package)
+		}
+		if !installed {
+			if err := InstallNode(ctx, root, log); err != nil {
+				return fmt.Errorf("build %s: in the Node workspace: %w", a.Name, err)
 			}
-			installed[folder] = true
+			installed = true
 		}
 		if err := os.Symlink(folder, filepath.Join(dir, a.Name)); err != nil {
 			return fmt.Errorf("build %s: %w", a.Name, err)
@@ -74,21 +75,24 @@ func Build(ctx context.Context, root, dir string, apps []App, log io.Writer) err
 // its content was installed from.
 const installedStamp = ".crudbench-installed"
 
-// InstallNode installs the locked dependencies of the Node app in folder
-// with npm ci, unless node_modules already holds what its
-// package-lock.json pins (a stamp npm ci's success leaves, naming the
-// lockfile's hash and the node version). npm ci deletes node_modules
-// before it installs, so two at once in one folder — two runners, or the
-// tests of several packages, which go test runs side by side — would pull
-// the files from under each other and from under an app already running.
-// So the install holds an exclusive lock (flock) on the folder's
-// package-lock.json, and a second caller waits for the first and then
-// finds the stamp. npm's output goes to log.
-func InstallNode(ctx context.Context, folder string, log io.Writer) error {
-	lockPath := filepath.Join(folder, "package-lock.json")
+// InstallNode installs the locked dependencies of the npm workspace at
+// root (its package.json lists the Node packages, apps/*, and its one
+// package-lock.json pins what all of them install) with npm ci, unless
+// node_modules already holds what the lockfile pins (a stamp npm ci's
+// success leaves, naming the lockfile's hash and the node version). The
+// workspace's own packages, apps/node-base among them, are links in
+// node_modules: a change to their code needs no install. npm ci deletes
+// node_modules before it installs, so two at once — two runners, or the
+// tests of several Go packages, which go test runs side by side — would
+// pull the files from under each other and from under an app already
+// running. So the install holds an exclusive lock (flock) on the
+// lockfile, and a second caller waits for the first and then finds the
+// stamp. npm's output goes to log.
+func InstallNode(ctx context.Context, root string, log io.Writer) error {
+	lockPath := filepath.Join(root, "package-lock.json")
 	lock, err := os.Open(lockPath)
 	if err != nil {
-		return fmt.Errorf("no lockfile to install from: %w", err)
+		return fmt.Errorf("no lockfile to install from (npm install at the repository root writes it): %w", err)
 	}
 	defer lock.Close()
 	if err := flock(ctx, lock); err != nil {
@@ -99,14 +103,17 @@ func InstallNode(ctx context.Context, folder string, log io.Writer) error {
 	if err != nil {
 		return err
 	}
-	stamp := filepath.Join(folder, "node_modules", installedStamp)
+	stamp := filepath.Join(root, "node_modules", installedStamp)
 	if got, err := os.ReadFile(stamp); err == nil && string(got) == want {
 		return nil
 	}
-	if err := runTool(ctx, folder, nil, log, "npm", npmCI...); err != nil {
+	if _, err := exec.LookPath("npm"); err != nil {
+		return fmt.Errorf("npm not found on PATH: %s", NodeInstall)
+	}
+	if err := runTool(ctx, root, nil, log, "npm", npmCI...); err != nil {
 		return err
 	}
-	// A package without dependencies gets no node_modules from npm ci.
+	// A workspace without dependencies gets no node_modules from npm ci.
 	if err := os.MkdirAll(filepath.Dir(stamp), 0o755); err != nil {
 		return err
 	}
@@ -129,78 +136,21 @@ func flock(ctx context.Context, f *os.File) error {
 }
 
 // stampOf is what the stamp of an install from the lockfile at path
-// says: the SHA-256 of the lockfile and of every local package the app
-// depends on ("file:../node-base", installed as a copy: a change to its
-// code changes no lockfile, and must install the copy again), and the node
-// version it was installed for (native modules are built for one).
+// says: the SHA-256 of the lockfile, and the node version it was
+// installed for (native modules are built for one).
 func stampOf(ctx context.Context, path string) (string, error) {
-	h := sha256.New()
 	content, err := os.ReadFile(path)
 	if err != nil {
 		return "", err
 	}
-	h.Write(content)
-	locals, err := localPackages(filepath.Dir(path))
-	if err != nil {
-		return "", err
-	}
-	for _, dir := range locals {
-		if err := hashTree(h, dir); err != nil {
-			return "", err
-		}
+	if _, err := exec.LookPath("node"); err != nil {
+		return "", fmt.Errorf("node not found on PATH: %s", NodeInstall)
 	}
 	version, err := exec.CommandContext(ctx, "node", "--version").Output()
 	if err != nil {
 		return "", fmt.Errorf("node --version: %w", err)
 	}
-	return fmt.Sprintf("%x %s", h.Sum(nil), bytes.TrimSpace(version)), nil
-}
-
-// localPackages returns the folders of the "file:" dependencies in the
-// package.json of the app in folder, sorted.
-func localPackages(folder string) ([]string, error) {
-	content, err := os.ReadFile(filepath.Join(folder, "package.json"))
-	if err != nil {
-		return nil, err
-	}
-	var pkg struct {
-		Dependencies, DevDependencies map[string]string
-	}
-	if err := json.Unmarshal(content, &pkg); err != nil {
-		return nil, fmt.Errorf("package.json: %w", err)
-	}
-	var dirs []string
-	for _, deps := range []map[string]string{pkg.Dependencies, pkg.DevDependencies} {
-		for _, spec := range deps {
-			if rel, ok := strings.CutPrefix(spec, "file:"); ok {
-				dirs = append(dirs, filepath.Join(folder, filepath.FromSlash(rel)))
-			}
-		}
-	}
-	slices.Sort(dirs)
-	return dirs, nil
-}
-
-// hashTree writes the names and contents of the files under dir into h,
-// in walk order, node_modules left out.
-func hashTree(h io.Writer, dir string) error {
-	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-			return err
-		case d.IsDir() && d.Name() == "node_modules":
-			return filepath.SkipDir
-		case !d.Type().IsRegular():
-			return nil
-		}
-		content, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(h, "%s %d\n", filepath.ToSlash(path[len(dir):]), len(content))
-		_, err = h.Write(content)
-		return err
-	})
+	return fmt.Sprintf("%x %s", sha256.Sum256(content), bytes.TrimSpace(version)), nil
 }
 
 // envPrefix writes env as it would precede a command in a shell.

@@ -13,18 +13,20 @@ import (
 	"crudbench/bench/stack"
 )
 
-// appPackage is a Node app whose one dependency is a local package,
-// installed as a copy (as apps/express depends on apps/node-base): npm
-// installs it offline.
+// A tiny npm workspace, as the repository's root is for apps/*: an app
+// whose one dependency is another package of the workspace (as
+// apps/express depends on apps/node-base), which npm links, offline.
 const (
-	appPackage = `{"name": "app", "version": "1.0.0", "private": true, "dependencies": {"lib": "file:../lib"}}`
-	libPackage = `{"name": "lib", "version": "1.0.0", "main": "index.js"}`
+	rootPackage = `{"name": "root", "version": "1.0.0", "private": true, "workspaces": ["apps/*"]}`
+	appPackage  = `{"name": "app", "version": "1.0.0", "private": true, "dependencies": {"lib": "1.0.0"}}`
+	libPackage  = `{"name": "lib", "version": "1.0.0", "main": "index.js"}`
 )
 
-// TestInstallNode installs one folder from two callers at once, as the
+// TestInstallNode installs one workspace from two callers at once, as the
 // tests of two packages do under go test ./...: both succeed, and later
-// calls find the install done without npm — until the lockfile or the
-// local package's code changes.
+// calls find the install done without npm — until the lockfile changes;
+// new code in a package of the workspace needs no install, for the app
+// requires it through a link.
 func TestInstallNode(t *testing.T) {
 	for _, cmd := range []string{"node", "npm"} {
 		if _, err := exec.LookPath(cmd); err != nil {
@@ -32,7 +34,6 @@ func TestInstallNode(t *testing.T) {
 		}
 	}
 	root := t.TempDir()
-	dir := filepath.Join(root, "app")
 	write := func(name, content string) {
 		t.Helper()
 		path := filepath.Join(root, name)
@@ -43,12 +44,13 @@ func TestInstallNode(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("lib/package.json", libPackage)
-	write("lib/index.js", "module.exports = 1;\n")
-	write("app/package.json", appPackage)
-	write("app/.npmrc", "install-links=true\n")
+	write("package.json", rootPackage)
+	write("apps/lib/package.json", libPackage)
+	write("apps/lib/index.js", "module.exports = 1;\n")
+	write("apps/app/package.json", appPackage)
+	write("apps/go-app/main.go", "package main\n") // a folder without package.json is no package
 	lock := exec.Command("npm", "install", "--package-lock-only", "--no-audit", "--no-fund")
-	lock.Dir = dir
+	lock.Dir = root
 	if out, err := lock.CombinedOutput(); err != nil {
 		t.Fatalf("npm install --package-lock-only: %v\n%s", err, out)
 	}
@@ -56,7 +58,7 @@ func TestInstallNode(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	for i := range errs {
-		wg.Go(func() { errs[i] = stack.InstallNode(t.Context(), dir, io.Discard) })
+		wg.Go(func() { errs[i] = stack.InstallNode(t.Context(), root, io.Discard) })
 	}
 	wg.Wait()
 	for i, err := range errs {
@@ -65,10 +67,21 @@ func TestInstallNode(t *testing.T) {
 		}
 	}
 
-	check := exec.Command("node", "-e", "process.stdout.write(String(require('lib')))")
-	check.Dir = dir
-	if out, err := check.Output(); err != nil || string(out) != "1" {
-		t.Fatalf("the app requires its local package: %q, %v; want 1", out, err)
+	requireLib := func() string {
+		t.Helper()
+		check := exec.Command("node", "-e", "process.stdout.write(String(require('lib')))")
+		check.Dir = filepath.Join(root, "apps", "app")
+		out, err := check.Output()
+		if err != nil {
+			t.Fatalf("the app requires its workspace's package: %v", err)
+		}
+		return string(out)
+	}
+	if got := requireLib(); got != "1" {
+		t.Fatalf("the app requires its workspace's package: %q, want 1", got)
+	}
+	if _, err := os.Stat(filepath.Join(root, "node_modules", "go-app")); err == nil {
+		t.Errorf("node_modules/go-app exists: a folder without package.json was taken for a package")
 	}
 
 	// Without npm on PATH (node alone), an install that is done needs none.
@@ -78,26 +91,25 @@ func TestInstallNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", bin)
-	if err := stack.InstallNode(context.Background(), dir, io.Discard); err != nil {
+	if err := stack.InstallNode(context.Background(), root, io.Discard); err != nil {
 		t.Errorf("install again, done already: %v; want nothing to do", err)
 	}
-	// New code in the local package asks for npm ci again, so does
-	// another lockfile.
-	write("lib/index.js", "module.exports = 2;\n")
-	if err := stack.InstallNode(context.Background(), dir, io.Discard); err == nil || !strings.Contains(err.Error(), "npm") {
-		t.Errorf("install after the local package changed, without npm: %v; want npm ci to be run (and fail)", err)
+	// New code in the workspace's package is what the app runs, with no
+	// install; another lockfile asks for npm ci again, and says npm is missing.
+	write("apps/lib/index.js", "module.exports = 2;\n")
+	if err := stack.InstallNode(context.Background(), root, io.Discard); err != nil {
+		t.Errorf("install after the workspace's package changed: %v; want nothing to do", err)
 	}
-	write("lib/index.js", "module.exports = 1;\n")
-	if err := stack.InstallNode(context.Background(), dir, io.Discard); err != nil {
-		t.Errorf("install with the local package as installed: %v; want nothing to do", err)
+	if got := requireLib(); got != "2" {
+		t.Errorf("the app requires %q after its workspace's package changed, want 2", got)
 	}
-	lockPath := filepath.Join(dir, "package-lock.json")
+	lockPath := filepath.Join(root, "package-lock.json")
 	content, err := os.ReadFile(lockPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	write("app/package-lock.json", string(content)+"\n")
-	if err := stack.InstallNode(context.Background(), dir, io.Discard); err == nil || !strings.Contains(err.Error(), "npm") {
-		t.Errorf("install after the lockfile changed, without npm: %v; want npm ci to be run (and fail)", err)
+	write("package-lock.json", string(content)+"\n")
+	if err := stack.InstallNode(context.Background(), root, io.Discard); err == nil || !strings.Contains(err.Error(), "npm not found on PATH: install Node.js") {
+		t.Errorf("install after the lockfile changed, without npm: %v; want npm ci to be needed, and npm said missing", err)
 	}
 }

@@ -91,14 +91,15 @@ func TestBuiltin(t *testing.T) {
 }
 
 // checkSources checks that the sources of row a are where it says: a Go
-// main package, or a Node app's package.json and Main script.
+// main package, or a Node app's package.json and Main script, in a
+// workspace whose lockfile is the repository root's.
 func checkSources(t *testing.T, root string, a stack.App) {
 	t.Helper()
 	dir := filepath.Join(root, "apps", a.Package)
 	files := []string{"main.go"}
 	switch {
 	case a.Toolchain == stack.ToolchainNode:
-		files = []string{"package.json", "package-lock.json", a.Main}
+		files = []string{"package.json", "../../package-lock.json", a.Main}
 		if a.Difference == "" {
 			t.Errorf("a Node app is never its kind's default: the default run measures Go's")
 		}
@@ -318,7 +319,7 @@ func TestBuildUnknownApp(t *testing.T) {
 		want string
 	}{
 		{stack.App{Name: "x", Package: "no-such-app"}, "build x: go build -o "},
-		{stack.App{Name: "y", Toolchain: stack.ToolchainNode, Package: "no-such-app", Main: "src/main.js"}, "build y: in apps/no-such-app: no lockfile to install from"},
+		{stack.App{Name: "y", Toolchain: stack.ToolchainNode, Package: "no-such-app", Main: "src/main.js"}, "build y: apps/no-such-app has no package.json: it is no package of the Node workspace"},
 	} {
 		err = stack.Build(context.Background(), root, t.TempDir(), []stack.App{tt.app}, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "no-such-app") {

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { DEV_AUTH_SECRET } from '@crudbench/node-base/config.js';
 import { createTokens } from '@crudbench/node-base/tokens.js';
@@ -13,19 +12,6 @@ if (!DATABASE_URL) {
     'DATABASE_URL is not set: the tests need a PostgreSQL migrated and seeded with ' +
       '"go run ./db/dbctl migrate" and "go run ./db/dbctl seed", e.g. DATABASE_URL=postgres://postgres@localhost:5432/crudbench?sslmode=disable',
   );
-}
-
-// npm ci installs ../node-base as a copy (install-links, see README.md), and
-// npm install leaves an existing copy alone: tests run on a stale copy would
-// pass or fail for code that is no longer there.
-for (const dir of ['src/', 'test-kit/']) {
-  const source = new URL(`../../node-base/${dir}`, import.meta.url);
-  const installed = new URL(`../node_modules/@crudbench/node-base/${dir}`, import.meta.url);
-  for (const f of readdirSync(source, { recursive: true }).filter((f) => f.endsWith('.js'))) {
-    if (!existsSync(new URL(f, installed)) || !readFileSync(new URL(f, source)).equals(readFileSync(new URL(f, installed)))) {
-      throw new Error(`node_modules/@crudbench/node-base/${dir}${f} is not ../node-base's: run npm ci`);
-    }
-  }
 }
 
 const MAIN = new URL('../src/main.js', import.meta.url).pathname;
