@@ -21,18 +21,22 @@ var nodeSkipped = map[string]bool{
 	"side-channel": true, "side-channel-list": true, "side-channel-map": true,
 	"side-channel-weakmap": true, "object-inspect": true, "setprototypeof": true,
 	"is-promise": true, "once": true, "wrappy": true, "ms": true, "debug": true,
-	"depd": true, "lru-cache": true,
+	"depd": true, "lru-cache": true, "quick-lru": true, "tiny-lru": true,
 	"@whatwg-node/promise-helpers": true, "@whatwg-node/disposablestack": true,
 }
 
 // nodeLayers map npm packages to layers, as layerRules map Go packages:
-// Express 5 and the packages it is made of, the fetch API that graphql-yoga
-// serves HTTP through (@whatwg-node), and prom-client (as Go's Prometheus
-// client) are http; graphql-js and what yoga parses, validates and
-// executes documents with are encoding, as gqlgen and gqlparser are for
-// Go; node-postgres and its parsers are the driver; the shared package
-// @crudbench/node-base is the app's. Every other package is other
-// (logging with pino, tokens, bcryptjs, dataloader — as Go's dataloadgen).
+// Express 5 and Fastify 5 and the packages they are made of, the fetch API
+// that graphql-yoga serves HTTP through (@whatwg-node), Apollo's Express
+// integration and prom-client (as Go's Prometheus client) are http;
+// graphql-js and what yoga, Apollo Server and Mercurius parse, validate,
+// compile (graphql-jit) and execute documents with, and Fastify's JSON
+// schemas (Ajv) and serializer (fast-json-stringify), are encoding, as
+// gqlgen, gqlparser and encoding/json are for Go; node-postgres and its
+// parsers are the driver; the shared package @crudbench/node-base is the
+// app's. Every other package is other (logging with pino, tokens,
+// bcryptjs, dataloader and Mercurius's loaders' single-user-cache — as Go's
+// dataloadgen).
 var nodeLayers = map[string]string{}
 
 func init() {
@@ -48,10 +52,19 @@ func init() {
 			"prom-client", "bintrees", "tdigest",
 			"@whatwg-node/server", "@whatwg-node/fetch", "@whatwg-node/node-fetch",
 			"@whatwg-node/events", "urlpattern-polyfill", "@fastify/busboy",
+			"@as-integrations/*", "whatwg-mimetype",
+			"fastify", "find-my-way", "avvio", "fastq", "fastify-plugin", "toad-cache",
+			"light-my-request", "process-warning", "abstract-logging", "fast-querystring",
+			"fast-decode-uri-component", "safe-regex2", "ret", "rfdc", "@fastify/error",
+			"@fastify/proxy-addr", "@fastify/forwarded", "@fastify/accept-negotiator",
 		},
 		results.LayerEncoding: {
 			"graphql", "graphql-yoga", "@graphql-yoga/*", "@graphql-tools/*",
 			"@envelop/*", "@repeaterjs/repeater", "cross-inspect",
+			"@apollo/*", "mercurius", "graphql-jit",
+			"fast-json-stringify", "@fastify/fast-json-stringify-compiler", "@fastify/ajv-compiler",
+			"@fastify/merge-json-schemas", "@fastify/deepmerge", "ajv", "ajv-formats", "fast-uri",
+			"json-schema-ref-resolver", "fast-deep-equal", "secure-json-parse",
 		},
 		results.LayerDriver: {
 			"pg", "pg-pool", "pg-protocol", "pg-types", "pg-int8", "pg-connection-string",
