@@ -1,7 +1,7 @@
 # crudbench: the developer's commands. `make test` is what CI runs.
 GO ?= go
 
-.PHONY: all generate check-generated lint test bench
+.PHONY: all generate check-generated lint lint-node test bench
 
 all: test
 
@@ -32,10 +32,26 @@ check-generated:
 		exit 1; \
 	fi
 
-lint:
+lint: lint-node
 	@out=$$(gofmt -l $$(git ls-files '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+
+# lint-node is gofmt and vet for the Node workspace (the root package.json,
+# every package of apps/): ESLint and Prettier's check, both pinned there
+# (npm run lint). It installs the workspace first as the runner does
+# (bench/stack's InstallNode): npm ci unless node_modules holds the stamp of
+# this lockfile and node, under the same lock on package-lock.json, held
+# while the linters run, so that no install of the tests removes them.
+lint-node:
+	@command -v npm >/dev/null || { echo "lint-node: npm not found: install Node.js 20 or newer with npm (Debian: apt-get install nodejs npm)"; exit 1; }
+	@flock package-lock.json sh -c ' \
+		stamp="$$(sha256sum package-lock.json | cut -d" " -f1) $$(node --version)"; \
+		if [ "$$(cat node_modules/.crudbench-installed 2>/dev/null)" != "$$stamp" ]; then \
+			npm ci --no-audit --no-fund --loglevel=warn || { echo "lint-node: npm ci at the repository root failed (above)"; exit 1; }; \
+			printf "%s" "$$stamp" > node_modules/.crudbench-installed; \
+		fi; \
+		npm run --silent lint || { echo "lint-node: ESLint or Prettier found problems in the Node workspace (above): fix them; npm run format rewrites the files Prettier names"; exit 1; }'
 
 test: lint check-generated
 	$(GO) test -count=1 -timeout 30m ./...

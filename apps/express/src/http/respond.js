@@ -51,7 +51,7 @@ const STATUS_OF = {
  */
 export function errorHandler(logger) {
   // Express recognises an error handler by its four parameters.
-  return (err, req, res, next) => {
+  return (err, req, res, _next) => {
     // The client went, or the body deadline closed the connection: no one reads an answer.
     if (err.type === 'request.aborted') return;
     if (err instanceof RequestError) return sendProblem(req, res, err.status, err.message, err.fields);

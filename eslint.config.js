@@ -1,0 +1,34 @@
+// ESLint for the Node workspace (every package under apps/), as go vet is
+// for the Go code: the recommended rules, on ES modules that run on
+// Node.js 20 or newer. Formatting is Prettier's (.prettierrc).
+import js from '@eslint/js';
+import globals from 'globals';
+
+export default [
+  {
+    // Not the workspace's code: the Go apps' browser assets, and what
+    // the runner writes.
+    ignores: ['apps/graphql/graphiql/', 'resources/', 'results/', 'bin/'],
+  },
+  js.configs.recommended,
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    languageOptions: {
+      ecmaVersion: 2024,
+      sourceType: 'module',
+      globals: globals.node,
+    },
+    linterOptions: {
+      reportUnusedDisableDirectives: 'error',
+    },
+    rules: {
+      // An argument that is not used is named `_…`; `const { a, ...rest } = o`
+      // names a to leave it out of rest.
+      'no-unused-vars': ['error', { argsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+    },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: globals.node },
+  },
+];
