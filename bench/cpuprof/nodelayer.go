@@ -84,10 +84,14 @@ func init() {
 // profile has no frame for those builtins, so their time is their
 // caller's, and the express app calls them in one function each way. They
 // are encoding, as encoding/json is for the Go apps. (graphql-yoga's
-// result stringifier is encoding by its package.)
+// result stringifier is encoding by its package.) The same holds for the
+// code fast-json-stringify compiles with new Function: V8 gives it no
+// script, so its time is the caller's, Fastify's serialize.
 var jsonWrappers = map[string]bool{
-	"express/src/http/respond.js sendJSON": true,
-	"express/src/http/body.js decode":      true,
+	"express/src/http/respond.js sendJSON":    true,
+	"express/src/http/body.js decode":         true,
+	"fastify/src/plugins/json.js parseObject": true,
+	"fastify/lib/reply.js serialize":          true,
 }
 
 // nodeLayerOf returns the layer of a sample of a profile FromV8 made,
