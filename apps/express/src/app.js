@@ -53,10 +53,7 @@ function ready(pool) {
     res.setHeader('Content-Type', 'application/json');
     res.setHeader('Cache-Control', 'no-store');
     try {
-      await Promise.race([
-        pool.query('SELECT 1'),
-        new Promise((_, reject) => setTimeout(reject, 2000, new Error('ping timeout')).unref()),
-      ]);
+      await Promise.race([pool.query('SELECT 1'), new Promise((_, reject) => setTimeout(reject, 2000, new Error('ping timeout')).unref())]);
       res.end('{"status":"ready"}');
     } catch {
       res.status(503).end('{"status":"unavailable"}');

@@ -56,7 +56,9 @@ async function primary(env) {
     const { serveClusterMetrics } = await import('./metrics.js');
     metricsAddr = `:${(await serveClusterMetrics(config.metricsAddr)).address().port}`;
   }
-  console.log(JSON.stringify({ level: 'INFO', time: new Date().toISOString(), msg: 'cluster started', workers, metrics_addr: metricsAddr }));
+  console.log(
+    JSON.stringify({ level: 'INFO', time: new Date().toISOString(), msg: 'cluster started', workers, metrics_addr: metricsAddr }),
+  );
   const stop = () => {
     stopping = true;
     for (const worker of Object.values(cluster.workers)) worker.process.kill('SIGTERM');

@@ -74,7 +74,10 @@ describe('reads', () => {
     const { status, body } = await call('GET', '/api/vacancies?status=open&limit=100');
     assert.equal(status, 200);
     const { rows } = await db.query("SELECT id FROM vacancy WHERE status = 'open' ORDER BY id LIMIT 100");
-    assert.deepEqual(body.items.map((v) => v.id), rows.map((r) => Number(r.id)));
+    assert.deepEqual(
+      body.items.map((v) => v.id),
+      rows.map((r) => Number(r.id)),
+    );
     assert.ok(body.items.every((v) => v.status === 'open'));
   });
 
@@ -82,7 +85,10 @@ describe('reads', () => {
     const first = await call('GET', '/api/persons?limit=3');
     const second = await call('GET', `/api/persons?limit=3&after=${first.body.nextCursor}`);
     const { rows } = await db.query('SELECT id FROM person ORDER BY last_name, first_name, id LIMIT 6');
-    assert.deepEqual([...first.body.items, ...second.body.items].map((p) => p.id), rows.map((r) => Number(r.id)));
+    assert.deepEqual(
+      [...first.body.items, ...second.body.items].map((p) => p.id),
+      rows.map((r) => Number(r.id)),
+    );
   });
 
   test('the whole person list fits one page of 1000', async () => {
@@ -97,8 +103,15 @@ describe('write cycle', () => {
   test('create, update with If-Match, stale update, delete', async () => {
     const created = await call('POST', '/api/vacancies', {
       body: {
-        title: 'Node test vacancy', department: 'Biology', location: 'Bologna', employmentType: 'full_time',
-        salaryMinCents: 4000000, salaryMaxCents: 5000000, status: 'draft', opensOn: '2026-01-01', description: 'x',
+        title: 'Node test vacancy',
+        department: 'Biology',
+        location: 'Bologna',
+        employmentType: 'full_time',
+        salaryMinCents: 4000000,
+        salaryMaxCents: 5000000,
+        status: 'draft',
+        opensOn: '2026-01-01',
+        description: 'x',
       },
     });
     assert.equal(created.status, 201);
@@ -138,22 +151,61 @@ describe('refusals', () => {
     { name: 'unknown vacancy', method: 'GET', path: '/api/vacancies/999999999', status: 404 },
     { name: 'unknown path', method: 'GET', path: '/api/nothing', status: 404 },
     { name: 'method not allowed', method: 'PUT', path: '/api/vacancies', status: 405 },
-    { name: 'limit too big', method: 'GET', path: '/api/persons?limit=1001', status: 400, fields: { limit: 'must be a whole number from 1 to 1000' } },
-    { name: 'unknown status', method: 'GET', path: '/api/vacancies?status=gone', status: 400, fields: { status: 'must be one of draft, open, closed, filled' } },
-    { name: 'foreign cursor', method: 'GET', path: '/api/vacancies?after=eyJrIjoicGVyc29uIn0', status: 400, fields: { after: 'is not a cursor returned by this list' } },
+    {
+      name: 'limit too big',
+      method: 'GET',
+      path: '/api/persons?limit=1001',
+      status: 400,
+      fields: { limit: 'must be a whole number from 1 to 1000' },
+    },
+    {
+      name: 'unknown status',
+      method: 'GET',
+      path: '/api/vacancies?status=gone',
+      status: 400,
+      fields: { status: 'must be one of draft, open, closed, filled' },
+    },
+    {
+      name: 'foreign cursor',
+      method: 'GET',
+      path: '/api/vacancies?after=eyJrIjoicGVyc29uIn0',
+      status: 400,
+      fields: { after: 'is not a cursor returned by this list' },
+    },
     { name: 'not JSON', method: 'POST', path: '/api/vacancies', body: 'x', headers: { 'Content-Type': 'text/plain' }, status: 415 },
     { name: 'malformed JSON', method: 'POST', path: '/api/vacancies', body: '{"title":', status: 400 },
-    { name: 'unknown member', method: 'POST', path: '/api/vacancies', body: { salary: 1 }, status: 400, fields: { salary: 'is not a field of this request' } },
+    {
+      name: 'unknown member',
+      method: 'POST',
+      path: '/api/vacancies',
+      body: { salary: 1 },
+      status: 400,
+      fields: { salary: 'is not a field of this request' },
+    },
     { name: 'wrong type', method: 'POST', path: '/api/vacancies', body: { title: 5 }, status: 400, fields: { title: 'must be a string' } },
     { name: 'invalid vacancy', method: 'POST', path: '/api/vacancies', body: { title: ' ' }, status: 422 },
-    { name: 'update without version', method: 'PATCH', path: '/api/vacancies/1', body: { title: 'x' }, status: 428, fields: { version: 'is required' } },
-    { name: 'null that cannot clear', method: 'PATCH', path: '/api/vacancies/1', body: { version: 1, title: null }, status: 400, fields: { title: 'must not be null' } },
+    {
+      name: 'update without version',
+      method: 'PATCH',
+      path: '/api/vacancies/1',
+      body: { title: 'x' },
+      status: 428,
+      fields: { version: 'is required' },
+    },
+    {
+      name: 'null that cannot clear',
+      method: 'PATCH',
+      path: '/api/vacancies/1',
+      body: { version: 1, title: null },
+      status: 400,
+      fields: { title: 'must not be null' },
+    },
     { name: 'wrong password', method: 'POST', path: '/api/login', token: '', body: { username: 'editor', password: 'no' }, status: 401 },
   ];
   for (const c of cases) {
     test(c.name, async () => {
       const res = await call(c.method, c.path, {
-        token: c.viewer ? viewer : c.token ?? editor,
+        token: c.viewer ? viewer : (c.token ?? editor),
         body: c.body,
         headers: c.headers,
       });
@@ -173,8 +225,13 @@ describe('refusals', () => {
 
 describe('person writes', () => {
   const person = {
-    employeeNo: 990001, firstName: 'Grace', lastName: 'Hopper', email: 'grace.hopper.990001@institute.example',
-    phone: '+1 202 555 0100', department: 'Computer Science', hiredOn: '2026-01-01',
+    employeeNo: 990001,
+    firstName: 'Grace',
+    lastName: 'Hopper',
+    email: 'grace.hopper.990001@institute.example',
+    phone: '+1 202 555 0100',
+    department: 'Computer Science',
+    hiredOn: '2026-01-01',
   };
 
   test('create, duplicate, update, delete', async () => {

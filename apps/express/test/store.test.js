@@ -26,7 +26,10 @@ test('each statement is prepared once per connection, as pgx does', async () => 
   // The person detail's four statements: the person, its appointments,
   // their stipends and fundings — each once, under its own name.
   assert.equal(rows.length, 4, `prepared: ${JSON.stringify(rows)}`);
-  assert.ok(rows.every((r) => /^crudbench_\d+$/.test(r.name)), `names: ${rows.map((r) => r.name)}`);
+  assert.ok(
+    rows.every((r) => /^crudbench_\d+$/.test(r.name)),
+    `names: ${rows.map((r) => r.name)}`,
+  );
   assert.ok(texts.some((t) => t.includes('FROM person WHERE id = $1')));
   assert.ok(texts.some((t) => t.includes('FROM funding JOIN payer')));
 });
@@ -41,9 +44,13 @@ test("an idle connection is kept past pg's ten seconds, as pgx keeps it", async 
   // pg's default idle timeout is 10 s; a pool that kept it would close
   // this connection before the second question and open another, with
   // another backend.
-  const { rows: [before] } = await pool.query('SELECT pg_backend_pid() AS pid');
+  const {
+    rows: [before],
+  } = await pool.query('SELECT pg_backend_pid() AS pid');
   await new Promise((resolve) => setTimeout(resolve, 11_000));
-  const { rows: [later] } = await pool.query('SELECT pg_backend_pid() AS pid');
+  const {
+    rows: [later],
+  } = await pool.query('SELECT pg_backend_pid() AS pid');
   assert.equal(later.pid, before.pid, 'the idle connection was closed and another opened');
   assert.equal(pool.totalCount, 1);
 });

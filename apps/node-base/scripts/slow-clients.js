@@ -31,7 +31,9 @@ const { values, positionals } = parseArgs({
   },
 });
 if (positionals.length !== 1) {
-  console.error('usage: node scripts/slow-clients.js URL [--heads N] [--bodies N] [--body-path P] [--normal-path P] [--request-timeout 5s]');
+  console.error(
+    'usage: node scripts/slow-clients.js URL [--heads N] [--bodies N] [--body-path P] [--normal-path P] [--request-timeout 5s]',
+  );
   process.exit(2);
 }
 const url = new URL(positionals[0]);

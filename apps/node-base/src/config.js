@@ -114,7 +114,7 @@ function requestTimeout(s) {
   return ms;
 }
 
-const UNIT_MS = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNIT_MS = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** duration parses Go's duration syntax ("1h30m", "500ms") into milliseconds. */
 export function duration(s, message) {

@@ -48,7 +48,10 @@ export function describeProtocolRules(name, { start, bodyPath }) {
           // Not much before the timeout either: a head refused for a
           // mistake in it would close at once.
           assert.ok(took > READ_HEADER_TIMEOUT_MS / 2, `a slow head was dropped after ${Math.round(took)} ms, before the timeout`);
-          assert.ok(took < READ_HEADER_TIMEOUT_MS + MARGIN_MS, `a slow head was dropped after ${Math.round(took)} ms, want ${READ_HEADER_TIMEOUT_MS}`);
+          assert.ok(
+            took < READ_HEADER_TIMEOUT_MS + MARGIN_MS,
+            `a slow head was dropped after ${Math.round(took)} ms, want ${READ_HEADER_TIMEOUT_MS}`,
+          );
         }
       } finally {
         clearInterval(trickle);
@@ -96,7 +99,11 @@ export function describeProtocolRules(name, { start, bodyPath }) {
       ['a malformed Host', 'GET /healthz HTTP/1.1\r\nHost: a b\r\n\r\n', 400],
       ['a Host no URL can hold', 'GET /healthz HTTP/1.1\r\nHost: [\r\n\r\n', 400],
       ['Transfer-Encoding: gzip, chunked', 'POST /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n', 501],
-      ['Transfer-Encoding: chunked twice', 'POST /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 501],
+      [
+        'Transfer-Encoding: chunked twice',
+        'POST /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+        501,
+      ],
       ['Transfer-Encoding: identity', 'POST /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: identity\r\n\r\n', 501],
       [
         'Transfer-Encoding in HTTP/1.0, or with Content-Length',
@@ -137,7 +144,9 @@ export function describeProtocolRules(name, { start, bodyPath }) {
     test('Expect: 100-continue: 100 for a body within the limit, 413 and no 100 over it, connection closed', async () => {
       const conn = await RawConn.open(app.url);
       try {
-        conn.send(`POST ${bodyPath} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n`);
+        conn.send(
+          `POST ${bodyPath} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n`,
+        );
         assert.equal((await conn.answer())?.status, 100);
         conn.send('{}');
         const response = await conn.answer();

@@ -62,7 +62,10 @@ test('a profile shows where the main thread spent its time', async () => {
     sizes.push(profile.samples.length);
     if (profile.samples.length >= enoughSamples) break;
   }
-  assert.ok(profile.samples.length >= enoughSamples, `profiles of ${sizes.join(', ')} samples: the thread never ran long enough to be seen`);
+  assert.ok(
+    profile.samples.length >= enoughSamples,
+    `profiles of ${sizes.join(', ')} samples: the thread never ran long enough to be seen`,
+  );
 
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const seen = () => {
@@ -71,7 +74,11 @@ test('a profile shows where the main thread spent its time', async () => {
       const name = byId.get(id).callFrame.functionName || '(anonymous)';
       counts.set(name, (counts.get(name) ?? 0) + 1);
     }
-    return [...counts].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([n, c]) => `${n} ${c}`).join(', ');
+    return [...counts]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 8)
+      .map(([n, c]) => `${n} ${c}`)
+      .join(', ');
   };
   // The busy work is spinBusily and slice, which calls it. The optimizer
   // may inline spinBusily into slice, and then V8 puts some or all of its
@@ -88,7 +95,10 @@ test('a profile shows where the main thread spent its time', async () => {
   };
   for (const n of busy) add(n.id);
   const hits = profile.samples.filter((id) => under.has(id)).length;
-  assert.ok(hits >= profile.samples.length / 4, `the busy work has ${hits} of ${profile.samples.length} samples, want a good part (${seen()})`);
+  assert.ok(
+    hits >= profile.samples.length / 4,
+    `the busy work has ${hits} of ${profile.samples.length} samples, want a good part (${seen()})`,
+  );
 });
 
 test('one profile at a time', async () => {

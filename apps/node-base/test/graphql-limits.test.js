@@ -4,16 +4,33 @@ import { describe, test } from 'node:test';
 import { buildSchema, getNamedType, parse, validate } from 'graphql';
 import { HOSTILE_SHAPES, selfDoubling } from '../src/graphql/hostile.js';
 import {
-  CHECK_EVERY, COMPLEXITY_WEIGHTS, MAX_ALIASES, MAX_DIRECTIVES, MAX_FRAGMENTS, MAX_NESTING_DEPTH, MAX_OPERATIONS,
-  MAX_QUERY_BYTES, MAX_QUERY_TOKENS, MAX_REPEATS, MAX_SELECTIONS, MAX_SPREADS,
-  checkDocument, checkNesting, checkQuerySize, measureOperation,
+  CHECK_EVERY,
+  COMPLEXITY_WEIGHTS,
+  MAX_ALIASES,
+  MAX_DIRECTIVES,
+  MAX_FRAGMENTS,
+  MAX_NESTING_DEPTH,
+  MAX_OPERATIONS,
+  MAX_QUERY_BYTES,
+  MAX_QUERY_TOKENS,
+  MAX_REPEATS,
+  MAX_SELECTIONS,
+  MAX_SPREADS,
+  checkDocument,
+  checkNesting,
+  checkQuerySize,
+  measureOperation,
 } from '../src/graphql/limits.js';
 
 // The Go app's schema, read from its files as the apps read it; the
 // directives are declared there.
 const SCHEMA_DIR = new URL('../../graphql/graph/', import.meta.url);
 const schema = buildSchema(
-  readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('.graphqls')).sort().map((f) => readFileSync(new URL(f, SCHEMA_DIR), 'utf8')).join('\n'),
+  readdirSync(SCHEMA_DIR)
+    .filter((f) => f.endsWith('.graphqls'))
+    .sort()
+    .map((f) => readFileSync(new URL(f, SCHEMA_DIR), 'utf8'))
+    .join('\n'),
 );
 
 const repeatN = (n, item) => Array.from({ length: n }, (_, i) => item(i)).join('');
@@ -26,15 +43,35 @@ describe('checkDocument', () => {
   const refused = [
     ['doubling spreads', selfDoubling(22), 'SELECTION_LIMIT_EXCEEDED'],
     ['operations', repeatN(MAX_OPERATIONS + 1, (i) => `query Q${i} { __typename } `), 'OPERATION_LIMIT_EXCEEDED'],
-    ['fragments', `{ ${repeatN(MAX_FRAGMENTS + 1, (i) => `...F${i} `)}} ${repeatN(MAX_FRAGMENTS + 1, (i) => `fragment F${i} on Query { f${i}: __typename } `)}`, 'FRAGMENT_LIMIT_EXCEEDED'],
+    [
+      'fragments',
+      `{ ${repeatN(MAX_FRAGMENTS + 1, (i) => `...F${i} `)}} ${repeatN(MAX_FRAGMENTS + 1, (i) => `fragment F${i} on Query { f${i}: __typename } `)}`,
+      'FRAGMENT_LIMIT_EXCEEDED',
+    ],
     ['spreads', `{ vacancies { nodes { ${'...F '.repeat(MAX_SPREADS + 1)}} } } fragment F on Vacancy { id }`, 'SPREAD_LIMIT_EXCEEDED'],
     ['aliases', `{ ${repeatN(MAX_ALIASES + 1, (i) => `a${i}: __typename `)}}`, 'ALIAS_LIMIT_EXCEEDED'],
     ['directives on a field', `{ __typename${' @include(if: true)'.repeat(MAX_DIRECTIVES + 1)} }`, 'DIRECTIVE_LIMIT_EXCEEDED'],
-    ['directives on a spread', `{ ...F${' @skip(if: false)'.repeat(MAX_DIRECTIVES + 1)} } fragment F on Query { __typename }`, 'DIRECTIVE_LIMIT_EXCEEDED'],
-    ['selections after expansion', `{ vacancies { nodes { ...F ...F } } } fragment F on Vacancy {${' id'.repeat(MAX_SELECTIONS / 2)} }`, 'SELECTION_LIMIT_EXCEEDED'],
+    [
+      'directives on a spread',
+      `{ ...F${' @skip(if: false)'.repeat(MAX_DIRECTIVES + 1)} } fragment F on Query { __typename }`,
+      'DIRECTIVE_LIMIT_EXCEEDED',
+    ],
+    [
+      'selections after expansion',
+      `{ vacancies { nodes { ...F ...F } } } fragment F on Vacancy {${' id'.repeat(MAX_SELECTIONS / 2)} }`,
+      'SELECTION_LIMIT_EXCEEDED',
+    ],
     ['repeats', `{${' __typename'.repeat(MAX_REPEATS + 1)} }`, 'REPEAT_LIMIT_EXCEEDED'],
-    ['repeats through fragments', `{ ...A ...B } fragment A on Query {${' __typename'.repeat(MAX_REPEATS / 2 + 1)} } fragment B on Query {${' __typename'.repeat(MAX_REPEATS / 2)} }`, 'REPEAT_LIMIT_EXCEEDED'],
-    ['repeats in merged objects', `{ v: vacancies { nodes {${' id'.repeat(MAX_REPEATS / 2 + 1)} } } v: vacancies { nodes {${' id'.repeat(MAX_REPEATS / 2)} } } }`, 'REPEAT_LIMIT_EXCEEDED'],
+    [
+      'repeats through fragments',
+      `{ ...A ...B } fragment A on Query {${' __typename'.repeat(MAX_REPEATS / 2 + 1)} } fragment B on Query {${' __typename'.repeat(MAX_REPEATS / 2)} }`,
+      'REPEAT_LIMIT_EXCEEDED',
+    ],
+    [
+      'repeats in merged objects',
+      `{ v: vacancies { nodes {${' id'.repeat(MAX_REPEATS / 2 + 1)} } } v: vacancies { nodes {${' id'.repeat(MAX_REPEATS / 2)} } } }`,
+      'REPEAT_LIMIT_EXCEEDED',
+    ],
     ['fragment cycle', '{ ...A } fragment A on Query { ...B } fragment B on Query { __typename ...A }', 'GRAPHQL_VALIDATION_FAILED'],
   ];
   for (const [name, query, code] of refused) {
@@ -52,15 +89,18 @@ describe('checkDocument', () => {
     }
   });
 
-  test('messages are the Go app\'s', () => {
+  test("messages are the Go app's", () => {
     assert.deepEqual(plain(checkDocument(parse(`{${' __typename'.repeat(11)} }`)).refusal), {
-      code: 'REPEAT_LIMIT_EXCEEDED', message: '"__typename" is selected 11 times in one place, the limit is 10',
+      code: 'REPEAT_LIMIT_EXCEEDED',
+      message: '"__typename" is selected 11 times in one place, the limit is 10',
     });
     assert.deepEqual(plain(checkDocument(parse(selfDoubling(22))).refusal), {
-      code: 'SELECTION_LIMIT_EXCEEDED', message: 'the document selects too many fields: more than 2000 after expanding its fragments',
+      code: 'SELECTION_LIMIT_EXCEEDED',
+      message: 'the document selects too many fields: more than 2000 after expanding its fragments',
     });
     assert.deepEqual(plain(checkQuerySize('{ __typename }' + ' '.repeat(MAX_QUERY_BYTES))), {
-      code: 'QUERY_TOO_LARGE', message: `the query is too large: ${MAX_QUERY_BYTES + 14} bytes, the limit is ${MAX_QUERY_BYTES}`,
+      code: 'QUERY_TOO_LARGE',
+      message: `the query is too large: ${MAX_QUERY_BYTES + 14} bytes, the limit is ${MAX_QUERY_BYTES}`,
     });
     assert.equal(checkQuerySize('{ __typename }'), null);
   });
@@ -68,7 +108,7 @@ describe('checkDocument', () => {
   // What cannot move on a busy machine: the steps an analysis takes. A
   // step is one selection visited; the document has fewer selections than
   // bytes, and a fragment is walked once however often it is spread.
-  test('takes steps linear in the document\'s size, whatever its shape', () => {
+  test("takes steps linear in the document's size, whatever its shape", () => {
     for (const shape of HOSTILE_SHAPES) {
       for (const size of [1 << 10, 4 << 10, MAX_QUERY_BYTES]) {
         const query = shape.write(size);
@@ -112,10 +152,11 @@ describe('checkDocument', () => {
 
 describe('checkNesting', () => {
   const nested = (levels) => `{ ${'a { '.repeat(levels - 1)}b${' }'.repeat(levels - 1)} }`;
-  test('refuses as the Go app\'s parser does past 1000 levels of selections, lists and objects', () => {
+  test("refuses as the Go app's parser does past 1000 levels of selections, lists and objects", () => {
     assert.equal(checkNesting(parse(nested(MAX_NESTING_DEPTH))), null);
     assert.deepEqual(plain(checkNesting(parse(nested(MAX_NESTING_DEPTH + 1)))), {
-      code: 'GRAPHQL_PARSE_FAILED', message: `exceeded maximum nesting depth of ${MAX_NESTING_DEPTH}`,
+      code: 'GRAPHQL_PARSE_FAILED',
+      message: `exceeded maximum nesting depth of ${MAX_NESTING_DEPTH}`,
     });
     const lists = (n) => `{ a(x: ${'['.repeat(n)}1${']'.repeat(n)}) }`;
     assert.equal(checkNesting(parse(lists(MAX_NESTING_DEPTH - 1))), null);
@@ -166,8 +207,10 @@ describe('measureOperation', () => {
     fragments: `{ ...F1 } fragment F1 on Query { ...F0 ...F0 v: vacancies(first: 7) { nodes { ...V } } } fragment F0 on Query { p: persons(first: 3) { nodes { ...P } } } fragment P on Person { ${PERSON} } fragment V on Vacancy { id title }`,
     'doubling spreads': `{ person(id: 1) { ...F9 } } fragment F0 on Person { id appointments { id } } ${repeatN(9, (i) => `fragment F${i + 1} on Person { ...F${i} ...F${i} } `)}`,
     'a variable page': `query($n: Int) { persons(first: $n) { nodes { ${PERSON} } } }`,
-    'the bench\'s read-many': '{ persons(first: 1000) { nodes { id employeeNo firstName lastName email phone department status hiredOn version createdAt updatedAt } pageInfo { endCursor hasNextPage } } }',
-    introspection: '{ __schema { types { name } } __type(name: "Person") { name fields { name type { name ofType { name } } } } __typename }',
+    "the bench's read-many":
+      '{ persons(first: 1000) { nodes { id employeeNo firstName lastName email phone department status hiredOn version createdAt updatedAt } pageInfo { endCursor hasNextPage } } }',
+    introspection:
+      '{ __schema { types { name } } __type(name: "Person") { name fields { name type { name ofType { name } } } } __typename }',
   };
   for (const [name, query] of Object.entries(documents)) {
     test(`costs ${name} as gqlgen's complexity does`, () => {
@@ -181,19 +224,23 @@ describe('measureOperation', () => {
     });
   }
 
-  test('refuses depth over 10 and cost over 25000 with the Go app\'s messages', () => {
+  test("refuses depth over 10 and cost over 25000 with the Go app's messages", () => {
     const deep = parse(`{ person(id: 1) { ${'appointments { person { '.repeat(5)}id${' } }'.repeat(5)} } }`);
     assert.deepEqual(plain(measureOperation(schema, deep, deep.definitions[0], {}).refusal), {
-      code: 'DEPTH_LIMIT_EXCEEDED', message: 'the query nests too deeply: 12 levels, the limit is 10',
+      code: 'DEPTH_LIMIT_EXCEEDED',
+      message: 'the query nests too deeply: 12 levels, the limit is 10',
     });
     const big = parse('{ persons(first: 1000) { nodes { id appointments { id stipends { id } } } } }');
     assert.deepEqual(plain(measureOperation(schema, big, big.definitions[0], {}).refusal), {
-      code: 'COMPLEXITY_LIMIT_EXCEEDED', message: 'the query is too complex: it costs 73001, the limit is 25000',
+      code: 'COMPLEXITY_LIMIT_EXCEEDED',
+      message: 'the query is too complex: it costs 73001, the limit is 25000',
     });
   });
 
   test('walks each fragment once', () => {
-    const document = parse(`{ ...F${MAX_FRAGMENTS - 1} } fragment F0 on Query { __typename } ${repeatN(MAX_FRAGMENTS - 1, (i) => `fragment F${i + 1} on Query { ...F${i} ...F${i} } `)}`);
+    const document = parse(
+      `{ ...F${MAX_FRAGMENTS - 1} } fragment F0 on Query { __typename } ${repeatN(MAX_FRAGMENTS - 1, (i) => `fragment F${i + 1} on Query { ...F${i} ...F${i} } `)}`,
+    );
     const { cost, steps } = measureOperation(schema, document, document.definitions[0], {});
     assert.equal(cost, 2 ** (MAX_FRAGMENTS - 1));
     assert.ok(steps <= 4 * MAX_FRAGMENTS + 10, `${steps} steps`);

@@ -51,7 +51,7 @@ async function measure(doc) {
   let n = 0;
   while (n < MIN_DOCS || performance.now() - started < MIN_MS) await send(`${doc} #${n++}`);
   const wallMs = (performance.now() - started) / n;
-  const cpuMs = ((await cpuSeconds()) - cpu) * 1000 / n;
+  const cpuMs = (((await cpuSeconds()) - cpu) * 1000) / n;
   return { wallMs, cpuMs, code, n };
 }
 
@@ -63,10 +63,14 @@ for (const shape of HOSTILE_SHAPES) {
 cases.push({ name: 'self-doubling, 22 levels', doc: selfDoubling(22) });
 
 try {
-  console.log(`${'document'.padEnd(28)} ${'bytes'.padStart(6)} ${'wall ms/doc'.padStart(12)} ${'app cpu-ms/doc'.padStart(15)}  refused with`);
+  console.log(
+    `${'document'.padEnd(28)} ${'bytes'.padStart(6)} ${'wall ms/doc'.padStart(12)} ${'app cpu-ms/doc'.padStart(15)}  refused with`,
+  );
   for (const { name, doc } of cases) {
     const { wallMs, cpuMs, code } = await measure(doc);
-    console.log(`${name.padEnd(28)} ${String(doc.length).padStart(6)} ${wallMs.toFixed(2).padStart(12)} ${cpuMs.toFixed(2).padStart(15)}  ${code}`);
+    console.log(
+      `${name.padEnd(28)} ${String(doc.length).padStart(6)} ${wallMs.toFixed(2).padStart(12)} ${cpuMs.toFixed(2).padStart(15)}  ${code}`,
+    );
   }
 } finally {
   await app.stop();

@@ -125,10 +125,7 @@ export function sendError(req, res, status, code, message) {
 /** ping reports whether the database answers within 2 s. */
 async function ping(pool) {
   try {
-    await Promise.race([
-      pool.query('SELECT 1'),
-      new Promise((_, reject) => setTimeout(reject, 2000, new Error('ping timeout')).unref()),
-    ]);
+    await Promise.race([pool.query('SELECT 1'), new Promise((_, reject) => setTimeout(reject, 2000, new Error('ping timeout')).unref())]);
     return true;
   } catch {
     return false;

@@ -1,4 +1,15 @@
-import { GraphQLError, Kind, coerceInputValue, getNamedType, isLeafType, isNonNullType, isInputObjectType, isListType, typeFromAST, visit } from 'graphql';
+import {
+  GraphQLError,
+  Kind,
+  coerceInputValue,
+  getNamedType,
+  isLeafType,
+  isNonNullType,
+  isInputObjectType,
+  isListType,
+  typeFromAST,
+  visit,
+} from 'graphql';
 
 // Bad input is refused as the Go app refuses it (apps/graphql/README.md,
 // Errors), where graphql-js and Yoga would answer otherwise:
@@ -67,12 +78,16 @@ function variableErrors(schema, operation, inputs, names) {
         // The field is the last input field on the path, or the argument the variable is given for.
         const field = path.findLast((p) => typeof p === 'string') ?? names().get(variable) ?? variable;
         const { message } = error;
-        errors.push(new GraphQLError(message, {
-          nodes: def,
-          extensions: { code: 'BAD_USER_INPUT', fields: { [field]: message }, http: { ...FIELD_ERROR } },
-        }));
+        errors.push(
+          new GraphQLError(message, {
+            nodes: def,
+            extensions: { code: 'BAD_USER_INPUT', fields: { [field]: message }, http: { ...FIELD_ERROR } },
+          }),
+        );
       } else {
-        errors.push(requestError(`Variable "$${variable}" got invalid value${path.length ? ` at "${path.join('.')}"` : ''}; ${error.message}`, def));
+        errors.push(
+          requestError(`Variable "$${variable}" got invalid value${path.length ? ` at "${path.join('.')}"` : ''}; ${error.message}`, def),
+        );
       }
     });
   }

@@ -1,7 +1,5 @@
 import { GraphQLError, getOperationAST, parse } from 'graphql';
-import {
-  MAX_QUERY_TOKENS, checkDocument, checkNesting, checkQuerySize, measureOperation,
-} from '@crudbench/node-base/graphql/limits.js';
+import { MAX_QUERY_TOKENS, checkDocument, checkNesting, checkQuerySize, measureOperation } from '@crudbench/node-base/graphql/limits.js';
 import { REQUEST_ERROR } from './inputs.js';
 
 // The Go app's limits (apps/node-base/src/graphql/limits.js), in the

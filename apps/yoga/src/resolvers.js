@@ -26,13 +26,15 @@ export function toGraphQLError(err) {
 }
 
 /** translated wraps a resolver so that store errors become GraphQL errors. */
-const translated = (resolve) => async (...args) => {
-  try {
-    return await resolve(...args);
-  } catch (err) {
-    throw toGraphQLError(err);
-  }
-};
+const translated =
+  (resolve) =>
+  async (...args) => {
+    try {
+      return await resolve(...args);
+    } catch (err) {
+      throw toGraphQLError(err);
+    }
+  };
 
 /** id reads an ID argument: a positive whole number written in digits. */
 function id(raw, field = 'id') {
@@ -44,7 +46,17 @@ function id(raw, field = 'id') {
 
 const page = ({ items, nextCursor }) => ({ nodes: items, pageInfo: { endCursor: nextCursor, hasNextPage: nextCursor !== null } });
 
-const VACANCY_FIELDS = ['title', 'department', 'location', 'employmentType', 'salaryMinCents', 'salaryMaxCents', 'status', 'opensOn', 'description'];
+const VACANCY_FIELDS = [
+  'title',
+  'department',
+  'location',
+  'employmentType',
+  'salaryMinCents',
+  'salaryMaxCents',
+  'status',
+  'opensOn',
+  'description',
+];
 
 /** vacancyPatch keeps what the patch sets; only closesOn and filledBy clear with null. */
 function vacancyPatch(input) {
@@ -66,7 +78,9 @@ export const resolvers = {
     person: translated((_, args, { persons }) => persons.findById(id(args.id))),
     persons: translated(async (_, { first, after, search }, { persons }) => page(await persons.find({ limit: first, after, search }))),
     vacancy: translated((_, args, { vacancies }) => vacancies.findById(id(args.id))),
-    vacancies: translated(async (_, { status, first, after }, { vacancies }) => page(await vacancies.find({ status, limit: first, after, limitField: 'first' }))),
+    vacancies: translated(async (_, { status, first, after }, { vacancies }) =>
+      page(await vacancies.find({ status, limit: first, after, limitField: 'first' })),
+    ),
   },
 
   Mutation: {
@@ -86,7 +100,8 @@ export const resolvers = {
       return true;
     }),
     createVacancy: translated((_, { input }, { vacancies }) =>
-      vacancies.create({ ...input, filledBy: input.filledBy == null ? null : id(input.filledBy, 'filledBy') })),
+      vacancies.create({ ...input, filledBy: input.filledBy == null ? null : id(input.filledBy, 'filledBy') }),
+    ),
     updateVacancy: translated((_, args, { vacancies }) => vacancies.update(id(args.id), args.version, vacancyPatch(args.input))),
     deleteVacancy: translated(async (_, args, { vacancies }) => {
       await vacancies.delete(id(args.id));

@@ -63,7 +63,10 @@ describe('reads', () => {
   test('OpenVacancies are the open ones in id order', async () => {
     const { vacancies } = await data(OPEN_VACANCIES);
     const { rows } = await db.query("SELECT id FROM vacancy WHERE status = 'open' ORDER BY id LIMIT 100");
-    assert.deepEqual(vacancies.nodes.map((v) => Number(v.id)), rows.map((r) => Number(r.id)));
+    assert.deepEqual(
+      vacancies.nodes.map((v) => Number(v.id)),
+      rows.map((r) => Number(r.id)),
+    );
     assert.ok(vacancies.nodes.every((v) => v.status === 'OPEN'));
   });
 
@@ -80,21 +83,32 @@ describe('reads', () => {
       variables: { a: first.persons.pageInfo.endCursor },
     });
     const { rows } = await db.query('SELECT id FROM person ORDER BY last_name, first_name, id LIMIT 4');
-    assert.deepEqual([...first.persons.nodes, ...next.persons.nodes].map((p) => Number(p.id)), rows.map((r) => Number(r.id)));
+    assert.deepEqual(
+      [...first.persons.nodes, ...next.persons.nodes].map((p) => Number(p.id)),
+      rows.map((r) => Number(r.id)),
+    );
   });
 });
 
 describe('write cycle', () => {
   test('create, update, stale update, delete', async () => {
     const input = {
-      title: 'Yoga test vacancy', department: 'Biology', location: 'Bologna', employmentType: 'FULL_TIME',
-      salaryMinCents: 4000000, salaryMaxCents: 5000000, status: 'DRAFT', opensOn: '2026-01-01', description: 'x',
+      title: 'Yoga test vacancy',
+      department: 'Biology',
+      location: 'Bologna',
+      employmentType: 'FULL_TIME',
+      salaryMinCents: 4000000,
+      salaryMaxCents: 5000000,
+      status: 'DRAFT',
+      opensOn: '2026-01-01',
+      description: 'x',
     };
     const { createVacancy } = await data('mutation($input: VacancyInput!) { createVacancy(input: $input) { id version closesOn } }', {
       variables: { input },
     });
     assert.equal(createVacancy.version, 1);
-    const update = 'mutation($id: ID!, $version: Int!, $input: VacancyPatch!) { updateVacancy(id: $id, version: $version, input: $input) { version title closesOn } }';
+    const update =
+      'mutation($id: ID!, $version: Int!, $input: VacancyPatch!) { updateVacancy(id: $id, version: $version, input: $input) { version title closesOn } }';
     const { updateVacancy } = await data(update, {
       variables: { id: createVacancy.id, version: 1, input: { title: 'Renamed', closesOn: '2026-02-01' } },
     });
@@ -102,7 +116,9 @@ describe('write cycle', () => {
     assert.deepEqual(await codes(update, { variables: { id: createVacancy.id, version: 1, input: { title: 'Lost' } } }), ['CONFLICT']);
     const cleared = await data(update, { variables: { id: createVacancy.id, version: 2, input: { closesOn: null, title: null } } });
     assert.deepEqual(cleared.updateVacancy, { version: 3, title: 'Renamed', closesOn: null });
-    assert.deepEqual(await data('mutation($id: ID!) { deleteVacancy(id: $id) }', { variables: { id: createVacancy.id } }), { deleteVacancy: true });
+    assert.deepEqual(await data('mutation($id: ID!) { deleteVacancy(id: $id) }', { variables: { id: createVacancy.id } }), {
+      deleteVacancy: true,
+    });
     const gone = await gql(app.url, 'query($id: ID!) { vacancy(id: $id) { id } }', { token: editor, variables: { id: createVacancy.id } });
     assert.equal(gone.body.data.vacancy, null);
     assert.equal(gone.body.errors[0].extensions.code, 'NOT_FOUND');
@@ -122,43 +138,74 @@ describe('refusals', () => {
     { name: 'id not a number', query: '{ person(id: "x") { id } }', code: 'BAD_USER_INPUT' },
     { name: 'page too big', query: '{ persons(first: 1001) { nodes { id } } }', code: 'BAD_USER_INPUT' },
     { name: 'foreign cursor', query: '{ vacancies(after: "eyJrIjoicGVyc29uIn0") { nodes { id } } }', code: 'BAD_USER_INPUT' },
-    { name: 'not a date', query: 'mutation { updateVacancy(id: 1, version: 1, input: {opensOn: "2026-02-30"}) { id } }', code: 'BAD_USER_INPUT' },
-    { name: 'wrong password', query: 'mutation { login(username: "editor", password: "no") { token } }', token: '', code: 'UNAUTHENTICATED' },
+    {
+      name: 'not a date',
+      query: 'mutation { updateVacancy(id: 1, version: 1, input: {opensOn: "2026-02-30"}) { id } }',
+      code: 'BAD_USER_INPUT',
+    },
+    {
+      name: 'wrong password',
+      query: 'mutation { login(username: "editor", password: "no") { token } }',
+      token: '',
+      code: 'UNAUTHENTICATED',
+    },
     { name: 'too deep', query: tooDeep, code: 'DEPTH_LIMIT_EXCEEDED' },
-    { name: 'too complex', query: '{ persons(first: 1000) { nodes { appointments { stipends { id payer { id code name kind } } } } } }', code: 'COMPLEXITY_LIMIT_EXCEEDED' },
+    {
+      name: 'too complex',
+      query: '{ persons(first: 1000) { nodes { appointments { stipends { id payer { id code name kind } } } } } }',
+      code: 'COMPLEXITY_LIMIT_EXCEEDED',
+    },
     { name: 'too large', query: `{ __typename }${' '.repeat(16 << 10)}`, code: 'QUERY_TOO_LARGE' },
     { name: 'syntax error', query: '{ person(id: 1) { id ', code: 'GRAPHQL_PARSE_FAILED' },
     { name: 'unknown field', query: '{ nope }', code: 'GRAPHQL_VALIDATION_FAILED' },
   ];
   for (const c of cases) {
     test(c.name, async () => {
-      const token = c.token === 'viewer' ? viewer : c.token ?? editor;
+      const token = c.token === 'viewer' ? viewer : (c.token ?? editor);
       assert.deepEqual(await codes(c.query, { token }), [c.code]);
     });
   }
 
   test('the invalid fields are named', async () => {
-    const { body } = await gql(app.url, 'mutation { updateVacancy(id: 1, version: 1, input: {salaryMinCents: 10, salaryMaxCents: 5}) { id } }', { token: editor });
+    const { body } = await gql(
+      app.url,
+      'mutation { updateVacancy(id: 1, version: 1, input: {salaryMinCents: 10, salaryMaxCents: 5}) { id } }',
+      { token: editor },
+    );
     assert.deepEqual(body.errors[0].extensions.fields, { salaryMaxCents: 'must not be less than salaryMinCents' });
   });
 
   test('bad variables: a leaf value is BAD_USER_INPUT naming its field, a missing one a request error', async () => {
-    const lower = await gql(app.url, 'query($s: VacancyStatus) { vacancies(status: $s) { nodes { id } } }', { token: editor, variables: { s: 'open' } });
+    const lower = await gql(app.url, 'query($s: VacancyStatus) { vacancies(status: $s) { nodes { id } } }', {
+      token: editor,
+      variables: { s: 'open' },
+    });
     assert.equal(lower.status, 200);
-    assert.deepEqual(lower.body.errors.map((e) => [e.extensions.code, Object.keys(e.extensions.fields)]), [['BAD_USER_INPUT', ['status']]]);
+    assert.deepEqual(
+      lower.body.errors.map((e) => [e.extensions.code, Object.keys(e.extensions.fields)]),
+      [['BAD_USER_INPUT', ['status']]],
+    );
     const date = await gql(app.url, 'mutation($p: VacancyPatch!) { updateVacancy(id: 1, version: 1, input: $p) { id } }', {
-      token: editor, variables: { p: { opensOn: '2026-02-30' } },
+      token: editor,
+      variables: { p: { opensOn: '2026-02-30' } },
     });
     assert.deepEqual(Object.keys(date.body.errors[0].extensions.fields), ['opensOn']);
-    const missing = (accept) => fetch(`${app.url}/graphql`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: accept, Authorization: `Bearer ${editor}` },
-      body: JSON.stringify({ query: 'query($id: ID!) { person(id: $id) { id } }' }),
-    });
-    for (const [accept, status] of [['application/json', 200], ['application/graphql-response+json', 400]]) {
+    const missing = (accept) =>
+      fetch(`${app.url}/graphql`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: accept, Authorization: `Bearer ${editor}` },
+        body: JSON.stringify({ query: 'query($id: ID!) { person(id: $id) { id } }' }),
+      });
+    for (const [accept, status] of [
+      ['application/json', 200],
+      ['application/graphql-response+json', 400],
+    ]) {
       const res = await missing(accept);
       assert.equal(res.status, status, accept);
-      assert.deepEqual((await res.json()).errors.map((e) => e.extensions.code), ['GRAPHQL_VALIDATION_FAILED']);
+      assert.deepEqual(
+        (await res.json()).errors.map((e) => e.extensions.code),
+        ['GRAPHQL_VALIDATION_FAILED'],
+      );
     }
   });
 
@@ -169,15 +216,22 @@ describe('refusals', () => {
       body: JSON.stringify({ query: tooDeep }),
     });
     assert.equal(res.status, 400);
-    assert.deepEqual((await res.json()).errors.map((e) => e.extensions.code), ['DEPTH_LIMIT_EXCEEDED']);
+    assert.deepEqual(
+      (await res.json()).errors.map((e) => e.extensions.code),
+      ['DEPTH_LIMIT_EXCEEDED'],
+    );
   });
 
-  test('HTTP refusals carry the Go app\'s codes', async () => {
+  test("HTTP refusals carry the Go app's codes", async () => {
     const put = await fetch(`${app.url}/graphql`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: '{}' });
     assert.equal(put.status, 405);
     assert.equal(put.headers.get('allow'), 'GET, HEAD, POST, OPTIONS');
     assert.equal((await put.json()).errors[0].extensions.code, 'METHOD_NOT_ALLOWED');
-    const text = await fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: '{"query":"{ __typename }"}' });
+    const text = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain' },
+      body: '{"query":"{ __typename }"}',
+    });
     assert.equal(text.status, 415);
     assert.equal((await text.json()).errors[0].extensions.code, 'UNSUPPORTED_MEDIA_TYPE');
     const get = await fetch(`${app.url}/graphql?query=${encodeURIComponent('mutation { deleteVacancy(id: 999999999) }')}`, {
@@ -202,8 +256,12 @@ describe('refusals', () => {
 describe('person writes', () => {
   test('create, duplicate, update with null left alone, delete', async () => {
     const input = {
-      employeeNo: 990101, firstName: 'Grace', lastName: 'Hopper', email: 'grace.hopper.990101@institute.example',
-      department: 'Computer Science', hiredOn: '2026-01-01',
+      employeeNo: 990101,
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      email: 'grace.hopper.990101@institute.example',
+      department: 'Computer Science',
+      hiredOn: '2026-01-01',
     };
     await db.query('DELETE FROM person WHERE employee_no = $1', [input.employeeNo]);
     const create = 'mutation($input: PersonInput!) { createPerson(input: $input) { id status phone version } }';
@@ -217,7 +275,9 @@ describe('person writes', () => {
       );
       assert.deepEqual(updatePerson, { status: 'ON_LEAVE', email: input.email, version: 2 });
     } finally {
-      assert.deepEqual(await data('mutation($id: ID!) { deletePerson(id: $id) }', { variables: { id: createPerson.id } }), { deletePerson: true });
+      assert.deepEqual(await data('mutation($id: ID!) { deletePerson(id: $id) }', { variables: { id: createPerson.id } }), {
+        deletePerson: true,
+      });
     }
   });
 });

@@ -5,7 +5,15 @@ import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
 import { HOSTILE_SHAPES, selfDoubling } from '@crudbench/node-base/graphql/hostile.js';
 import {
-  MAX_ALIASES, MAX_DIRECTIVES, MAX_FRAGMENTS, MAX_OPERATIONS, MAX_QUERY_BYTES, MAX_QUERY_TOKENS, MAX_REPEATS, MAX_SELECTIONS, MAX_SPREADS,
+  MAX_ALIASES,
+  MAX_DIRECTIVES,
+  MAX_FRAGMENTS,
+  MAX_OPERATIONS,
+  MAX_QUERY_BYTES,
+  MAX_QUERY_TOKENS,
+  MAX_REPEATS,
+  MAX_SELECTIONS,
+  MAX_SPREADS,
 } from '@crudbench/node-base/graphql/limits.js';
 import { createApp } from '../src/app.js';
 import { devToken, startApp } from './start.js';
@@ -45,54 +53,103 @@ describe('the limits', () => {
   // The Go app's TestQueryLimits, case for case.
   const cases = [
     ['depth', nested(5), 'DEPTH_LIMIT_EXCEEDED'],
-    ['depth through fragments', `query { person(id: 1) { ...A } }
+    [
+      'depth through fragments',
+      `query { person(id: 1) { ...A } }
       fragment A on Person { appointments { person { ...B } } }
       fragment B on Person { appointments { person { ...C } } }
-      fragment C on Person { appointments { person { appointments { person { appointments { id } } } } } }`, 'DEPTH_LIMIT_EXCEEDED'],
-    ['complexity of a big page', '{ persons(first: 1000) { nodes { id appointments { id stipends { id } } } } }', 'COMPLEXITY_LIMIT_EXCEEDED'],
-    ['complexity of aliases', `{ a: persons(first: 1000) { ${ALL_PERSON_FIELDS} } b: persons(first: 1000) { ${ALL_PERSON_FIELDS} } }`, 'COMPLEXITY_LIMIT_EXCEEDED'],
+      fragment C on Person { appointments { person { appointments { person { appointments { id } } } } } }`,
+      'DEPTH_LIMIT_EXCEEDED',
+    ],
+    [
+      'complexity of a big page',
+      '{ persons(first: 1000) { nodes { id appointments { id stipends { id } } } } }',
+      'COMPLEXITY_LIMIT_EXCEEDED',
+    ],
+    [
+      'complexity of aliases',
+      `{ a: persons(first: 1000) { ${ALL_PERSON_FIELDS} } b: persons(first: 1000) { ${ALL_PERSON_FIELDS} } }`,
+      'COMPLEXITY_LIMIT_EXCEEDED',
+    ],
     ['query size', `{ vacancies { nodes { id } } }${' '.repeat(MAX_QUERY_BYTES)}`, 'QUERY_TOO_LARGE'],
     ['token count', `{ ${'a '.repeat(MAX_QUERY_TOKENS)}}`, 'GRAPHQL_PARSE_FAILED'],
     ['doubling spreads', HOSTILE_SHAPES[0].write(1000), 'SELECTION_LIMIT_EXCEEDED'],
     ['doubling spreads through fields', HOSTILE_SHAPES[1].write(1000), 'SELECTION_LIMIT_EXCEEDED'],
-    ['complexity through fragments', `{ ...F1 } fragment F1 on Query { ...F0 ...F0 }
-      fragment F0 on Query { a: persons(first: 1000) { ${ALL_PERSON_FIELDS} } }`, 'COMPLEXITY_LIMIT_EXCEEDED'],
+    [
+      'complexity through fragments',
+      `{ ...F1 } fragment F1 on Query { ...F0 ...F0 }
+      fragment F0 on Query { a: persons(first: 1000) { ${ALL_PERSON_FIELDS} } }`,
+      'COMPLEXITY_LIMIT_EXCEEDED',
+    ],
     ['operations', repeatN(MAX_OPERATIONS + 1, (i) => `query Q${i} { __typename } `), 'OPERATION_LIMIT_EXCEEDED'],
-    ['fragments', `{ ${repeatN(MAX_FRAGMENTS + 1, (i) => `...F${i} `)}} ${repeatN(MAX_FRAGMENTS + 1, (i) => `fragment F${i} on Query { f${i}: __typename } `)}`, 'FRAGMENT_LIMIT_EXCEEDED'],
+    [
+      'fragments',
+      `{ ${repeatN(MAX_FRAGMENTS + 1, (i) => `...F${i} `)}} ${repeatN(MAX_FRAGMENTS + 1, (i) => `fragment F${i} on Query { f${i}: __typename } `)}`,
+      'FRAGMENT_LIMIT_EXCEEDED',
+    ],
     ['spreads', `{ vacancies { nodes { ${'...F '.repeat(MAX_SPREADS + 1)}} } } fragment F on Vacancy { id }`, 'SPREAD_LIMIT_EXCEEDED'],
     ['aliases', `{ ${repeatN(MAX_ALIASES + 1, (i) => `a${i}: __typename `)}}`, 'ALIAS_LIMIT_EXCEEDED'],
     ['directives on a field', `{ __typename${' @include(if: true)'.repeat(MAX_DIRECTIVES + 1)} }`, 'DIRECTIVE_LIMIT_EXCEEDED'],
-    ['directives on a spread', `{ ...F${' @skip(if: false)'.repeat(MAX_DIRECTIVES + 1)} } fragment F on Query { __typename }`, 'DIRECTIVE_LIMIT_EXCEEDED'],
-    ['selections after expansion', `{ vacancies { nodes { ...F ...F } } } fragment F on Vacancy {${' id'.repeat(MAX_SELECTIONS / 2)} }`, 'SELECTION_LIMIT_EXCEEDED'],
+    [
+      'directives on a spread',
+      `{ ...F${' @skip(if: false)'.repeat(MAX_DIRECTIVES + 1)} } fragment F on Query { __typename }`,
+      'DIRECTIVE_LIMIT_EXCEEDED',
+    ],
+    [
+      'selections after expansion',
+      `{ vacancies { nodes { ...F ...F } } } fragment F on Vacancy {${' id'.repeat(MAX_SELECTIONS / 2)} }`,
+      'SELECTION_LIMIT_EXCEEDED',
+    ],
     ['repeats', `{${' __typename'.repeat(MAX_REPEATS + 1)} }`, 'REPEAT_LIMIT_EXCEEDED'],
-    ['repeats through fragments', `{ ...A ...B } fragment A on Query {${' __typename'.repeat(MAX_REPEATS / 2 + 1)} } fragment B on Query {${' __typename'.repeat(MAX_REPEATS / 2)} }`, 'REPEAT_LIMIT_EXCEEDED'],
-    ['repeats in merged objects', `{ v: vacancies { nodes {${' id'.repeat(MAX_REPEATS / 2 + 1)} } } v: vacancies { nodes {${' id'.repeat(MAX_REPEATS / 2)} } } }`, 'REPEAT_LIMIT_EXCEEDED'],
+    [
+      'repeats through fragments',
+      `{ ...A ...B } fragment A on Query {${' __typename'.repeat(MAX_REPEATS / 2 + 1)} } fragment B on Query {${' __typename'.repeat(MAX_REPEATS / 2)} }`,
+      'REPEAT_LIMIT_EXCEEDED',
+    ],
+    [
+      'repeats in merged objects',
+      `{ v: vacancies { nodes {${' id'.repeat(MAX_REPEATS / 2 + 1)} } } v: vacancies { nodes {${' id'.repeat(MAX_REPEATS / 2)} } } }`,
+      'REPEAT_LIMIT_EXCEEDED',
+    ],
     ['fragment cycle', '{ ...A } fragment A on Query { ...B } fragment B on Query { __typename ...A }', 'GRAPHQL_VALIDATION_FAILED'],
   ];
   for (const [name, query, code] of cases) {
     test(`${name} is ${code}, a request error`, async () => {
-      for (const [accept, status] of [['application/json', 200], ['application/graphql-response+json', 400]]) {
+      for (const [accept, status] of [
+        ['application/json', 200],
+        ['application/graphql-response+json', 400],
+      ]) {
         const { status: got, body } = await post(query, { accept });
-        assert.deepEqual(body.errors.map((e) => e.extensions.code), [code], JSON.stringify(body.errors).slice(0, 300));
+        assert.deepEqual(
+          body.errors.map((e) => e.extensions.code),
+          [code],
+          JSON.stringify(body.errors).slice(0, 300),
+        );
         assert.equal(got, status, accept);
         assert.equal(body.data ?? null, null);
       }
     });
   }
 
-  test('the messages are the Go app\'s', async () => {
+  test("the messages are the Go app's", async () => {
     for (const [query, message] of [
       [`{ ${'a '.repeat(MAX_QUERY_TOKENS)}}`, `exceeded token limit of ${MAX_QUERY_TOKENS}`],
       [nested(5), 'the query nests too deeply: 12 levels, the limit is 10'],
-      ['{ persons(first: 1000) { nodes { id appointments { id stipends { id } } } } }', 'the query is too complex: it costs 73001, the limit is 25000'],
+      [
+        '{ persons(first: 1000) { nodes { id appointments { id stipends { id } } } } }',
+        'the query is too complex: it costs 73001, the limit is 25000',
+      ],
       [selfDoubling(22), 'the document selects too many fields: more than 2000 after expanding its fragments'],
     ]) {
       const { body } = await post(query);
-      assert.deepEqual(body.errors.map((e) => e.message), [message]);
+      assert.deepEqual(
+        body.errors.map((e) => e.message),
+        [message],
+      );
     }
   });
 
-  test('the bench\'s queries, introspection and documents at the limits pass', async () => {
+  test("the bench's queries, introspection and documents at the limits pass", async () => {
     const testdata = new URL('../../graphql/testdata/', import.meta.url);
     for (const name of ['showcase', 'open_vacancies', 'all_persons', 'slim_persons', 'introspection']) {
       const { status, body } = await post(readFileSync(new URL(`${name}.graphql`, testdata), 'utf8'), { variables: { id: '1' } });
@@ -124,7 +181,10 @@ describe('hostile documents', () => {
     assert.ok(query.length < 1024);
     const { status, body } = await post(query);
     assert.equal(status, 200);
-    assert.deepEqual(body.errors.map((e) => e.extensions.code), ['SELECTION_LIMIT_EXCEEDED']);
+    assert.deepEqual(
+      body.errors.map((e) => e.extensions.code),
+      ['SELECTION_LIMIT_EXCEEDED'],
+    );
   });
 
   // The Go app's first code for each shape at each size (its
@@ -149,7 +209,11 @@ describe('hostile documents', () => {
         const { status, body } = await post(shape.write(size));
         assert.equal(status, 200, `${size} bytes`);
         assert.equal(body.data ?? null, null, `${size} bytes`);
-        assert.deepEqual([...new Set(body.errors.map((e) => e.extensions.code))], [GO_CODES[shape.name][i]], `${size} bytes: ${JSON.stringify(body.errors).slice(0, 300)}`);
+        assert.deepEqual(
+          [...new Set(body.errors.map((e) => e.extensions.code))],
+          [GO_CODES[shape.name][i]],
+          `${size} bytes: ${JSON.stringify(body.errors).slice(0, 300)}`,
+        );
       }
     });
   }
@@ -169,9 +233,10 @@ test('a request past its deadline while its query is checked is 503 UNAVAILABLE'
       const { status, headers, body } = await post(selfDoubling(22), { url, accept });
       assert.equal(status, 503, accept);
       assert.equal(headers.get('retry-after'), '5');
-      assert.deepEqual(body.errors.map((e) => [e.extensions.code, e.message]), [
-        ['UNAVAILABLE', "the request's deadline passed while its query was being checked; try again"],
-      ]);
+      assert.deepEqual(
+        body.errors.map((e) => [e.extensions.code, e.message]),
+        [['UNAVAILABLE', "the request's deadline passed while its query was being checked; try again"]],
+      );
     }
   } finally {
     server.closeAllConnections();

@@ -41,11 +41,9 @@ export function versionOf(req, bodyVersion) {
   }
   const version = bodyVersion ?? fromHeader;
   if (version === undefined) {
-    throw new RequestError(
-      428,
-      'an update must name the version it is based on: send "version" in the body or an If-Match header',
-      { version: 'is required' },
-    );
+    throw new RequestError(428, 'an update must name the version it is based on: send "version" in the body or an If-Match header', {
+      version: 'is required',
+    });
   }
   return version;
 }

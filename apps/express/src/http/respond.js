@@ -33,7 +33,8 @@ export function sendProblem(req, res, status, detail, fields) {
   // The path as the client sent it: inside a router req.path is relative.
   problem.instance = req.originalUrl.split('?')[0];
   // Sorted like Go's encoder sorts a map's keys: the same bytes as the Go app.
-  if (fields && Object.keys(fields).length > 0) problem.fields = Object.fromEntries(Object.entries(fields).sort(([a], [b]) => (a < b ? -1 : 1)));
+  if (fields && Object.keys(fields).length > 0)
+    problem.fields = Object.fromEntries(Object.entries(fields).sort(([a], [b]) => (a < b ? -1 : 1)));
   sendJSON(res, status, problem, 'application/problem+json');
 }
 

@@ -17,7 +17,15 @@ const PERSON = {
 
 /** newPerson fills in what a create leaves out, as Go's zero values do. */
 const newPerson = (body) => ({
-  employeeNo: 0, firstName: '', lastName: '', email: '', phone: '', department: '', status: '', hiredOn: '', ...body,
+  employeeNo: 0,
+  firstName: '',
+  lastName: '',
+  email: '',
+  phone: '',
+  department: '',
+  status: '',
+  hiredOn: '',
+  ...body,
 });
 
 /** patchOf returns the members to change; no person field may be cleared. */

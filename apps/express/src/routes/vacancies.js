@@ -20,8 +20,16 @@ const CLEARABLE = ['closesOn', 'filledBy'];
 
 /** newVacancy fills in what a create leaves out, as Go's zero values do. */
 const newVacancy = (body) => ({
-  title: '', department: '', location: '', employmentType: '', salaryMinCents: 0, salaryMaxCents: 0,
-  status: '', opensOn: '', description: '', ...body,
+  title: '',
+  department: '',
+  location: '',
+  employmentType: '',
+  salaryMinCents: 0,
+  salaryMaxCents: 0,
+  status: '',
+  opensOn: '',
+  description: '',
+  ...body,
 });
 
 /** patchOf returns the members to change; null clears only what may be empty. */

@@ -152,7 +152,10 @@ export const HOSTILE_SHAPES = Object.freeze([
   { name: 'nested-doubling', write: nestedDoubling },
   { name: 'aliases', write: (size) => fill(size, '{', '}', (i) => ` a${i}: __typename`) },
   { name: 'repeated-field', write: (size) => fill(size, '{', '}', () => ' __typename') },
-  { name: 'conflicting-aliases', write: (size) => fill(size, '{', '}', (i) => (i % 2 === 0 ? ' x: __typename' : ' x: __schema { description }')) },
+  {
+    name: 'conflicting-aliases',
+    write: (size) => fill(size, '{', '}', (i) => (i % 2 === 0 ? ' x: __typename' : ' x: __schema { description }')),
+  },
   { name: 'unknown-fields', write: (size) => fill(size, '{', '}', (i) => ` personz${i}`) },
   { name: 'directives', write: (size) => fill(size, '{ __typename', '}', () => ' @skip(if: false)') },
   { name: 'wide-fragments', write: wideFragments },

@@ -75,8 +75,7 @@ export const CHECK_EVERY = 1024;
 
 // A JavaScript thread sees no timer fire while it computes, so the
 // deadline is a time compared with the clock, not a timer's abort signal.
-const pastDeadline = () =>
-  new Refusal('UNAVAILABLE', "the request's deadline passed while its query was being checked; try again");
+const pastDeadline = () => new Refusal('UNAVAILABLE', "the request's deadline passed while its query was being checked; try again");
 
 /** Stepper counts an analysis's steps and looks at the deadline every CHECK_EVERY of them. */
 class Stepper {
@@ -208,7 +207,10 @@ class DocumentCounter {
       roots.push(f.selectionSet);
     }
     if (total > MAX_SELECTIONS) {
-      return new Refusal('SELECTION_LIMIT_EXCEEDED', `the document selects too many fields: more than ${MAX_SELECTIONS} after expanding its fragments`);
+      return new Refusal(
+        'SELECTION_LIMIT_EXCEEDED',
+        `the document selects too many fields: more than ${MAX_SELECTIONS} after expanding its fragments`,
+      );
     }
 
     // Now that expanding it costs at most MAX_SELECTIONS steps, each field
@@ -255,7 +257,8 @@ class DocumentCounter {
   // fragment returns the number of selections the fragment name expands to.
   fragment(name) {
     const known = this.expanded.get(name);
-    if (known === IN_PROGRESS) throw new Refusal('GRAPHQL_VALIDATION_FAILED', `Cannot spread fragment ${JSON.stringify(name)} within itself.`);
+    if (known === IN_PROGRESS)
+      throw new Refusal('GRAPHQL_VALIDATION_FAILED', `Cannot spread fragment ${JSON.stringify(name)} within itself.`);
     if (known !== undefined) return known;
     const f = this.fragments.get(name);
     if (!f) return 0; // the validator refuses an unknown fragment
@@ -293,7 +296,10 @@ class DocumentCounter {
     for (const set of sets) collect(set);
     for (const [name, n] of count) {
       if (n > MAX_REPEATS) {
-        throw new Refusal('REPEAT_LIMIT_EXCEEDED', `${JSON.stringify(name)} is selected ${n} times in one place, the limit is ${MAX_REPEATS}`);
+        throw new Refusal(
+          'REPEAT_LIMIT_EXCEEDED',
+          `${JSON.stringify(name)} is selected ${n} times in one place, the limit is ${MAX_REPEATS}`,
+        );
       }
     }
     for (const name of count.keys()) {
@@ -303,8 +309,7 @@ class DocumentCounter {
 }
 
 /** tooManyDirectives is the refusal of n directives at one place. */
-const tooManyDirectives = (n) =>
-  new Refusal('DIRECTIVE_LIMIT_EXCEEDED', `${n} directives at one place, the limit is ${MAX_DIRECTIVES}`);
+const tooManyDirectives = (n) => new Refusal('DIRECTIVE_LIMIT_EXCEEDED', `${n} directives at one place, the limit is ${MAX_DIRECTIVES}`);
 
 /** add adds two non-negative counts, stopping at Number.MAX_SAFE_INTEGER. */
 const add = (a, b) => Math.min(a + b, Number.MAX_SAFE_INTEGER);
@@ -320,7 +325,12 @@ const add = (a, b) => Math.min(a + b, Number.MAX_SAFE_INTEGER);
 export function measureOperation(schema, document, operation, variables, { deadline, signal } = {}) {
   const w = new OperationWalker(schema, document, operation, variables ?? {}, new Stepper({ deadline, signal }));
   try {
-    const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+    const root =
+      operation.operation === 'mutation'
+        ? schema.getMutationType()
+        : operation.operation === 'subscription'
+          ? schema.getSubscriptionType()
+          : schema.getQueryType();
     const depth = w.depth(operation.selectionSet);
     const cost = w.cost(operation.selectionSet, root);
     let refusal = null;
@@ -408,7 +418,10 @@ class OperationWalker {
     let type = def.type;
     while (type.ofType) type = type.ofType;
     const kind = type[Symbol.toStringTag];
-    const child = kind === 'GraphQLObjectType' || kind === 'GraphQLInterfaceType' || kind === 'GraphQLUnionType' ? this.cost(field.selectionSet, type) : 0;
+    const child =
+      kind === 'GraphQLObjectType' || kind === 'GraphQLInterfaceType' || kind === 'GraphQLUnionType'
+        ? this.cost(field.selectionSet, type)
+        : 0;
     const owners = parent[Symbol.toStringTag] === 'GraphQLInterfaceType' ? this.schema.getPossibleTypes(parent) : [parent];
     let c = 0;
     for (const owner of owners) c = Math.max(c, this.weighted(`${owner.name}.${name}`, field, def, child));

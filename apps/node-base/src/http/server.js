@@ -171,6 +171,8 @@ function refuseUnparsed(err, socket) {
   if (err.code === 'HPE_HEADER_OVERFLOW') [status, text] = [431, '431 Request Header Fields Too Large'];
   else if (/Content-Length/.test(err.reason) && /Transfer-Encoding/.test(err.reason)) text = FRAMED_TWICE;
   else if (err.code === 'HPE_INVALID_TRANSFER_ENCODING') [status, text] = [501, UNSUPPORTED_TRANSFER];
-  socket.write(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${text}`);
+  socket.write(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${text}`,
+  );
   socket.destroySoon();
 }

@@ -48,8 +48,17 @@ const vacancyOf = (r) => ({
 });
 
 const params = (v) => [
-  v.title, v.department, v.location, v.employmentType, v.salaryMinCents, v.salaryMaxCents,
-  v.status, v.opensOn, v.closesOn ?? null, v.description, v.filledBy ?? null,
+  v.title,
+  v.department,
+  v.location,
+  v.employmentType,
+  v.salaryMinCents,
+  v.salaryMaxCents,
+  v.status,
+  v.opensOn,
+  v.closesOn ?? null,
+  v.description,
+  v.filledBy ?? null,
 ];
 
 const notFound = (id) => new AppError(ENOTFOUND, `vacancy ${id} not found`);

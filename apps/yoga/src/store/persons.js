@@ -118,8 +118,7 @@ export function personStore(pool) {
       const { rows } = await query(pool, { text: LIST, values: [pattern, ...from, size + 1] });
       const items = rows.slice(0, size).map(personOf);
       const last = items[size - 1];
-      const nextCursor =
-        rows.length > size ? encodeCursor({ k: 'person', l: last.lastName, f: last.firstName, i: last.id }) : null;
+      const nextCursor = rows.length > size ? encodeCursor({ k: 'person', l: last.lastName, f: last.firstName, i: last.id }) : null;
       return { items, nextCursor };
     },
   };
