@@ -35,12 +35,12 @@ func TestNodeUnitTests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := stack.InstallNode(t.Context(), root, io.Discard); err != nil {
+		t.Fatalf("install the Node workspace's dependencies: %v", err)
+	}
 	for _, pkg := range []string{"node-base", "express", "fastify", "yoga", "apollo", "mercurius"} {
 		t.Run(pkg, func(t *testing.T) {
 			dir := filepath.Join(root, "apps", pkg)
-			if err := stack.InstallNode(t.Context(), dir, io.Discard); err != nil {
-				t.Fatalf("install the dependencies of apps/%s: %v", pkg, err)
-			}
 			out := npm(t, dir, []string{"DATABASE_URL=" + dbURL}, "test")
 			counts := map[string]int{}
 			for _, m := range nodeTestCounts.FindAllStringSubmatch(out, -1) {
