@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import pg from 'pg';
+import { databaseClient } from '@crudbench/node-base/test-kit/database.js';
 import { DATABASE_URL, devToken, startApp } from './start.js';
 
 test('a database that does not answer in time gets 503 with Retry-After', async () => {
@@ -8,7 +8,7 @@ test('a database that does not answer in time gets 503 with Retry-After', async 
   // the same 1 s deadline, which a busy machine can spend on it alone.
   const app = await startApp({ REQUEST_TIMEOUT: '1s' });
   // A lock held by another session keeps every read of the table waiting.
-  const blocker = new pg.Client({ connectionString: DATABASE_URL });
+  const blocker = databaseClient(DATABASE_URL);
   try {
     const token = devToken();
     await blocker.connect();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import pg from 'pg';
+import { databaseClient } from '@crudbench/node-base/test-kit/database.js';
 import { DATABASE_URL, gql, login, startApp } from './start.js';
 
 let app;
@@ -11,7 +11,7 @@ let db;
 before(async () => {
   app = await startApp();
   [editor, viewer] = await Promise.all([login(app.url, 'editor'), login(app.url, 'viewer')]);
-  db = new pg.Client({ connectionString: DATABASE_URL });
+  db = databaseClient(DATABASE_URL);
   await db.connect();
 });
 
