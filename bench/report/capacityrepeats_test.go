@@ -62,7 +62,7 @@ func TestCapacityRepeats(t *testing.T) {
 			cell:     "| read-one | rest | 512 (median of 3: 383–703, wide) | found |",
 			sentence: "On read-one, rest met the SLO up to 512 req/s (the median of 3 searches, which ranged widely: 383–703 req/s) on this machine, graphql up to 610 req/s;",
 			each:     "| 383, 703, 512 |",
-			finding:  "The capacity of rest on read-one moved across its 3 searches (383, 703, 512 req/s) by more than ±10% of their median, 512 req/s: from −25% to +37%.",
+			finding:  "The capacity of rest on read-one moved by more than ±10% of its median (512 req/s) across its 3 searches, from −25% to +37%: 383, 703, 512 req/s.",
 		},
 		{
 			// One unconfirmed search of three does not pull the median up;
@@ -159,5 +159,33 @@ func TestCapacityRepeatNote(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCapacityRepeatsNoneMedian: a median that met the SLO at no rate
+// has no share to measure the range by; the finding lists the searches.
+func TestCapacityRepeatsNoneMedian(t *testing.T) {
+	run := bottomLineRun(t)
+	none := results.Capacity{Scenario: "read-one", App: "rest", Status: results.CapacityNone, Upper: 50, StopReason: results.StopOtherLoad, Probes: []results.Probe{}}
+	one, two := none, none
+	one.Search, two.Search = 1, 2
+	third := found("read-one", "rest", 141, 148, results.StopSpike, "a latency spike", 0.5, 30)
+	third.Held, third.Search = false, 3
+	for i := range run.Capacities {
+		if c := &run.Capacities[i]; c.Scenario == "read-one" && c.App == "rest" {
+			*c = results.FoldCapacities([]results.Capacity{one, two, third})
+		}
+	}
+	md := readFile(t, filepath.Join(written(t, run), report.MarkdownFile))
+	for _, want := range []string{
+		"| read-one | rest | none below 50 (median of 3: 0–141, wide) | none |",
+		"The capacity of rest on read-one moved across its 3 searches, whose median met the SLO at no rate (none below 50 (median of 3: 0–141, wide)): none below 50, none below 50, 141 (unconfirmed) req/s.",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+	if strings.Contains(md, "n/a to n/a") {
+		t.Error("report.md measures a range against a median of no rate")
 	}
 }

@@ -401,10 +401,15 @@ func capacitySpreadCaveats(run *results.Run, l layout) []string {
 			continue
 		}
 		lo, hi, n := c.Range()
-		s := fmt.Sprintf("The capacity of %s on %s moved across its %d searches (%s req/s) by more than ±%s of their median, %s req/s: from %s to %s",
-			c.App, c.Scenario, n, searchesText(c), percent(results.CapacityWideSpread, 0), rateText(math.Round(c.Rate)),
-			signedShare(lo, c.Rate), signedShare(hi, c.Rate))
-		out = append(out, s+". One search alone could have reported either end: compare it with another app or run only with more searches (-repeat), and as its median and range.")
+		each := searchesText(c)
+		if c.Rate <= 0 {
+			out = append(out, fmt.Sprintf("The capacity of %s on %s moved across its %d searches, whose median met the SLO at no rate (%s): %s req/s. One search alone could have reported any of them: compare it with another app or run only with more searches (-repeat), and as its median and range.",
+				c.App, c.Scenario, n, capacityText(c), each))
+			continue
+		}
+		out = append(out, fmt.Sprintf("The capacity of %s on %s moved by more than ±%s of its median (%s req/s) across its %d searches, from %s to %s: %s req/s. One search alone could have reported either end: compare it with another app or run only with more searches (-repeat), and as its median and range.",
+			c.App, c.Scenario, percent(results.CapacityWideSpread, 0), rateText(math.Round(c.Rate)), n,
+			signedShare(lo, c.Rate), signedShare(hi, c.Rate), each))
 	}
 	return out
 }
