@@ -30,6 +30,8 @@ var (
 	}
 	nodeFrameworks = [][2]string{
 		{"express", "express"},
+		{"@apollo/server", "@apollo/server"},
+		{"mercurius", "mercurius"},
 		{"graphql-yoga", "graphql-yoga"},
 		{"graphql", "graphql"},
 		{"dataloader", "dataloader"},

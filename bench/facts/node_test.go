@@ -158,6 +158,8 @@ var nodeApps = []struct {
 }{
 	{"express", "express pg", []string{"resources/openapi.yaml"}},
 	{"yoga", "graphql-yoga graphql dataloader pg", []string{"apps/graphql/graph/*.graphqls"}},
+	{"apollo", "express @apollo/server graphql dataloader pg", []string{"apps/graphql/graph/*.graphqls"}},
+	{"mercurius", "mercurius graphql pg", []string{"apps/graphql/graph/*.graphqls"}},
 }
 
 func TestMeasureNodeApps(t *testing.T) {
