@@ -30,6 +30,7 @@ var (
 	}
 	nodeFrameworks = [][2]string{
 		{"express", "express"},
+		{"fastify", "fastify"},
 		{"@apollo/server", "@apollo/server"},
 		{"mercurius", "mercurius"},
 		{"graphql-yoga", "graphql-yoga"},

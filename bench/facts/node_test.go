@@ -159,7 +159,7 @@ var nodeApps = []struct {
 	{"express", "express pg", []string{"resources/openapi.yaml"}},
 	{"yoga", "graphql-yoga graphql dataloader pg", []string{"apps/graphql/graph/*.graphqls"}},
 	{"apollo", "express @apollo/server graphql dataloader pg", []string{"apps/graphql/graph/*.graphqls"}},
-	{"mercurius", "mercurius graphql pg", []string{"apps/graphql/graph/*.graphqls"}},
+	{"mercurius", "fastify mercurius graphql pg", []string{"apps/graphql/graph/*.graphqls"}},
 }
 
 func TestMeasureNodeApps(t *testing.T) {
