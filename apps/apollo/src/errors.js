@@ -86,6 +86,10 @@ export function createFormatError(logger) {
     if (code === 'GRAPHQL_VALIDATION_FAILED' && own && own !== code) {
       return { ...formatted, extensions: { ...formatted.extensions, code: own } };
     }
+    // A request without a query, as gqlgen codes it.
+    if (code === 'BAD_REQUEST' && formatted.message.startsWith('GraphQL operations must contain a non-empty `query`')) {
+      return { message: 'no operation provided', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } };
+    }
     // An operationName the document does not hold, as gqlgen codes it.
     if (code === 'OPERATION_RESOLUTION_FAILURE') return { ...formatted, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } };
     if (code === 'GRAPHQL_PARSE_FAILED' && formatted.message.includes(`${MAX_QUERY_TOKENS} tokens`)) {

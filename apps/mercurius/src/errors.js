@@ -126,6 +126,19 @@ function refusedErrors(error, request, schema) {
   const thrown = error.originalError;
   if (!thrown) return null;
   if (thrown instanceof Refused) return thrown.errors.map((e) => clientError(e, e.extensions.code, e.extensions.fields));
+  // A request without a query, which Mercurius answers as a persisted
+  // query it does not know, and a GET naming an operation its document
+  // does not hold, where Mercurius's check for a mutation fails: gqlgen's
+  // request errors.
+  if (thrown.code === 'MER_ERR_GQL_PERSISTED_QUERY_NOT_FOUND') {
+    return [{ message: 'no operation provided', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }];
+  }
+  if (thrown instanceof TypeError && request.method === 'GET' && request.query.operationName) {
+    const { query, operationName } = requestOf(request);
+    if (!getOperationAST(parse(query), operationName)) {
+      return [{ message: `operation ${operationName} not found`, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }];
+    }
+  }
   if (thrown.code === 'MER_ERR_METHOD_NOT_ALLOWED') {
     return [{ message: 'a mutation must be sent with POST', extensions: { code: 'METHOD_NOT_ALLOWED' } }];
   }
@@ -175,6 +188,7 @@ const allNull = (data) => data == null || Object.values(data).every((v) => v ===
  *   requestErrorStatus;
  * - a request that is none (400 BAD_REQUEST, 413, 415), or a mutation over
  *   GET (405 with Allow: POST);
+ * - an internal error thrown before anything ran: 500;
  * - anything else is a GraphQL response that ran: 200.
  */
 export function createErrorFormatter(logger) {
@@ -215,6 +229,8 @@ export function createErrorFormatter(logger) {
       if (http === 'METHOD_NOT_ALLOWED') reply.header('Allow', 'POST');
     } else if (execution.data == null && codes.some((c) => REQUEST_CODES.has(c))) {
       statusCode = requestErrorStatus(accept);
+    } else if (execution.data === undefined && codes.includes('INTERNAL')) {
+      statusCode = 500; // thrown before anything ran
     }
     reply.type(responseType(accept));
     return { statusCode, response: execution.data === undefined && statusCode !== 503 ? { errors } : { data, errors } };
