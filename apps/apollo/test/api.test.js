@@ -244,6 +244,18 @@ describe('refusals', () => {
     assert.equal((await get.json()).errors[0].extensions.code, 'METHOD_NOT_ALLOWED');
   });
 
+  test('no query, or an operation the document does not hold, is GRAPHQL_VALIDATION_FAILED, as gqlgen has it', async () => {
+    for (const query of ['', `?query=${encodeURIComponent('{ __typename }')}&operationName=Nope`]) {
+      const res = await fetch(`${app.url}/graphql${query}`);
+      assert.equal(res.status, 200, query);
+      assert.deepEqual(
+        (await res.json()).errors.map((e) => e.extensions.code),
+        ['GRAPHQL_VALIDATION_FAILED'],
+        query,
+      );
+    }
+  });
+
   test('a body over 1 MiB is refused before it is read', async () => {
     const res = await fetch(`${app.url}/graphql`, {
       method: 'POST',
