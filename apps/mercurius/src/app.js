@@ -15,7 +15,7 @@ const ALLOWED = ['GET', 'HEAD', 'POST', 'OPTIONS'];
  * and Mercurius on /graphql. deps: { logger, pool, persons, personWriter,
  * vacancies, users, tokens, requestTimeoutMs, jit, serverFactory }; jit is
  * Mercurius's option (0: off, its default; n: a query is compiled with
- * graphql-jit on its nth run); requestTimeoutMs (REQUEST_TIMEOUT) after a
+ * graphql-jit once it has run n times); requestTimeoutMs (REQUEST_TIMEOUT) after a
  * request's head arrived, the query limits' analysis stops and answers 503,
  * as the Go app's does at its request's deadline.
  */

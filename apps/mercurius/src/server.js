@@ -93,7 +93,8 @@ export async function run(env, { signal } = {}) {
 
 /**
  * readJit reads MERCURIUS_JIT, Mercurius's jit option: empty or 0 leaves
- * graphql-jit off (Mercurius's default); n compiles a query on its nth run.
+ * graphql-jit off (Mercurius's default); n compiles a query once it has run
+ * n times (1: on its second run).
  */
 function readJit(raw = '') {
   if (raw.trim() === '') return 0;
