@@ -3,60 +3,22 @@ import { query } from '@crudbench/node-base/store/pool.js';
 import { Problems, pageLimit } from '@crudbench/node-base/store/validate.js';
 import { encodeCursor, decodeCursor, badCursor } from '@crudbench/node-base/store/cursor.js';
 import { PERSON_COLUMNS, personOf } from '@crudbench/node-base/store/personWrites.js';
+import {
+  APPOINTMENTS,
+  FUNDINGS,
+  GET,
+  LIST,
+  STIPENDS,
+  appointmentOf,
+  fundingOf,
+  likeEscape,
+  stipendOf,
+} from '@crudbench/node-base/store/personRows.js';
 
-// The statements are the Go app's (queries/person.sql, appointment.sql as
-// sqlc expands them). The batch reads serve the dataloaders: one statement
-// per level of the graph, whatever the number of parents.
-const GET = `SELECT ${PERSON_COLUMNS} FROM person WHERE id = $1`;
-const LIST = `SELECT ${PERSON_COLUMNS} FROM person
-WHERE ($1::text IS NULL
-       OR (first_name || ' ' || last_name || ' ' || email) ILIKE $1::text)
-  AND (NOT $2::boolean
-       OR (last_name, first_name, id) > ($3::text, $4::text, $5::bigint))
-ORDER BY last_name, first_name, id
-LIMIT $6`;
-const APPOINTMENTS = `SELECT id, person_id, position_title, department, fte, starts_on, ends_on FROM appointment
-WHERE person_id = ANY($1::bigint[])
-ORDER BY person_id, starts_on, id`;
-// The joins return two columns called id: rows come as arrays.
+// The batch reads serve the dataloaders: one statement per level of the
+// graph, whatever the number of parents (the statements and row mappers are
+// node-base's, shared with the REST apps' detail reads).
 const BY_IDS = `SELECT ${PERSON_COLUMNS} FROM person WHERE id = ANY($1::bigint[]) ORDER BY id`;
-const STIPENDS = `SELECT stipend.id, stipend.appointment_id, stipend.payer_id, stipend.amount_cents, stipend.currency, stipend.starts_on, stipend.ends_on, payer.id, payer.code, payer.name, payer.kind
-FROM stipend JOIN payer ON payer.id = stipend.payer_id
-WHERE stipend.appointment_id = ANY($1::bigint[])
-ORDER BY stipend.appointment_id, stipend.starts_on, stipend.id`;
-const FUNDINGS = `SELECT funding.appointment_id, funding.payer_id, funding.percent, payer.id, payer.code, payer.name, payer.kind
-FROM funding JOIN payer ON payer.id = funding.payer_id
-WHERE funding.appointment_id = ANY($1::bigint[])
-ORDER BY funding.appointment_id, payer.code`;
-
-const appointmentOf = (r) => ({
-  id: r.id,
-  personId: r.person_id,
-  positionTitle: r.position_title,
-  department: r.department,
-  fte: r.fte,
-  startsOn: r.starts_on,
-  endsOn: r.ends_on,
-  stipends: [],
-  fundings: [],
-});
-
-const payerOf = ([id, code, name, kind]) => ({ id, code, name, kind });
-
-const stipendOf = (r) => ({
-  id: r[0],
-  appointmentId: r[1],
-  payer: payerOf(r.slice(7)),
-  amountCents: r[3],
-  currency: r[4],
-  startsOn: r[5],
-  endsOn: r[6],
-});
-
-const fundingOf = (r) => ({ appointmentId: r[0], payer: payerOf(r.slice(3)), percent: r[2] });
-
-// ILIKE treats these as wildcards; a search means them literally.
-const likeEscape = (s) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** groupBy returns, for each key, the items whose keyOf is that key, in order. */
 function groupBy(keys, items, keyOf) {
