@@ -22,7 +22,7 @@ import (
 )
 
 // nodeApps are the built-in apps that run on Node.js.
-var nodeApps = []string{"express", "express-cluster", "fastify", "yoga", "apollo", "mercurius", "mercurius-jit"}
+var nodeApps = []string{"express", "express-cluster", "fastify", "yoga", "apollo", "mercurius", "mercurius-jit", "grpc-node"}
 
 // TestNodeUnitTests runs the Node apps' own tests (node --test) against a
 // throwaway PostgreSQL holding the dataset, as their READMEs say: the
@@ -38,7 +38,7 @@ func TestNodeUnitTests(t *testing.T) {
 	if err := stack.InstallNode(t.Context(), root, io.Discard); err != nil {
 		t.Fatalf("install the Node workspace's dependencies: %v", err)
 	}
-	for _, pkg := range []string{"node-base", "express", "fastify", "yoga", "apollo", "mercurius"} {
+	for _, pkg := range []string{"node-base", "express", "fastify", "yoga", "apollo", "mercurius", "grpc-node"} {
 		t.Run(pkg, func(t *testing.T) {
 			dir := filepath.Join(root, "apps", pkg)
 			out := npm(t, dir, []string{"DATABASE_URL=" + dbURL}, "test")
@@ -104,10 +104,14 @@ func TestNodeApps(t *testing.T) {
 		if err != nil {
 			t.Fatalf("bench -validate-only: %v", err)
 		}
-		want := []string{"Building express, express-cluster, fastify, yoga, apollo, mercurius, mercurius-jit…\n", "Every scenario passed on every app (49 checks)."}
+		want := []string{"Building " + strings.Join(nodeApps, ", ") + "…\n", fmt.Sprintf("Every scenario passed on every app (%d checks).", 7*len(nodeApps))}
 		for _, app := range nodeApps {
 			row, _ := stack.FindBuiltin(app)
-			want = append(want, fmt.Sprintf("\nStarted %s at http://127.0.0.1:", app),
+			scheme := "http"
+			if row.Kind == "grpc" {
+				scheme = "grpc"
+			}
+			want = append(want, fmt.Sprintf("\nStarted %s at %s://127.0.0.1:", app, scheme),
 				fmt.Sprintf("  %s (kind %s): passed read-one, read-small, read-many, read-slim, write, mixed, control\n", app, row.Kind))
 		}
 		for _, line := range want {

@@ -90,6 +90,10 @@ var Builtin = []App{
 		Difference: "mercurius with MERCURIUS_JIT=1: each query is compiled by graphql-jit on its second run and runs compiled from then on",
 	},
 	{Name: "grpc", Kind: scenario.KindGRPC, Package: "grpc", Extra: true},
+	{
+		Name: "grpc-node", Kind: scenario.KindGRPC, Toolchain: ToolchainNode, Package: "grpc-node", Main: "src/main.js",
+		Difference: "Node.js + @grpc/grpc-js (proto-loader reading resources/proto at start, no generated code) + node-postgres (pg) instead of Go + grpc-go + pgx: one process, whose JavaScript runs on one thread",
+	},
 	{Name: "htmx", Kind: scenario.KindSite, Package: "htmx"},
 	{
 		Name: "htmx-tuned", Kind: scenario.KindSite, Package: "htmx",

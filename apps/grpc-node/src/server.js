@@ -1,0 +1,109 @@
+import grpc from '@grpc/grpc-js';
+import reflection from '@grpc/reflection';
+import pino from 'pino';
+import { loadConfig, DEV_AUTH_SECRET } from '@crudbench/node-base/config.js';
+import { serveDebug } from '@crudbench/node-base/debug.js';
+import { openPool, query } from '@crudbench/node-base/store/pool.js';
+import { personStore } from '@crudbench/node-base/store/persons.js';
+import { userStore } from '@crudbench/node-base/store/users.js';
+import { vacancyStore } from '@crudbench/node-base/store/vacancies.js';
+import { createTokens } from '@crudbench/node-base/tokens.js';
+import { admit } from './calls.js';
+import { addHealth } from './health.js';
+import { createMetrics, serveMetrics } from './metrics.js';
+import { packageDefinition, staffService } from './proto.js';
+import { staffHandlers } from './staff.js';
+
+// rest 8081 … express 8084, yoga 8085, express-cluster 8086, grpc 8087,
+// apollo 8088, mercurius 8089, fastify 8090.
+const DEFAULT_ADDR = ':8091';
+/** SHUTDOWN_GRACE_MS is how long in-flight calls get after a signal, the Go app's. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * SERVER_OPTIONS are the Go app's bounds, as grpc-js names them: a
+ * received message of at most the HTTP apps' body limit (1 MiB; larger is
+ * RESOURCE_EXHAUSTED), at most 100 streams a connection
+ * (SETTINGS_MAX_CONCURRENT_STREAMS; grpc-js's default is unlimited). The
+ * header block is held to 64 KiB by node:http2's own
+ * SETTINGS_MAX_HEADER_LIST_SIZE (65,535), which grpc-js leaves as it is:
+ * its server takes no option for it ('grpc.max_metadata_size' is its
+ * client's).
+ */
+const SERVER_OPTIONS = {
+  'grpc.max_receive_message_length': 1 << 20,
+  'grpc.max_concurrent_streams': 100,
+};
+
+/** run starts the app and resolves once it has shut down after signal. */
+export async function run(env, { signal } = {}) {
+  const config = loadConfig(env, DEFAULT_ADDR);
+  const logger = pino({
+    level: config.logLevel,
+    base: undefined,
+    // Field names as slog writes them, so one log reader serves every app.
+    messageKey: 'msg',
+    timestamp: () => `,"time":"${new Date().toISOString()}"`,
+    formatters: { level: (label) => ({ level: label.toUpperCase() }) },
+  });
+  if (config.authSecret === DEV_AUTH_SECRET) {
+    logger.warn('AUTH_SECRET is not set: tokens are signed with the public development secret');
+  }
+
+  const pool = openPool(config, 'crudbench-grpc-node');
+  const metrics = createMetrics(pool);
+  const server = new grpc.Server({
+    ...SERVER_OPTIONS,
+    interceptors: [admit({ requestTimeoutMs: config.requestTimeoutMs, metrics, logger })],
+  });
+  server.addService(
+    staffService,
+    staffHandlers({
+      logger,
+      persons: personStore(pool),
+      vacancies: vacancyStore(pool),
+      users: userStore(pool),
+      tokens: createTokens(config.authSecret, config.tokenTtlMs),
+    }),
+  );
+  const health = addHealth(server, () => query(pool, 'SELECT 1'));
+  new reflection.ReflectionService(packageDefinition).addToServer(server);
+
+  // An empty host is every interface, as Go's listen takes it.
+  const host = config.addr.host === '' ? '[::]' : config.addr.host.includes(':') ? `[${config.addr.host}]` : config.addr.host;
+  const port = await new Promise((resolve, reject) =>
+    server.bindAsync(`${host}:${config.addr.port}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+  );
+  const metricsServer = config.metricsAddr ? await serveMetrics(config.metricsAddr, metrics.registry) : null;
+  const debug = config.debugAddr ? await serveDebug(config.debugAddr) : null;
+  logger.info(
+    {
+      addr: `${config.addr.host}:${port}`,
+      metrics_addr: metricsServer ? `:${metricsServer.address().port}` : '',
+      debug_addr: debug ? `${config.debugAddr.host}:${debug.address().port}` : '',
+    },
+    'listening',
+  );
+
+  await new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    signal?.addEventListener('abort', resolve, { once: true });
+  });
+  logger.info({ timeout: `${SHUTDOWN_GRACE_MS / 1000}s` }, 'shutting down');
+  health.shutdown();
+  const finished = await new Promise((resolve) => {
+    const grace = setTimeout(() => {
+      server.forceShutdown();
+      resolve(false);
+    }, SHUTDOWN_GRACE_MS);
+    server.tryShutdown(() => {
+      clearTimeout(grace);
+      resolve(true);
+    });
+  });
+  if (!finished) logger.warn('calls were still running at the deadline: cancelled');
+  metricsServer?.close();
+  debug?.close();
+  await pool.end();
+  logger.info('stopped');
+}
