@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import express from 'express';
 import { authenticate, requireEditor } from './http/auth.js';
-import { MAX_BODY_BYTES } from './http/body.js';
+import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
 import { errorHandler, sendProblem } from './http/respond.js';
 import { loginRoutes } from './routes/login.js';
 import { personRoutes } from './routes/persons.js';

@@ -17,6 +17,17 @@ export class TokenError extends Error {
   }
 }
 
+/**
+ * bearerToken returns the token of an Authorization header of the Bearer
+ * scheme (the scheme in any case, the token trimmed), '' for a header of
+ * another scheme or without a token.
+ */
+export function bearerToken(header) {
+  const space = header.indexOf(' ');
+  if (space < 0 || header.slice(0, space).toLowerCase() !== 'bearer') return '';
+  return header.slice(space + 1).trim();
+}
+
 /** createTokens issues and verifies tokens with one secret and lifetime. */
 export function createTokens(secret, ttlMs) {
   // The secret as a KeyObject, made once, as the Go apps make their key

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { test } from 'node:test';
-import { createTokens } from '../src/tokens.js';
+import { bearerToken, createTokens } from '../src/tokens.js';
 
 const SECRET = 'a-test-secret-of-enough-bytes';
 
@@ -48,4 +48,19 @@ test('refused tokens', async (t) => {
   await t.test('expired, and says so', () => {
     assert.throws(() => tokens.verify(goToken(claims({ exp: now() - 60, iat: now() - 120 }))), { expired: true });
   });
+});
+
+test('bearerToken reads the Bearer scheme only, in any case, the token trimmed', () => {
+  for (const [header, want] of [
+    ['Bearer abc', 'abc'],
+    ['bearer abc', 'abc'],
+    ['BEARER  abc ', 'abc'],
+    ['Bearer', ''],
+    ['Bearer ', ''],
+    ['Basic abc', ''],
+    ['Bearer\tabc', ''],
+    ['', ''],
+  ]) {
+    assert.equal(bearerToken(header), want, JSON.stringify(header));
+  }
 });

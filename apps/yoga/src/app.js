@@ -1,11 +1,11 @@
 import { createYoga } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
+import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
+import { bearerToken } from '@crudbench/node-base/tokens.js';
 import { useInputErrors } from './inputs.js';
 import { useLimits } from './limits.js';
 import { createLoaders } from './loaders.js';
 import { buildSchema } from './schema.js';
-
-export const MAX_BODY_BYTES = 1 << 20;
 
 /**
  * createApp returns the request listener: /healthz, /readyz and Yoga on
@@ -45,10 +45,9 @@ export function createApp({ logger, pool, persons, personWriter, vacancies, user
       const ctx = { persons, personWriter, vacancies, users, tokens, loaders: createLoaders(persons) };
       const header = request.headers.get('authorization');
       if (header) {
-        const [scheme, ...rest] = header.split(' ');
-        const token = rest.join(' ').trim();
+        const token = bearerToken(header);
         try {
-          if (scheme.toLowerCase() !== 'bearer' || !token) throw new Error('not a bearer token');
+          if (!token) throw new Error('not a bearer token');
           ctx.user = tokens.verify(token);
         } catch (err) {
           ctx.tokenError = err.expired ? 'the token has expired: log in again' : 'the token is not valid: log in again';

@@ -1,5 +1,6 @@
 import { GraphQLError, getOperationAST, parse } from 'graphql';
 import { MAX_QUERY_TOKENS, checkDocument, checkNesting, checkQuerySize, measureOperation } from '@crudbench/node-base/graphql/limits.js';
+import { RETRY_AFTER } from '@crudbench/node-base/http/server.js';
 import { REQUEST_ERROR } from './inputs.js';
 
 // The Go app's limits (apps/node-base/src/graphql/limits.js), in the
@@ -16,7 +17,7 @@ import { REQUEST_ERROR } from './inputs.js';
  * while it was checked, which is an outage: 503 with Retry-After.
  */
 function refused({ code, message }) {
-  const http = code === 'UNAVAILABLE' ? { status: 503, headers: { 'Retry-After': '5' } } : { ...REQUEST_ERROR };
+  const http = code === 'UNAVAILABLE' ? { status: 503, headers: { 'Retry-After': RETRY_AFTER } } : { ...REQUEST_ERROR };
   return new GraphQLError(message, { extensions: { code, http } });
 }
 

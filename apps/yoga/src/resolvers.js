@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { AppError, EINVALID, ENOTFOUND, ECONFLICT, EUNAUTHORIZED, EUNAVAILABLE } from '@crudbench/node-base/errors.js';
+import { RETRY_AFTER } from '@crudbench/node-base/http/server.js';
 
 // GraphQL enums are upper case; the database's values are lower case.
 const lower = (names) => Object.fromEntries(names.map((n) => [n, n.toLowerCase()]));
@@ -21,7 +22,7 @@ export function toGraphQLError(err) {
   if (!(err instanceof AppError) || !CODES[err.code]) return err;
   const extensions = { code: CODES[err.code] };
   if (err.code === EINVALID && err.fields) extensions.fields = err.fields;
-  if (err.code === EUNAVAILABLE) extensions.http = { status: 503, headers: { 'Retry-After': '5' } };
+  if (err.code === EUNAVAILABLE) extensions.http = { status: 503, headers: { 'Retry-After': RETRY_AFTER } };
   return new GraphQLError(err.message, { extensions, originalError: err });
 }
 

@@ -1,3 +1,4 @@
+import { bearerToken } from '@crudbench/node-base/tokens.js';
 import { sendProblem } from './respond.js';
 
 /**
@@ -10,11 +11,9 @@ export function authenticate(tokens) {
     if (!header) {
       return sendProblem(req, res, 401, 'log in first: POST /api/login, then send the token as Authorization: Bearer');
     }
-    const space = header.indexOf(' ');
-    const scheme = space < 0 ? header : header.slice(0, space);
-    const token = space < 0 ? '' : header.slice(space + 1).trim();
+    const token = bearerToken(header);
     let detail = 'the token is not valid: log in again';
-    if (scheme.toLowerCase() === 'bearer' && token !== '') {
+    if (token !== '') {
       try {
         res.locals.user = tokens.verify(token);
         return next();

@@ -1,11 +1,10 @@
 import express from 'express';
 import { RequestError, badRequest } from '@crudbench/node-base/errors.js';
+import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
 
 // Bodies are read whole (at most 1 MiB) and checked here, in one place: the
 // media type, UTF-8, a JSON object, only known members, each of its type.
 // The refusals are the Go app's, word for word where the words are ours.
-
-export const MAX_BODY_BYTES = 1 << 20;
 
 const readRaw = express.raw({ type: () => true, limit: MAX_BODY_BYTES });
 

@@ -1,8 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { AppError, RequestError, EINVALID, ENOTFOUND, ECONFLICT, EUNAUTHORIZED, EUNAVAILABLE } from '@crudbench/node-base/errors.js';
-
-// Retry-After on every 503, in seconds, as the Go apps send it.
-export const RETRY_AFTER = '5';
+import { MAX_BODY_BYTES, RETRY_AFTER } from '@crudbench/node-base/http/server.js';
 
 // Go's net/http names a few statuses differently from Node; the Go names win
 // so that both apps send the same problem titles.
@@ -56,7 +54,7 @@ export function errorHandler(logger) {
     // The client went, or the body deadline closed the connection: no one reads an answer.
     if (err.type === 'request.aborted') return;
     if (err instanceof RequestError) return sendProblem(req, res, err.status, err.message, err.fields);
-    if (err.type === 'entity.too.large') return sendProblem(req, res, 413, `the body is larger than ${1 << 20} bytes`);
+    if (err.type === 'entity.too.large') return sendProblem(req, res, 413, `the body is larger than ${MAX_BODY_BYTES} bytes`);
     if (err instanceof AppError && err.code === EINVALID) {
       // A bad query (GET) or path (DELETE) is the request's fault, a bad body is not well-formed data.
       const status = req.method === 'GET' || req.method === 'HEAD' || req.method === 'DELETE' ? 400 : 422;

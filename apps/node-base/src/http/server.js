@@ -10,6 +10,9 @@ export const READ_TIMEOUT_MS = 15_000;
 /** MAX_BODY_BYTES caps every request body (Go's MaxBodyBytes); an Expect: 100-continue over it gets no 100. */
 export const MAX_BODY_BYTES = 1 << 20;
 
+/** RETRY_AFTER is the Retry-After of every 503, in seconds, as the Go apps send it. */
+export const RETRY_AFTER = '5';
+
 // How often node:http looks for connections past READ_HEADER_TIMEOUT_MS
 // or READ_TIMEOUT_MS (30 s by default, which held slow heads 30 s): a slow
 // head is dropped at most this much later than Go drops it.
