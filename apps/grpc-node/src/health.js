@@ -16,8 +16,12 @@ const PING_TIMEOUT_MS = 2000;
 /**
  * addHealth adds the health service to server, Check answering from
  * ping (a promise of the database's answer), and returns { shutdown }.
+ * The ping is bounded by PING_TIMEOUT_MS, and answered NOT_SERVING just
+ * before the call's own deadline (requestTimeoutMs) when that is shorter,
+ * as the Go app's ping ends at the earlier of the two.
  */
-export function addHealth(server, ping) {
+export function addHealth(server, ping, { requestTimeoutMs }) {
+  const pingTimeoutMs = Math.min(PING_TIMEOUT_MS, requestTimeoutMs - 50);
   const health = new HealthImplementation({ '': 'SERVING', [STAFF]: 'SERVING' });
   // The package's handlers, of which Check is replaced.
   const handlers = {};
@@ -31,7 +35,7 @@ export function addHealth(server, ping) {
     if (name === '') return callback(null, { status: 'SERVING' });
     let timer;
     const timeout = new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error('the database did not answer the ping in time')), PING_TIMEOUT_MS);
+      timer = setTimeout(() => reject(new Error('the database did not answer the ping in time')), pingTimeoutMs);
     });
     Promise.race([ping(), timeout])
       .then(

@@ -66,7 +66,7 @@ export async function run(env, { signal } = {}) {
       tokens: createTokens(config.authSecret, config.tokenTtlMs),
     }),
   );
-  const health = addHealth(server, () => query(pool, 'SELECT 1'));
+  const health = addHealth(server, () => query(pool, 'SELECT 1'), { requestTimeoutMs: config.requestTimeoutMs });
   new reflection.ReflectionService(packageDefinition).addToServer(server);
 
   // An empty host is every interface, as Go's listen takes it.

@@ -90,7 +90,7 @@ export function describeFrozenDatabase(name, { start, databaseUrl, requests }) {
  * after, whatever fn does; the test process continues them too should it
  * exit between the two.
  */
-async function frozen(postmaster, fn) {
+export async function frozen(postmaster, fn) {
   const pids = [postmaster, ...childrenOf(postmaster)];
   const signal = (sig) => {
     for (const pid of pids) {
@@ -117,7 +117,7 @@ async function frozen(postmaster, fn) {
  * from its data directory's postmaster.pid; it throws when that is not on
  * this machine or not a process this user may signal.
  */
-async function postmasterOf(databaseUrl) {
+export async function postmasterOf(databaseUrl) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   let dir;
