@@ -4,6 +4,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
 import { MAX_QUERY_TOKENS } from '@crudbench/node-base/graphql/limits.js';
 import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
+import { bearerToken } from '@crudbench/node-base/tokens.js';
 import { createFormatError, mediaType, sendError, useStatus } from './errors.js';
 import { refuseLargeQuery, refusedRule, useLimits } from './limits.js';
 import { createLoaders } from './loaders.js';
@@ -149,10 +150,9 @@ function refuseUnserved(req, res, next) {
  */
 function authenticate(header, tokens) {
   if (!header) return {};
-  const [scheme, ...rest] = header.split(' ');
-  const token = rest.join(' ').trim();
+  const token = bearerToken(header);
   try {
-    if (scheme.toLowerCase() !== 'bearer' || !token) throw new Error('not a bearer token');
+    if (!token) throw new Error('not a bearer token');
     return { user: tokens.verify(token) };
   } catch (err) {
     return { tokenError: err.expired ? 'the token has expired: log in again' : 'the token is not valid: log in again' };

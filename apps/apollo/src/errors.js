@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { MAX_QUERY_TOKENS } from '@crudbench/node-base/graphql/limits.js';
+import { RETRY_AFTER } from '@crudbench/node-base/http/server.js';
 
 // The Go app's codes and statuses (apps/graphql/README.md, Errors), in the
 // two places Apollo has for them: formatError gives every error its code
@@ -131,7 +132,7 @@ export function useStatus() {
           if (codes.length > 0 && codes.every((c) => c === 'UNAVAILABLE') && allNull(result.data)) {
             if (result.data !== undefined) result.data = null;
             http.status = 503;
-            http.headers.set('retry-after', '5');
+            http.headers.set('retry-after', RETRY_AFTER);
           } else if (result.data === undefined && codes.some((c) => REQUEST_CODES.has(c))) {
             http.status = requestErrorStatus(accept);
           } else if (codes.includes('METHOD_NOT_ALLOWED')) {

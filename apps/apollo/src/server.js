@@ -4,7 +4,7 @@ import { sendError } from './errors.js';
 import { loadConfig, DEV_AUTH_SECRET } from '@crudbench/node-base/config.js';
 import { serveMetrics } from './metrics.js';
 import { serveDebug } from '@crudbench/node-base/debug.js';
-import { createServer } from '@crudbench/node-base/http/server.js';
+import { RETRY_AFTER, createServer } from '@crudbench/node-base/http/server.js';
 import { openPool } from '@crudbench/node-base/store/pool.js';
 import { personStore } from './store/persons.js';
 import { personWriter } from '@crudbench/node-base/store/personWrites.js';
@@ -56,7 +56,7 @@ export async function run(env, { signal } = {}) {
       badBody: (req, res) => sendError(req, res, 400, 'BAD_REQUEST', 'the request body could not be read'),
       internal: (req, res) => sendError(req, res, 500, 'INTERNAL', 'internal error'),
       unavailable: (req, res) => {
-        res.setHeader('Retry-After', '5');
+        res.setHeader('Retry-After', RETRY_AFTER);
         sendError(req, res, 503, 'UNAVAILABLE', 'the database did not answer in time');
       },
     },

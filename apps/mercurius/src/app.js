@@ -2,6 +2,7 @@ import Fastify, { LogController } from 'fastify';
 import mercurius from 'mercurius';
 import { MAX_QUERY_TOKENS } from '@crudbench/node-base/graphql/limits.js';
 import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
+import { bearerToken } from '@crudbench/node-base/tokens.js';
 import { createErrorFormatter, mediaType, sendError } from './errors.js';
 import { addLimits } from './limits.js';
 import { loaders } from './loaders.js';
@@ -102,10 +103,9 @@ const notFound = (request, reply) => reply.code(404).type('text/plain; charset=u
  */
 function authenticate(header, tokens) {
   if (!header) return {};
-  const [scheme, ...rest] = header.split(' ');
-  const token = rest.join(' ').trim();
+  const token = bearerToken(header);
   try {
-    if (scheme.toLowerCase() !== 'bearer' || !token) throw new Error('not a bearer token');
+    if (!token) throw new Error('not a bearer token');
     return { user: tokens.verify(token) };
   } catch (err) {
     return { tokenError: err.expired ? 'the token has expired: log in again' : 'the token is not valid: log in again' };

@@ -1,5 +1,6 @@
 import { GraphQLError, Kind, getOperationAST, parse } from 'graphql';
 import { MAX_QUERY_TOKENS } from '@crudbench/node-base/graphql/limits.js';
+import { RETRY_AFTER } from '@crudbench/node-base/http/server.js';
 import { inputNamesAt, variableErrors } from './inputs.js';
 
 // The Go app's codes and statuses (apps/graphql/README.md, Errors), in the
@@ -223,7 +224,7 @@ export function createErrorFormatter(logger) {
     if (codes.every((c) => c === 'UNAVAILABLE') && allNull(execution.data)) {
       data = null;
       statusCode = 503;
-      reply.header('Retry-After', '5');
+      reply.header('Retry-After', RETRY_AFTER);
     } else if (http) {
       statusCode = HTTP_STATUSES[http];
       if (http === 'METHOD_NOT_ALLOWED') reply.header('Allow', 'POST');

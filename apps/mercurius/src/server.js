@@ -4,7 +4,7 @@ import { writeError } from './errors.js';
 import { ConfigError, loadConfig, DEV_AUTH_SECRET } from '@crudbench/node-base/config.js';
 import { serveMetrics } from './metrics.js';
 import { serveDebug } from '@crudbench/node-base/debug.js';
-import { createServer } from '@crudbench/node-base/http/server.js';
+import { RETRY_AFTER, createServer } from '@crudbench/node-base/http/server.js';
 import { openPool } from '@crudbench/node-base/store/pool.js';
 import { personStore } from './store/persons.js';
 import { personWriter } from '@crudbench/node-base/store/personWrites.js';
@@ -45,7 +45,7 @@ export async function run(env, { signal } = {}) {
         badBody: (req, res) => writeError(req, res, 400, 'BAD_REQUEST', 'the request body could not be read'),
         internal: (req, res) => writeError(req, res, 500, 'INTERNAL', 'internal error'),
         unavailable: (req, res) => {
-          res.setHeader('Retry-After', '5');
+          res.setHeader('Retry-After', RETRY_AFTER);
           writeError(req, res, 503, 'UNAVAILABLE', 'the database did not answer in time');
         },
       },
