@@ -2,6 +2,10 @@ module crudbench
 
 go 1.26.0
 
+// npm's folders (the Node workspace's, at the root and in its packages) are
+// no Go code, though some packages ship a .go file.
+ignore node_modules
+
 require (
 	github.com/99designs/gqlgen v0.17.98
 	github.com/a-h/templ v0.3.1118
