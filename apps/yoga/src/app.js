@@ -1,5 +1,6 @@
 import { createYoga } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
+import { sendNodeResponse } from '@whatwg-node/server';
 import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
 import { bearerToken } from '@crudbench/node-base/tokens.js';
 import { useInputErrors } from './inputs.js';
@@ -88,8 +89,19 @@ export function createApp({ logger, pool, persons, personWriter, vacancies, user
       sendError(req, res, 415, 'UNSUPPORTED_MEDIA_TYPE', `send the request as Content-Type: application/json, not ${got}`);
       return;
     }
-    // The deadline reaches the plugins as part of Yoga's context.
-    yoga(req, res, { deadline });
+    // The deadline reaches the plugins as part of Yoga's context. Yoga's
+    // own request listener answers an error its adapter throws (a request
+    // it cannot turn into a fetch Request, say) with a 500 whose body is
+    // the error's stack; the contract's 500 is INTERNAL without details.
+    let response;
+    try {
+      response = await yoga.handleNodeRequestAndResponse(req, res, { req, res, deadline });
+    } catch (err) {
+      logger.error({ err }, 'internal error');
+      sendError(req, res, 500, 'INTERNAL', 'internal error');
+      return;
+    }
+    await sendNodeResponse(response, res, req);
   };
 }
 
