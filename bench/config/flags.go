@@ -26,10 +26,9 @@ implementation of a kind of contract: rest, graphql, site or grpc.
 
 With nothing set it starts a throwaway PostgreSQL cluster, builds and starts
 the default app of the kinds rest, graphql and site (rest, graphql, htmx),
-and runs the light profile. -apps picks built-in apps, the grpc app, tuned
-variants and the Node.js apps (express, express-cluster, yoga: Node.js 20+
-with npm) included. DATABASE_URL
-uses that server instead; -attach measures apps that are already running,
+and runs the light profile. -apps picks built-in apps by name, all of them
+(all), or a group: go (every Go app) or node (every Node.js app, which needs
+Node.js 20+ with npm). DATABASE_URL uses that server instead; -attach measures apps that are already running,
 under names of their own. -validate-only checks every scenario on every app
 and stops there. -capacity searches each scenario and app for the highest
 rate that meets the SLO (-slo-p99). -shard i/N with -start-at makes this
@@ -74,7 +73,7 @@ func defineFlags(fs *flag.FlagSet) flagValues {
 		profiles: fs.String("profiles", scenario.Light, "profiles to run, comma-separated: light,medium,high or all"),
 		scenarios: fs.String("scenarios", "", "scenarios, comma-separated, or all: "+strings.Join(scenario.All, ",")+
 			" (default "+strings.Join(scenario.Core, ",")+"; with -validate-only: all)"),
-		apps:         fs.String("apps", strings.Join(stack.DefaultNames(), ","), "built-in apps to measure, comma-separated: "+strings.Join(stack.BuiltinNames(), ",")+" or all (with -attach: attached apps)"),
+		apps:         fs.String("apps", strings.Join(stack.DefaultNames(), ","), "built-in apps to measure, comma-separated: "+strings.Join(stack.BuiltinNames(), ",")+", all, or the groups go and node (every Go or Node.js app); names and groups mix (with -attach: attached apps)"),
 		duration:     fs.Duration("duration", 15*time.Second, "measured `time` of each run"),
 		warmup:       fs.Duration("warmup", 3*time.Second, "warm-up `time` before each measured window (discarded)"),
 		cooldown:     fs.Duration("cooldown", 2*time.Second, "pause between runs"),
@@ -187,9 +186,10 @@ func (c *Config) readLists(v flagValues, set map[string]bool) []error {
 		// Attaching names the apps: measure exactly those.
 		appList = strings.Join(c.attachedNames(), ",")
 	}
-	if c.Apps, err = scenario.ParseList("app", appList, c.appNames()); err != nil {
+	var named map[string]string
+	if c.Apps, named, err = parseApps(appList, c.appNames()); err != nil {
 		errs = append(errs, fmt.Errorf("-apps: %w", err))
-	} else if err := c.checkToolchains(appList); err != nil {
+	} else if err := c.checkToolchains(named); err != nil {
 		errs = append(errs, err)
 	}
 	return errs

@@ -66,7 +66,7 @@ func TestParseFlags(t *testing.T) {
 		err  string
 	}{
 		{[]string{"-profiles", "extreme"}, `unknown profile "extreme"`},
-		{[]string{"-apps", "soap"}, `unknown app "soap" (known: rest, express, express-cluster, fastify, graphql, graphql-tuned, yoga, apollo, mercurius, mercurius-jit, grpc, htmx, htmx-tuned, or all)`},
+		{[]string{"-apps", "soap"}, `unknown app "soap" (known: ` + strings.Join(stack.BuiltinNames(), ", ") + `, or all, go, node)`},
 		{[]string{"-rate", "read-one"}, "want scenario=N"},
 		{[]string{"-duration", "0s"}, "-duration"},
 		{[]string{"-repeat", "0"}, "-repeat"},
@@ -127,7 +127,7 @@ func TestParseAttachFlags(t *testing.T) {
 		args []string
 		err  string
 	}{
-		{[]string{"-attach", "candidate=http://h:1"}, "candidate is not a built-in app (rest, express, express-cluster, fastify, graphql, graphql-tuned, yoga, apollo, mercurius, mercurius-jit, grpc, htmx, htmx-tuned): give its kind, e.g. candidate=rest@http://h:1"},
+		{[]string{"-attach", "candidate=http://h:1"}, "candidate is not a built-in app (" + strings.Join(stack.BuiltinNames(), ", ") + "): give its kind, e.g. candidate=rest@http://h:1"},
 		{[]string{"-attach", "candidate=soap@http://h:1"}, `unknown kind "soap" (known: rest, graphql, site, grpc)`},
 		{[]string{"-attach", "graphql=rest@http://h:1"}, "graphql is the built-in app of kind graphql: attach a rest server under another name"},
 		{[]string{"-attach", "cand=grpc@http://h:1"}, `a grpc app is attached at host:port, e.g. candidate=grpc@10.0.0.5:9090, not "http://h:1"`},
@@ -147,7 +147,7 @@ func TestParseAttachFlags(t *testing.T) {
 		{[]string{"-attach", "a=rest@http://h:1", "-pid", "b=12"}, "-pid: b is not an attached app"},
 		{[]string{"-attach", "a=rest@http://h:1", "-pid", "a/b=12"}, `app name "a/b"`},
 		{[]string{"-attach", "a=rest@http://h:1", "-profile-cpu", "-debug-url", "b=http://127.0.0.1:6060"}, "-debug-url: b is not an attached app"},
-		{[]string{"-apps", "rest,candidate"}, `unknown app "candidate" (known: rest, express, express-cluster, fastify, graphql, graphql-tuned, yoga, apollo, mercurius, mercurius-jit, grpc, htmx, htmx-tuned, or all)`},
+		{[]string{"-apps", "rest,candidate"}, `unknown app "candidate" (known: ` + strings.Join(stack.BuiltinNames(), ", ") + `, or all, go, node)`},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			_, err := config.Parse(tt.args, env(nil), io.Discard)

@@ -10,26 +10,37 @@ import (
 
 // checkToolchains keeps the runner from starting apps whose toolchain is
 // not on PATH (a machine without Node.js): -apps all leaves them out with
-// a note saying what to install, and an app named in -apps is an error
-// saying the same. Attached apps are not started, so they need nothing.
-func (c *Config) checkToolchains(appList string) error {
-	named := map[string]bool{}
-	for item := range strings.SplitSeq(appList, ",") {
-		named[strings.TrimSpace(item)] = true
-	}
+// a note saying what to install, and an app named in -apps, by its name or
+// its group (named, from parseApps), is an error saying the same.
+// Attached apps are not started, so they need nothing.
+func (c *Config) checkToolchains(named map[string]string) error {
 	var keep, left, errs []string
+	var items []string // the -apps items that name missing apps, in order
+	missingOf := map[string][]string{}
 	for _, name := range c.Apps {
 		row, builtin := stack.FindBuiltin(name)
 		_, attached := c.Attached(name)
 		missing := row.Toolchain.Missing()
+		item, isNamed := named[name]
 		switch {
 		case !builtin || attached || missing == "":
 			keep = append(keep, name)
-		case named[name]:
-			errs = append(errs, fmt.Sprintf("%s needs %s (not on PATH)", name, missing))
+		case isNamed:
+			if _, seen := missingOf[item]; !seen {
+				items = append(items, item)
+			}
+			missingOf[item] = append(missingOf[item], name)
 		default:
 			left = append(left, name)
 		}
+	}
+	for _, item := range items {
+		row, _ := stack.FindBuiltin(missingOf[item][0])
+		what := item
+		if _, group := appGroups[item]; group {
+			what = fmt.Sprintf("%s (%s)", item, strings.Join(missingOf[item], ", "))
+		}
+		errs = append(errs, fmt.Sprintf("%s needs %s (not on PATH)", what, row.Toolchain.Missing()))
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("-apps: %s: %s", strings.Join(errs, "; "), stack.NodeInstall)

@@ -17,8 +17,9 @@ import (
 
 // TestMissingNode reads -apps on a PATH that holds go and nothing else, as
 // on a machine without Node.js: -apps all leaves the Node apps out with a
-// note saying what to install, and an app named explicitly is an error
-// saying the same.
+// note saying what to install, and an app named explicitly, by its name or
+// by the node group, is an error saying the same; the go group needs
+// nothing more.
 func TestMissingNode(t *testing.T) {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
@@ -30,25 +31,45 @@ func TestMissingNode(t *testing.T) {
 	}
 	t.Setenv("PATH", bin)
 
-	t.Run("all", func(t *testing.T) {
-		cfg, err := config.Parse([]string{"-apps", "all"}, env(nil), io.Discard)
+	goApps := []string{"rest", "graphql", "graphql-tuned", "grpc", "htmx", "htmx-tuned"}
+	nodeApps := "express, express-cluster, fastify, yoga, apollo, mercurius, mercurius-jit, grpc-node"
+	for _, apps := range []string{"all", "all,go"} {
+		t.Run(apps, func(t *testing.T) {
+			cfg, err := config.Parse([]string{"-apps", apps}, env(nil), io.Discard)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(goApps, cfg.Apps); d != "" {
+				t.Errorf("apps (-want +got):\n%s", d)
+			}
+			note := "-apps all left out " + nodeApps + ": they need node and npm (not on PATH); to measure them, " + stack.NodeInstall + "."
+			if !slices.Contains(cfg.Notes, note) {
+				t.Errorf("notes %q, want %q", cfg.Notes, note)
+			}
+		})
+	}
+	t.Run("go", func(t *testing.T) {
+		cfg, err := config.Parse([]string{"-apps", "go"}, env(nil), io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []string{"rest", "graphql", "graphql-tuned", "grpc", "htmx", "htmx-tuned"}
-		if d := cmp.Diff(want, cfg.Apps); d != "" {
-			t.Errorf("apps (-want +got):\n%s", d)
-		}
-		note := "-apps all left out express, express-cluster, fastify, yoga, apollo, mercurius, mercurius-jit: they need node and npm (not on PATH); to measure them, " + stack.NodeInstall + "."
-		if !slices.Contains(cfg.Notes, note) {
-			t.Errorf("notes %q, want %q", cfg.Notes, note)
+		if d := cmp.Diff(goApps, cfg.Apps); d != "" || len(cfg.Notes) > 0 {
+			t.Errorf("apps (-want +got):\n%s, notes %q", d, cfg.Notes)
 		}
 	})
-	for _, apps := range []string{"express", "rest,yoga", "express-cluster"} {
-		t.Run(apps, func(t *testing.T) {
-			_, err := config.Parse([]string{"-apps", apps}, env(nil), io.Discard)
-			if err == nil || !strings.Contains(err.Error(), "needs node and npm (not on PATH)") || !strings.Contains(err.Error(), stack.NodeInstall) {
-				t.Errorf("error %v, want one saying node and npm are missing and %q", err, stack.NodeInstall)
+	for _, tt := range []struct{ apps, err string }{
+		{"express", "express needs node and npm (not on PATH)"},
+		{"rest,yoga", "yoga needs node and npm (not on PATH)"},
+		{"express-cluster", "express-cluster needs node and npm (not on PATH)"},
+		{"node", "node (" + nodeApps + ") needs node and npm (not on PATH)"},
+		{"all,node", "node (" + nodeApps + ") needs node and npm (not on PATH)"},
+		{"go,node", "node (" + nodeApps + ") needs node and npm (not on PATH)"},
+		{"yoga,node", "node (express, express-cluster, fastify, apollo, mercurius, mercurius-jit, grpc-node) needs node and npm (not on PATH); yoga needs node and npm"},
+	} {
+		t.Run(tt.apps, func(t *testing.T) {
+			_, err := config.Parse([]string{"-apps", tt.apps}, env(nil), io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tt.err) || !strings.Contains(err.Error(), stack.NodeInstall) {
+				t.Errorf("error %v, want one saying %q and %q", err, tt.err, stack.NodeInstall)
 			}
 		})
 	}

@@ -120,6 +120,18 @@ func BuiltinNames() []string {
 	return names
 }
 
+// BuiltinNamesOf lists the names of the built-in apps toolchain builds and
+// runs, in report order: the groups -apps go and -apps node.
+func BuiltinNamesOf(toolchain Toolchain) []string {
+	var names []string
+	for _, a := range Builtin {
+		if a.Toolchain == toolchain {
+			names = append(names, a.Name)
+		}
+	}
+	return names
+}
+
 // DefaultNames lists the default app of every kind (the rows without a
 // difference), but for the extra kinds': the apps measured when -apps is
 // not given.
