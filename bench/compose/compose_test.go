@@ -16,19 +16,22 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/cli"
 	"github.com/compose-spec/compose-go/v2/types"
+
+	"crudbench/bench/scenario"
+	"crudbench/bench/stack"
 )
 
 // apps are the services the bench measures: the Go apps, then the Node.js
-// ones (Dockerfile.node), then the gRPC app.
-var apps = []string{"rest", "graphql", "htmx", "express", "express-cluster", "yoga", "grpc"}
+// ones (Dockerfile.node), then the gRPC apps.
+var apps = []string{"rest", "graphql", "htmx", "express", "express-cluster", "fastify", "yoga", "apollo", "mercurius", "grpc", "grpc-node"}
 
 // servers are all the apps compose runs: every one is measured.
 var servers = apps
 
-// scheme is the scheme the bench attaches app by: grpc:// for the gRPC
-// app, http:// for the others.
+// scheme is the scheme the bench attaches app by, as the runner's table
+// gives its kind: grpc:// for a gRPC app, http:// for the others.
 func scheme(app string) string {
-	if app == "grpc" {
+	if a, ok := stack.FindBuiltin(app); ok && a.Kind == scenario.KindGRPC {
 		return "grpc"
 	}
 	return "http"
@@ -138,13 +141,123 @@ func TestComposeFile(t *testing.T) {
 		u := attached[name]
 		if u == nil {
 			t.Errorf("the bench's -attach does not name %s", name)
-		} else if u.Scheme != scheme(name) || u.Hostname() != name {
-			t.Errorf("the bench attaches %s at %s, want %s://%s:…", name, u, scheme(name), name)
+		} else if port := addrPort(t, p.Services[name]); u.Scheme != scheme(name) || u.Hostname() != name || u.Port() != port {
+			t.Errorf("the bench attaches %s at %s, want %s://%s:%s (its ADDR)", name, u, scheme(name), name, port)
 		}
 		if d := b.DependsOn[name]; d.Condition != types.ServiceConditionHealthy {
 			t.Errorf("the bench waits for %s with %q, want healthy", name, d.Condition)
 		}
 	}
+}
+
+// TestAppsMatchRunner checks the compose file against the runner's table
+// of built-in apps: the bench's -attach is what the runner parses, every
+// app is attached as its built-in kind, and every built-in app runs in
+// compose but the variants that differ only by their environment (e.g.
+// graphql-tuned), as the file carries none of those. Each Node.js app's
+// image installs its package's workspace and starts its main script.
+func TestAppsMatchRunner(t *testing.T) {
+	p := load(t)
+	cmd := p.Services["bench"].Command
+	i := slices.Index(cmd, "-attach")
+	if i < 0 || i+1 == len(cmd) {
+		t.Fatalf("the bench command has no -attach value: %q", cmd)
+	}
+	attached, err := stack.ParseAttach(cmd[i+1])
+	if err != nil {
+		t.Fatalf("the runner refuses the bench's -attach: %v", err)
+	}
+	for _, a := range attached {
+		if b, ok := stack.FindBuiltin(a.Name); !ok || b.Kind != a.Kind {
+			t.Errorf("-attach gives %s as kind %s; the runner's table has %v", a.Name, a.Kind, b.Kind)
+		}
+	}
+
+	stages := dockerStages(t, "../../Dockerfile.node")
+	for _, b := range stack.Builtin {
+		t.Run(b.Name, func(t *testing.T) {
+			if !slices.Contains(servers, b.Name) {
+				if len(b.RunEnv) == 0 && len(b.BuildEnv) == 0 {
+					t.Errorf("a built-in app, not a variant of its environment alone, and compose does not run it")
+				}
+				return
+			}
+			if b.Toolchain != stack.ToolchainNode {
+				return
+			}
+			if s := p.Services[b.Name]; s.Build == nil || s.Build.Dockerfile != "Dockerfile.node" {
+				t.Fatalf("built from %v, want Dockerfile.node", s.Build)
+			}
+			st, ok := stages[b.Name]
+			if !ok {
+				t.Fatalf("Dockerfile.node has no stage %s", b.Name)
+			}
+			if want := []string{"node", b.Main}; !slices.Equal(st.entrypoint(stages), want) {
+				t.Errorf("its image starts %q, want %q", st.entrypoint(stages), want)
+			}
+			if !strings.Contains(st.installs(stages), "--workspace apps/"+b.Package+" ") {
+				t.Errorf("its image does not install the workspace apps/%s (npm ci --workspace)", b.Package)
+			}
+		})
+	}
+}
+
+// stage is one stage of a Dockerfile: the stage it is built FROM and the
+// text of its instructions.
+type stage struct {
+	from, text string
+}
+
+// dockerStages reads the named stages of a Dockerfile.
+func dockerStages(t *testing.T, path string) map[string]stage {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stages := map[string]stage{}
+	name := ""
+	for line := range strings.Lines(string(b)) {
+		if m := regexp.MustCompile(`^FROM (\S+) AS (\S+)`).FindStringSubmatch(line); m != nil {
+			name = m[2]
+			stages[name] = stage{from: m[1]}
+			continue
+		}
+		if name != "" {
+			st := stages[name]
+			st.text += line
+			stages[name] = st
+		}
+	}
+	return stages
+}
+
+// entrypoint is the stage's ENTRYPOINT, its own or the one it inherits.
+func (s stage) entrypoint(stages map[string]stage) []string {
+	if m := regexp.MustCompile(`(?m)^ENTRYPOINT \[(.*)\]`).FindStringSubmatch(s.text); m != nil {
+		var args []string
+		for _, arg := range strings.Split(m[1], ",") {
+			args = append(args, strings.Trim(strings.TrimSpace(arg), `"`))
+		}
+		return args
+	}
+	if parent, ok := stages[s.from]; ok {
+		return parent.entrypoint(stages)
+	}
+	return nil
+}
+
+// installs is the text of the stages the stage copies its node_modules
+// from (COPY --from=…), its parent's included.
+func (s stage) installs(stages map[string]stage) string {
+	var text string
+	for _, m := range regexp.MustCompile(`COPY --from=(\S+) \S*node_modules`).FindAllStringSubmatch(s.text, -1) {
+		text += stages[m[1]].text
+	}
+	if parent, ok := stages[s.from]; ok {
+		text += parent.installs(stages)
+	}
+	return text
 }
 
 // TestMetricsWiring checks that every app serves its metrics on the compose
@@ -175,6 +288,20 @@ func TestMetricsWiring(t *testing.T) {
 			t.Errorf("the bench's -metrics-url names %s, which is not an app", name)
 		}
 	}
+}
+
+// addrPort returns the port of s's ADDR, the one the app listens on.
+func addrPort(t *testing.T, s types.ServiceConfig) string {
+	t.Helper()
+	v := s.Environment["ADDR"]
+	if v == nil {
+		t.Fatal("no ADDR")
+	}
+	_, port, err := net.SplitHostPort(*v)
+	if err != nil || port == "" {
+		t.Fatalf("ADDR %q is not host:port: %v", *v, err)
+	}
+	return port
 }
 
 // metricsPort returns the port of s's METRICS_ADDR, failing unless the
