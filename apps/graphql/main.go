@@ -9,8 +9,8 @@
 // net/http/pprof and /metrics; empty serves none) and METRICS_ADDR (the
 // same /metrics alone, any interface; empty serves none), see -h, plus
 // its own GRAPHQL_INTROSPECTION (-graphql-introspection=false hides the
-// schema from clients). The start-up sequence is the one all three apps
-// share (package launch).
+// schema from clients). The start-up sequence is the one every Go app
+// shares (package launch).
 package main
 
 import (

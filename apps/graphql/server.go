@@ -29,7 +29,7 @@ type Options struct {
 }
 
 // NewServer returns the whole app as one handler: the GraphQL endpoint,
-// GraphiQL and the health probes, behind the middleware all three apps share
+// GraphiQL and the health probes, behind the middleware the Go HTTP apps share
 // (serve.Stack, with timeout as every request's deadline) and inside it m's
 // request histogram; a panic outside the resolvers and an oversized body are
 // answered in the GraphQL response shape.

@@ -13,7 +13,7 @@
 // Its own HTMX_RENDERER (-htmx-renderer) set to templ starts the tuned
 // variant: the same site, with its most read pages rendered by compiled templ
 // components instead of html/template (see compiled.go); "template" is the
-// default. The start-up sequence is the one all three apps share (package
+// default. The start-up sequence is the one every Go app shares (package
 // launch).
 package main
 

@@ -15,7 +15,7 @@ import (
 
 // NewServer returns the site's whole HTTP surface: the routes of routes.go
 // behind the middleware every request passes, outermost first: security
-// headers, the middleware all three apps share (serve.Stack: panic recovery,
+// headers, the middleware the Go HTTP apps share (serve.Stack: panic recovery,
 // request ID, the request deadline timeout, the body size limit, request
 // logging at debug level), refusal of cross-site form posts and the session
 // cookie; m's request histogram is the router's first middleware.

@@ -9,7 +9,7 @@
 // any interface; empty serves none) from the environment; flags of the same
 // names (-database-url, -addr, …) override them. Logs are JSON lines on
 // stdout. SIGINT or SIGTERM shuts it down gracefully. The start-up sequence
-// is the one all three apps share (package launch).
+// is the one every Go app shares (package launch).
 package main
 
 import (

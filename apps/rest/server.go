@@ -15,7 +15,7 @@ import (
 )
 
 // NewServer returns the REST app's handler: the routes of addRoutes behind
-// the middleware all three apps share (serve.Stack, with timeout as every
+// the middleware the Go HTTP apps share (serve.Stack, with timeout as every
 // request's deadline) and inside it m's request histogram, with panics,
 // oversized bodies, 404 and 405 answered as problem+json like every other
 // error.

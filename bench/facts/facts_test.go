@@ -24,7 +24,7 @@ var (
 	buildErr  error
 )
 
-// appBinaries builds the three apps once per test binary, into one folder
+// appBinaries builds the three Go HTTP apps once per test binary, into one folder
 // the test binary removes when it ends, and returns that folder.
 func appBinaries(t *testing.T) string {
 	t.Helper()
@@ -54,7 +54,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// measureApps measures the three apps of the tree.
+// measureApps measures the three Go HTTP apps of the tree.
 func measureApps(t *testing.T) map[string]results.StackFacts {
 	t.Helper()
 	dir := appBinaries(t)

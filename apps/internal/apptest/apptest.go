@@ -1,4 +1,4 @@
-// Package apptest holds what the three apps' tests share: running an app's
+// Package apptest holds what the Go apps' tests share: running an app's
 // real binary the way an operator does (build it, start it with an
 // environment, wait for its "listening" log line, talk HTTP to it, stop it
 // with SIGTERM and check it exits cleanly), and the timing rules of the

@@ -1,6 +1,6 @@
 // Package config reads the settings every crudbench app shares from the
-// environment, with command-line flags as overrides, so that the three apps
-// are configured (and benchmarked) the same way.
+// environment, with command-line flags as overrides, so that every Go app
+// is configured (and benchmarked) the same way.
 package config
 
 import (

@@ -16,8 +16,8 @@ import (
 )
 
 // MaxBodyBytes caps every request body in every app; a larger one is
-// answered 413 in the app's own error format. One limit for the three apps,
-// so that none accepts more than another.
+// answered 413 in the app's own error format. One limit for every Go HTTP
+// app (the Node apps set the same), so that none accepts more than another.
 const MaxBodyBytes = 1 << 20
 
 // RetryAfter is the Retry-After value (seconds) every app sends with a 503
@@ -32,7 +32,7 @@ const RetryAfter = "5"
 const RequestIDHeader = "X-Request-ID"
 
 // Stack is the middleware policy every app puts around its routes, so that
-// the three apps differ only in their transport. Each app supplies its own
+// the Go HTTP apps differ only in their transport. Each app supplies its own
 // error writers; the rest is shared.
 type Stack struct {
 	Logger *slog.Logger

@@ -17,7 +17,7 @@ var bodies = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // good.
 const maxPooledBody = 1 << 20
 
-// Respond is how every app writes a response body, so that the three send
+// Respond is how every app writes a response body, so that they all send
 // their answers the same way and none is measured with a cheaper or dearer
 // write than another: render writes the body into a pooled buffer, then the
 // status goes out with Content-Type and Content-Length and the body in one
