@@ -61,7 +61,7 @@ func TestAttach(t *testing.T) {
 		"-attach", strings.Join(attach, ","), "-pid", strings.Join(pids, ","),
 		"-profile-cpu", "-debug-url", strings.Join(debugURLs, ","),
 		"-scenarios", "read-one,write", "-rate", "read-one=10,write=10",
-		"-warmup", "1s", "-duration", "1s", "-cooldown", "0s")
+		"-warmup", "1s", "-duration", "1s", "-cooldown", "0s", "-prime", "1s")
 
 	if run.Environment.Mode != "attach" || run.Settings.DBMaxConns != 0 || run.Environment.Dataset["person"] != 500 {
 		t.Errorf("mode %q, dbMaxConns %d, dataset %v", run.Environment.Mode, run.Settings.DBMaxConns, run.Environment.Dataset)

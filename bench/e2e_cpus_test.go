@@ -41,7 +41,7 @@ func TestIsolatedCPUs(t *testing.T) {
 	split := fmt.Sprintf("app=%s,rest=%s", app, rest)
 	out := t.TempDir()
 	cmd := exec.Command(benchBinary(t), "-cpus", split, "-apps", "rest,graphql",
-		"-scenarios", "read-one", "-rate", "read-one=20", "-warmup", "1s", "-duration", "2s", "-cooldown", "0s", "-out", out)
+		"-scenarios", "read-one", "-rate", "read-one=20", "-warmup", "1s", "-duration", "2s", "-cooldown", "0s", "-prime", "1s", "-out", out)
 	pipe, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

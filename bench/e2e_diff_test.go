@@ -25,7 +25,7 @@ func TestDiff(t *testing.T) {
 	run, dir, _ := runBench(t, []string{"DATABASE_URL=" + dbURL},
 		"-attach", "rest="+app.URL, "-pid", "rest="+strconv.Itoa(app.PID),
 		"-scenarios", "read-one", "-rate", "read-one=50", "-repeat", "4",
-		"-warmup", "1s", "-duration", "1s", "-cooldown", "0s", "-slo-p99", "1s")
+		"-warmup", "1s", "-duration", "1s", "-cooldown", "0s", "-prime", "1s", "-slo-p99", "1s")
 	if len(run.Results) != 1 || len(run.Results[0].Repeats) != 4 {
 		t.Fatalf("want one result of four repeats, got %+v", run.Results)
 	}

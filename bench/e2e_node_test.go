@@ -124,7 +124,7 @@ func TestNodeApps(t *testing.T) {
 	t.Run("express-cluster measured", func(t *testing.T) {
 		run, dir, _ := runBench(t, []string{"DATABASE_URL="}, "-apps", "express-cluster",
 			"-scenarios", "read-one", "-rate", "read-one="+strconv.Itoa(clusterRate),
-			"-warmup", "1s", "-duration", "2s", "-cooldown", "0s", "-profile-cpu")
+			"-warmup", "1s", "-duration", "2s", "-cooldown", "0s", "-prime", "1s", "-profile-cpu")
 		if len(run.Results) != 1 {
 			t.Fatalf("%d results, want 1", len(run.Results))
 		}

@@ -36,7 +36,7 @@ func TestReplicas(t *testing.T) {
 	run, dir, _ := runBench(t, []string{"DATABASE_URL=" + dbURL},
 		"-attach", "rest="+balancer.URL, "-metrics-url", strings.Join(metrics, ","),
 		"-scenarios", "read-one", "-rate", "read-one=50",
-		"-warmup", "1s", "-duration", "2s", "-cooldown", "0s", "-slo-p99", "1s")
+		"-warmup", "1s", "-duration", "2s", "-cooldown", "0s", "-prime", "1s", "-slo-p99", "1s")
 	var rss float64
 	for _, p := range replicas {
 		b, err := sampler.ResidentBytes(p.PID)
@@ -90,7 +90,7 @@ func TestReplicas(t *testing.T) {
 		run, _, _ := runBench(t, []string{"DATABASE_URL=" + dbURL},
 			"-attach", "rest="+balancer.URL, "-metrics-url", strings.Join(append(metrics, "rest="+unread), ","),
 			"-scenarios", "read-one", "-rate", "read-one=50",
-			"-warmup", "0s", "-duration", "1s", "-cooldown", "0s", "-slo-p99", "1s")
+			"-warmup", "0s", "-duration", "1s", "-cooldown", "0s", "-prime", "1s", "-slo-p99", "1s")
 		if c := run.Results[0].AppCost; c.Available || c.Replicas != 3 || c.Pool != nil {
 			t.Errorf("app cost %+v, want n/a for 3 replicas, one never read", c)
 		}

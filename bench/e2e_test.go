@@ -38,7 +38,7 @@ func TestEndToEnd(t *testing.T) {
 	run, dir, console := runBench(t, []string{"DATABASE_URL="}, // embedded mode whatever the caller has set
 		"-scenarios", strings.Join(e2eScenarios, ","),
 		"-rate", strings.Join(rates, ","),
-		"-warmup", "1s", "-duration", "2s", "-cooldown", "0s", "-profile-cpu")
+		"-warmup", "1s", "-duration", "2s", "-cooldown", "0s", "-prime", "1s", "-profile-cpu")
 
 	for _, f := range []string{report.MarkdownFile, report.HTMLFile} {
 		if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || fi.Size() == 0 {
@@ -193,7 +193,7 @@ func checkRun(t *testing.T, run *results.Run) {
 		t.Errorf("finished %v before it started %v", run.FinishedAt, run.StartedAt)
 	}
 	s := run.Settings
-	if time.Duration(s.Duration) != 2*time.Second || time.Duration(s.Warmup) != time.Second || s.MaxConnections != 100 ||
+	if time.Duration(s.Duration) != 2*time.Second || time.Duration(s.Warmup) != time.Second || time.Duration(s.Prime) != time.Second || s.MaxConnections != 100 ||
 		s.Repeat != 1 || s.DBMaxConns != 20 || !slices.Equal(s.Scenarios, e2eScenarios) || s.Rates["light"]["write"] != e2eRate {
 		t.Errorf("settings %+v", s)
 	}

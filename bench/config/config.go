@@ -28,7 +28,10 @@ type Config struct {
 	Rates map[string]map[string]float64
 
 	Warmup, Duration, Cooldown, Timeout time.Duration
-	MaxConnections                      int
+	// Prime is how long the discarded priming pass before an app's first
+	// measured run of a scenario lasts; zero runs none.
+	Prime          time.Duration
+	MaxConnections int
 	// GRPCConns is how many HTTP/2 connections the load of a grpc app
 	// goes over, its calls taken in turn (see the -grpc-conns flag).
 	GRPCConns      int
@@ -130,8 +133,8 @@ func (c Config) checkLimits() error {
 	switch {
 	case c.Duration <= 0:
 		return errors.New("-duration must be above zero")
-	case c.Warmup < 0 || c.Cooldown < 0:
-		return errors.New("-warmup and -cooldown must not be negative")
+	case c.Warmup < 0 || c.Cooldown < 0 || c.Prime < 0:
+		return errors.New("-warmup, -cooldown and -prime must not be negative")
 	case c.Timeout <= 0:
 		return errors.New("-timeout must be above zero")
 	case c.MaxConnections < 1:

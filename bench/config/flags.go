@@ -50,11 +50,11 @@ const DefaultGRPCConns = 1
 // flagValues holds the flags as parsed, before the lists in them are read
 // and checked into a Config.
 type flagValues struct {
-	profiles, scenarios, apps, rates, out, attach, pids *string
-	duration, warmup, cooldown, timeout, interval       *time.Duration
-	maxConns, grpcConns, repeat, dbMaxConns             *int
-	resetDB, validateOnly                               *bool
-	cpus                                                *string
+	profiles, scenarios, apps, rates, out, attach, pids  *string
+	duration, warmup, cooldown, timeout, interval, prime *time.Duration
+	maxConns, grpcConns, repeat, dbMaxConns              *int
+	resetDB, validateOnly                                *bool
+	cpus                                                 *string
 
 	profileCPU                     *bool
 	debugURLs                      *string
@@ -77,6 +77,7 @@ func defineFlags(fs *flag.FlagSet) flagValues {
 		duration:     fs.Duration("duration", 15*time.Second, "measured `time` of each run"),
 		warmup:       fs.Duration("warmup", 3*time.Second, "warm-up `time` before each measured window (discarded)"),
 		cooldown:     fs.Duration("cooldown", 2*time.Second, "pause between runs"),
+		prime:        fs.Duration("prime", 3*time.Second, "`time` of the discarded priming pass, at a quarter of the run's rate, before an app's first measured run of a scenario (0: none)"),
 		timeout:      fs.Duration("timeout", 30*time.Second, "timeout of each request"),
 		maxConns:     fs.Int("max-connections", 100, "most connections open to an HTTP app at once"),
 		grpcConns:    fs.Int("grpc-conns", DefaultGRPCConns, "HTTP/2 connections the load of a grpc app goes over, its calls taken in turn (gRPC multiplexes every call in flight over a connection)"),
@@ -127,7 +128,7 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 
 	cfg := Config{
-		Warmup: *v.warmup, Duration: *v.duration, Cooldown: *v.cooldown, Timeout: *v.timeout,
+		Warmup: *v.warmup, Duration: *v.duration, Cooldown: *v.cooldown, Timeout: *v.timeout, Prime: *v.prime,
 		MaxConnections: *v.maxConns, GRPCConns: *v.grpcConns, Repeat: *v.repeat, Out: *v.out, SampleInterval: *v.interval,
 		DBMaxConns: *v.dbMaxConns, DatabaseURL: getenv("DATABASE_URL"), ResetDB: *v.resetDB,
 		ProfileCPU: *v.profileCPU, ValidateOnly: *v.validateOnly, NoProc: *v.noProc,

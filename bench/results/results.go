@@ -66,12 +66,15 @@ type Environment struct {
 
 // Settings are the knobs the run used.
 type Settings struct {
-	Profiles       []string `json:"profiles"`
-	Scenarios      []string `json:"scenarios"`
-	Apps           []string `json:"apps"`
-	Warmup         Duration `json:"warmup"`
-	Duration       Duration `json:"duration"`
-	Cooldown       Duration `json:"cooldown"`
+	Profiles  []string `json:"profiles"`
+	Scenarios []string `json:"scenarios"`
+	Apps      []string `json:"apps"`
+	Warmup    Duration `json:"warmup"`
+	Duration  Duration `json:"duration"`
+	Cooldown  Duration `json:"cooldown"`
+	// Prime is the priming pass before an app's first measured run of a
+	// scenario; zero when none ran (and in files written before it).
+	Prime          Duration `json:"prime,omitempty"`
 	Timeout        Duration `json:"timeout"`
 	MaxConnections int      `json:"maxConnections"`
 	// GRPCConns is the HTTP/2 connections per grpc app; 0 when the run

@@ -83,7 +83,7 @@ func (r *runner) primings() int {
 // run is not primed: its runs keep the slots every shard shares.
 func (r *runner) primeOnce(ctx context.Context, j load.Job, primed map[[2]string]bool) {
 	key := [2]string{j.Scenario, j.App}
-	if r.cfg.Shard != nil || primed[key] {
+	if r.cfg.Shard != nil || r.cfg.Prime <= 0 || primed[key] {
 		return
 	}
 	primed[key] = true
@@ -121,7 +121,10 @@ func (r *runner) validJobs(jobs []load.Job) int {
 // waited for, whether this shard measures its run or not).
 func (r *runner) howLong(jobs, measured int, perRun time.Duration) string {
 	if r.cfg.Shard == nil {
-		priming := time.Duration(r.primings()) * (primeDuration + r.cfg.Cooldown)
+		var priming time.Duration
+		if r.cfg.Prime > 0 {
+			priming = time.Duration(r.primings()) * (r.cfg.Prime + r.cfg.Cooldown)
+		}
 		return "about " + round(remaining(measured, perRun, r.cfg.Cooldown)+priming) + " in all, priming included"
 	}
 	return "in slots of " + r.cfg.Slots().Length().String() + " ending by " + r.cfg.Slots().At(jobs).Local().Format(time.TimeOnly)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"time"
 
 	"crudbench/bench/grpcwire"
 	"crudbench/bench/load"
@@ -12,7 +11,7 @@ import (
 )
 
 // The priming pass before an app's first measured run of a scenario: a
-// few seconds at a quarter of the run's rate, discarded, then the
+// few seconds (-prime) at a quarter of the run's rate, discarded, then the
 // cool-down. A young process pays for its cold code (a JIT that has not
 // compiled the handlers yet, a pool that has not opened its connections,
 // caches not filled) in its first hundreds of requests; at the run's full
@@ -20,13 +19,10 @@ import (
 // warm-up has not drained when the window begins is counted in it. At a
 // quarter of the rate the same requests cannot build a queue worth the
 // name, and the cool-down lets whatever they left end.
-const (
-	primeDuration = 3 * time.Second
-	primeShare    = 0.25
-)
+const primeShare = 0.25
 
 // prime sends scenario j.Scenario to j.App at primeShare of rate for
-// primeDuration and discards the answers, removing any rows it wrote. It
+// -prime and discards the answers, removing any rows it wrote. It
 // returns what went wrong, which the caller notes: the measured run then
 // runs as it would have without it.
 func (r *runner) prime(ctx context.Context, j load.Job, rate float64) error {
@@ -45,7 +41,7 @@ func (r *runner) prime(ctx context.Context, j load.Job, rate float64) error {
 	opts := load.Options{
 		Name:           fmt.Sprintf("prime/%s/%s", j.Scenario, j.App),
 		Rate:           max(primeShare*rate, 1),
-		Duration:       primeDuration,
+		Duration:       r.cfg.Prime,
 		Timeout:        r.cfg.Timeout,
 		MaxConnections: r.cfg.MaxConnections,
 		Observe:        wl.Observe,

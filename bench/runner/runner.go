@@ -165,7 +165,7 @@ func (r *runner) newRun(ctx context.Context, started time.Time) *results.Run {
 		Settings: results.Settings{
 			Profiles: cfg.Profiles, Scenarios: cfg.Scenarios, Apps: cfg.Apps,
 			Warmup: results.Duration(cfg.Warmup), Duration: results.Duration(cfg.Duration),
-			Cooldown: results.Duration(cfg.Cooldown), Timeout: results.Duration(cfg.Timeout),
+			Cooldown: results.Duration(cfg.Cooldown), Prime: results.Duration(cfg.Prime), Timeout: results.Duration(cfg.Timeout),
 			MaxConnections: cfg.MaxConnections, GRPCConns: cfg.MeasuredGRPCConns(), Repeat: cfg.Repeat,
 			SampleInterval: results.Duration(cfg.SampleInterval), DBMaxConns: cfg.DBMaxConns,
 			Rates: cfg.Rates, SLOP99: results.Duration(cfg.SLOP99), Capacity: cfg.Capacity.Settings(),
