@@ -3,6 +3,7 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
 import { MAX_QUERY_TOKENS } from '@crudbench/node-base/graphql/limits.js';
+import { knownRootTypeRule } from '@crudbench/node-base/graphql/rules.js';
 import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
 import { bearerToken } from '@crudbench/node-base/tokens.js';
 import { createFormatError, mediaType, sendError, useStatus } from './errors.js';
@@ -25,7 +26,7 @@ export function createApollo({ logger }) {
     csrfPrevention: false,
     includeStacktraceInErrorResponses: false,
     parseOptions: { maxTokens: MAX_QUERY_TOKENS },
-    validationRules: [refusedRule],
+    validationRules: [refusedRule, knownRootTypeRule],
     formatError: createFormatError(logger),
     logger,
     // The app stops it after its HTTP server (server.js).
@@ -61,7 +62,7 @@ export function createApp({ apollo, logger, pool, persons, personWriter, vacanci
   app.all(
     '/graphql',
     refuseUnserved,
-    express.json({ limit: MAX_BODY_BYTES }),
+    express.json({ limit: MAX_BODY_BYTES, verify: refuseByteOrderMark }),
     refuseLargeQuery,
     expressMiddleware(apollo, {
       async context({ req, res }) {
@@ -93,7 +94,12 @@ export function createApp({ apollo, logger, pool, persons, personWriter, vacanci
     if (err.type === 'entity.too.large') {
       return sendError(req, res, 413, 'REQUEST_TOO_LARGE', `the body is larger than ${MAX_BODY_BYTES} bytes`);
     }
-    if (err.type === 'entity.parse.failed' || err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') {
+    if (
+      err.type === 'entity.parse.failed' ||
+      err.type === 'entity.verify.failed' ||
+      err.type === 'encoding.unsupported' ||
+      err.type === 'charset.unsupported'
+    ) {
       return sendError(req, res, 400, 'BAD_REQUEST', NOT_A_REQUEST);
     }
     logger.error({ err, method: req.method, path: req.path }, 'internal error');
@@ -105,6 +111,15 @@ export function createApp({ apollo, logger, pool, persons, personWriter, vacanci
     res.locals = { deadline: performance.now() + requestTimeoutMs };
     app(req, res);
   };
+}
+
+/**
+ * refuseByteOrderMark refuses a body that starts with a byte-order mark,
+ * which JSON sent over a network must not carry (RFC 8259, 8.1) and which
+ * express.json would skip: the Go app answers it 400.
+ */
+function refuseByteOrderMark(req, res, buf) {
+  if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) throw new SyntaxError('the body starts with a byte-order mark');
 }
 
 const NOT_A_REQUEST = 'the body is not a GraphQL request: send one JSON object like {"query": "…", "variables": {…}}';

@@ -36,12 +36,20 @@ const translated =
     }
   };
 
-/** id reads an ID argument: a positive whole number written in digits. */
+const MAX_INT64 = 2n ** 63n - 1n;
+
+/**
+ * id reads an ID argument: a positive int64 written in digits. One past
+ * 2^53 is passed on as its digits: a Number would round it.
+ */
 function id(raw, field = 'id') {
-  if (!/^\d{1,16}$/.test(String(raw)) || Number(raw) < 1) {
+  const s = String(raw);
+  const n = Number(s);
+  if (/^\d{1,15}$/.test(s) && n >= 1) return n;
+  if (!/^\d{16,19}$/.test(s) || BigInt(s) < 1n || BigInt(s) > MAX_INT64) {
     throw new AppError(EINVALID, 'invalid input', { fields: { [field]: 'must be a positive whole number' } });
   }
-  return Number(raw);
+  return Number.isSafeInteger(n) ? n : s;
 }
 
 const page = ({ items, nextCursor }) => ({ nodes: items, pageInfo: { endCursor: nextCursor, hasNextPage: nextCursor !== null } });
@@ -76,10 +84,14 @@ export const resolvers = {
 
   Query: {
     person: translated((_, args, { persons }) => persons.findById(id(args.id))),
-    persons: translated(async (_, { first, after, search }, { persons }) => page(await persons.find({ limit: first, after, search }))),
+    // first: null is first not given, as in the Go app (gqlgen's *int32):
+    // the default page.
+    persons: translated(async (_, { first, after, search }, { persons }) =>
+      page(await persons.find({ limit: first ?? undefined, after, search })),
+    ),
     vacancy: translated((_, args, { vacancies }) => vacancies.findById(id(args.id))),
     vacancies: translated(async (_, { status, first, after }, { vacancies }) =>
-      page(await vacancies.find({ status, limit: first, after, limitField: 'first' })),
+      page(await vacancies.find({ status, limit: first ?? undefined, after, limitField: 'first' })),
     ),
   },
 

@@ -15,7 +15,12 @@ const int32 = member('integer', 'a whole number from -2147483648 to 2147483647',
   minimum: -(2 ** 31),
   maximum: 2 ** 31 - 1,
 });
-const int64 = member('integer', 'a whole number from -9223372036854775808 to 9223372036854775807');
+// 2 ** 63 is also what JSON.parse makes of 9223372036854775807 and the few
+// integers below it: a double cannot tell them apart.
+const int64 = member('integer', 'a whole number from -9223372036854775808 to 9223372036854775807', {
+  minimum: -(2 ** 63),
+  exclusiveMaximum: 2 ** 63,
+});
 
 const body = (properties) => ({ type: 'object', additionalProperties: false, properties });
 

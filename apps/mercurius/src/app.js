@@ -1,6 +1,7 @@
 import Fastify, { LogController } from 'fastify';
 import mercurius from 'mercurius';
 import { MAX_QUERY_TOKENS } from '@crudbench/node-base/graphql/limits.js';
+import { knownRootTypeRule } from '@crudbench/node-base/graphql/rules.js';
 import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
 import { bearerToken } from '@crudbench/node-base/tokens.js';
 import { createErrorFormatter, mediaType, sendError } from './errors.js';
@@ -72,12 +73,24 @@ export function createApp({ logger, pool, persons, personWriter, vacancies, user
   });
   app.setNotFoundHandler(notFound);
 
+  // Fastify's JSON parser skips a byte-order mark, which JSON sent over a
+  // network must not carry (RFC 8259, 8.1): refused as the Go app does.
+  const parseJSON = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body.charCodeAt(0) !== 0xfeff) return parseJSON(request, body, done);
+    const err = new SyntaxError('the body starts with a byte-order mark');
+    err.statusCode = 400;
+    return done(err, undefined);
+  });
+
   app.register(mercurius, {
     schema: buildSchema(),
     loaders,
     jit,
     graphiql: false,
     graphql: { parseOptions: { maxTokens: MAX_QUERY_TOKENS } },
+    validationRules: [knownRootTypeRule],
     errorFormatter: createErrorFormatter(logger),
     context: (request) => ({
       persons,

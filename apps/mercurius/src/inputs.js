@@ -3,10 +3,12 @@ import {
   Kind,
   coerceInputValue,
   getNamedType,
+  isEnumType,
   isLeafType,
   isNonNullType,
   isInputObjectType,
   isListType,
+  isSpecifiedScalarType,
   typeFromAST,
   visit,
 } from 'graphql';
@@ -69,7 +71,7 @@ function checkVariables(schema, operation, inputs, names) {
     }
     coerceInputValue(value, type, (path, invalid, error) => {
       const at = typeAt(type, path);
-      if (invalid != null && at && isLeafType(getNamedType(at))) {
+      if (invalid != null && at && isLeafType(getNamedType(at)) && !notALeafValue(getNamedType(at), invalid)) {
         // The field is the last input field on the path, or the argument the variable is given for.
         const field = path.findLast((p) => typeof p === 'string') ?? names().get(variable) ?? variable;
         const { message } = error;
@@ -87,6 +89,15 @@ function checkVariables(schema, operation, inputs, names) {
     });
   }
   return errors;
+}
+
+/**
+ * notALeafValue reports whether value, a list or an object, is given for
+ * a built-in scalar or an enum: gqlparser refuses it as the variables are
+ * validated ("cannot use slice as ID"), before gqlgen reads any argument.
+ */
+function notALeafValue(type, value) {
+  return typeof value === 'object' && (isSpecifiedScalarType(type) || isEnumType(type));
 }
 
 function requestError(message, node) {

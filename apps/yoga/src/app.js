@@ -1,6 +1,7 @@
 import { createYoga } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
 import { sendNodeResponse } from '@whatwg-node/server';
+import { knownRootTypeRule } from '@crudbench/node-base/graphql/rules.js';
 import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
 import { bearerToken } from '@crudbench/node-base/tokens.js';
 import { useInputErrors } from './inputs.js';
@@ -23,8 +24,14 @@ export function createApp({ logger, pool, persons, personWriter, vacancies, user
     landingPage: false,
     logging: logger,
     // Bad input first, then the limits: gqlgen reads the variables before
-    // it weighs the query.
-    plugins: [useInputErrors(), useLimits()],
+    // it weighs the query; and gqlparser's rule for an operation type the
+    // schema has no root for.
+    plugins: [
+      useInputErrors(),
+      useLimits(),
+      { onValidate: ({ addValidationRule }) => addValidationRule(knownRootTypeRule) },
+      useGETParams(),
+    ],
     // What is not a GraphQLError of ours is an internal error: logged, and
     // answered without details.
     maskedErrors: {
@@ -138,6 +145,36 @@ async function ping(pool) {
   try {
     await Promise.race([pool.query('SELECT 1'), new Promise((_, reject) => setTimeout(reject, 2000, new Error('ping timeout')).unref())]);
     return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * useGETParams refuses a GET whose variables or extensions parameter is
+ * not a JSON object, as the Go app does (400 BAD_REQUEST), where Yoga's
+ * parser would throw and the error be answered as an internal one.
+ */
+function useGETParams() {
+  return {
+    onRequestParse({ request, url }) {
+      if (request.method !== 'GET') return;
+      for (const name of ['variables', 'extensions']) {
+        const raw = url.searchParams.get(name);
+        if (raw && !isJSONObject(raw)) {
+          throw new GraphQLError(`the ${name} parameter is not a JSON object like {"id": "4"}`, {
+            extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+          });
+        }
+      }
+    },
+  };
+}
+
+function isJSONObject(text) {
+  try {
+    const v = JSON.parse(text);
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
   } catch {
     return false;
   }

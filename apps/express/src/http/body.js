@@ -1,5 +1,6 @@
 import express from 'express';
 import { RequestError, badRequest } from '@crudbench/node-base/errors.js';
+import { notWrittenAsIntegers } from '@crudbench/node-base/http/json.js';
 import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
 
 // Bodies are read whole (at most 1 MiB) and checked here, in one place: the
@@ -25,7 +26,9 @@ export function isDate(s) {
 const fits = {
   string: (v) => typeof v === 'string',
   int32: (v) => Number.isInteger(v) && v >= -(2 ** 31) && v < 2 ** 31,
-  int64: (v) => Number.isInteger(v),
+  // 2 ** 63 is also what JSON.parse makes of 9223372036854775807 and the
+  // few integers below it: a double cannot tell them apart.
+  int64: (v) => Number.isInteger(v) && v >= -(2 ** 63) && v < 2 ** 63,
   date: (v) => typeof v === 'string' && isDate(v),
 };
 
@@ -53,11 +56,14 @@ export function jsonBody(shape) {
 function decode(raw, shape) {
   let text;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(raw);
   } catch {
     throw badRequest('the body is not valid UTF-8');
   }
-  const trimmed = text.trimStart();
+  // The text keeps a byte-order mark (ignoreBOM) and loses only JSON's
+  // white space, as the Go app's: JSON sent over a network carries no mark
+  // (RFC 8259, 8.1), and a body that starts with one is not an object.
+  const trimmed = text.replace(/^[ \t\r\n]+/, '');
   if (trimmed === '') throw badRequest('the body is empty: send a JSON object');
   if (trimmed[0] !== '{') throw badRequest('the body must be a JSON object');
   let members;
@@ -76,6 +82,7 @@ function decode(raw, shape) {
       Object.fromEntries(unknown.map((k) => [k, 'is not a field of this request'])),
     );
   }
+  const inexact = notWrittenAsIntegers(text);
   const out = {};
   const nulls = [];
   for (const [name, type] of Object.entries(shape)) {
@@ -85,7 +92,10 @@ function decode(raw, shape) {
       nulls.push(name);
       continue;
     }
-    if (!fits[type](value)) throw badRequest('a field has the wrong type', { [name]: TYPE_MESSAGES[type] });
+    const integer = type === 'int32' || type === 'int64';
+    if (!fits[type](value) || (integer && inexact.has(name))) {
+      throw badRequest('a field has the wrong type', { [name]: TYPE_MESSAGES[type] });
+    }
     out[name] = value;
   }
   // Members sent as null are listed so that a patch can tell "clear" from "leave".

@@ -1,32 +1,45 @@
 import fp from 'fastify-plugin';
 import { RequestError, badRequest } from '@crudbench/node-base/errors.js';
+import { notWrittenAsIntegers } from '@crudbench/node-base/http/json.js';
 import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * parseObject reads a body that must hold one JSON object, refusing it in
- * the Go app's words: not UTF-8, empty, not an object, not JSON. What the
- * object may hold is its route's schema's business.
+ * the Go app's words: not UTF-8, empty, not an object, not JSON, an
+ * integer member of schema (the route's) written as 1e3 or 1.0. What else
+ * the object may hold is the schema's business.
  */
-function parseObject(raw) {
+function parseObject(raw, schema) {
   let text;
   try {
     text = utf8.decode(raw);
   } catch {
     throw badRequest('the body is not valid UTF-8');
   }
-  const trimmed = text.trimStart();
+  // The text keeps a byte-order mark (ignoreBOM) and loses only JSON's
+  // white space, as the Go app's: JSON sent over a network carries no mark
+  // (RFC 8259, 8.1), and a body that starts with one is not an object.
+  const trimmed = text.replace(/^[ \t\r\n]+/, '');
   if (trimmed === '') throw badRequest('the body is empty: send a JSON object');
   if (trimmed[0] !== '{') throw badRequest('the body must be a JSON object');
+  let body;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch (err) {
     if (/end of JSON/i.test(err.message)) {
       throw badRequest(`the body is not valid JSON: unexpected end of JSON input (at byte ${raw.length})`);
     }
     throw badRequest(`the body is not valid JSON: ${err.message}`);
   }
+  // Ajv sees 1000 where 1e3 or 1000.0 was sent, which the Go app refuses
+  // for an integer member.
+  for (const name of notWrittenAsIntegers(text)) {
+    const member = schema.properties?.[name];
+    if (member?.type?.includes('integer')) throw badRequest('a field has the wrong type', { [name]: `must be ${member.description}` });
+  }
+  return body;
 }
 
 /**
@@ -67,7 +80,7 @@ async function json(fastify) {
       if (err) return done(err);
       let body;
       try {
-        body = parseObject(raw);
+        body = parseObject(raw, request.routeOptions.schema.body);
       } catch (err) {
         return done(err);
       }
