@@ -1,95 +1,29 @@
-import pino from 'pino';
 import { createApollo, createApp } from './app.js';
 import { sendError } from './errors.js';
-import { loadConfig, DEV_AUTH_SECRET } from '@crudbench/node-base/config.js';
 import { serveMetrics } from './metrics.js';
-import { serveDebug } from '@crudbench/node-base/debug.js';
-import { RETRY_AFTER, createServer } from '@crudbench/node-base/http/server.js';
-import { openPool } from '@crudbench/node-base/store/pool.js';
-import { personStore } from './store/persons.js';
-import { personWriter } from '@crudbench/node-base/store/personWrites.js';
-import { userStore } from '@crudbench/node-base/store/users.js';
-import { vacancyStore } from '@crudbench/node-base/store/vacancies.js';
-import { createTokens } from '@crudbench/node-base/tokens.js';
+import { answers } from '@crudbench/node-base/graphql/answers.js';
+import { run as runApp } from '@crudbench/node-base/http/run.js';
+import { personStore } from '@crudbench/node-base/graphql/persons.js';
 
 const DEFAULT_ADDR = ':8088'; // rest 8081, graphql 8082, htmx 8083, express 8084, yoga 8085, grpc 8087
-const SHUTDOWN_GRACE_MS = 10_000;
 
 /** run starts the app and resolves once it has shut down after signal. */
-export async function run(env, { signal } = {}) {
-  const config = loadConfig(env, DEFAULT_ADDR);
-  const logger = pino({
-    level: config.logLevel,
-    base: undefined,
-    // Field names as slog writes them, so one log reader serves every app.
-    messageKey: 'msg',
-    timestamp: () => `,"time":"${new Date().toISOString()}"`,
-    formatters: { level: (label) => ({ level: label.toUpperCase() }) },
-  });
-  if (config.authSecret === DEV_AUTH_SECRET) {
-    logger.warn('AUTH_SECRET is not set: tokens are signed with the public development secret');
-  }
-
-  const pool = openPool(config, 'crudbench-apollo');
-  const apollo = createApollo({ logger });
-  await apollo.start();
-  const app = createApp({
-    apollo,
-    logger,
-    pool,
-    persons: personStore(pool),
-    personWriter: personWriter(pool),
-    vacancies: vacancyStore(pool),
-    users: userStore(pool),
-    tokens: createTokens(config.authSecret, config.tokenTtlMs),
-    requestTimeoutMs: config.requestTimeoutMs,
-  });
-  // The Go apps' HTTP rules, and the request deadline Apollo has not: a
-  // request still unanswered at REQUEST_TIMEOUT gets UNAVAILABLE, whatever
-  // it waits for (a frozen database holds each statement until pg's own
-  // timeouts, one after another).
-  const server = createServer(app, {
-    requestTimeoutMs: config.requestTimeoutMs,
-    logger,
-    debugPause: config.debugPause,
-    answers: {
-      badBody: (req, res) => sendError(req, res, 400, 'BAD_REQUEST', 'the request body could not be read'),
-      internal: (req, res) => sendError(req, res, 500, 'INTERNAL', 'internal error'),
-      unavailable: (req, res) => {
-        res.setHeader('Retry-After', RETRY_AFTER);
-        sendError(req, res, 503, 'UNAVAILABLE', 'the database did not answer in time');
+export function run(env, { signal } = {}) {
+  return runApp(
+    env,
+    { signal },
+    {
+      defaultAddr: DEFAULT_ADDR,
+      name: 'crudbench-apollo',
+      persons: personStore,
+      serveMetrics,
+      async start({ serve, ...deps }) {
+        const apollo = createApollo({ logger: deps.logger });
+        await apollo.start();
+        // The Go apps' HTTP rules, and the request deadline Apollo has not.
+        const server = serve(createApp({ apollo, ...deps }), answers(sendError));
+        return { server, close: () => apollo.stop() };
       },
     },
-  });
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.addr.port, config.addr.host || undefined, resolve);
-  });
-  const metrics = config.metricsAddr ? await serveMetrics(config.metricsAddr, pool) : null;
-  const debug = config.debugAddr ? await serveDebug(config.debugAddr) : null;
-  const { port } = server.address();
-  logger.info(
-    {
-      addr: `${config.addr.host}:${port}`,
-      metrics_addr: metrics ? `:${metrics.address().port}` : '',
-      debug_addr: debug ? `${config.debugAddr.host}:${debug.address().port}` : '',
-    },
-    'listening',
   );
-
-  await new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    signal?.addEventListener('abort', resolve, { once: true });
-  });
-  logger.info('shutting down');
-  server.closeIdleConnections();
-  const closed = new Promise((resolve) => server.close(resolve));
-  const grace = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
-  await closed;
-  clearTimeout(grace);
-  await apollo.stop();
-  metrics?.close();
-  debug?.close();
-  await pool.end();
-  logger.info('stopped');
 }

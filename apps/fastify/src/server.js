@@ -1,79 +1,28 @@
-import pino from 'pino';
 import { buildApp } from './app.js';
-import { loadConfig, DEV_AUTH_SECRET } from '@crudbench/node-base/config.js';
 import { serveMetrics } from './metrics.js';
-import { serveDebug } from '@crudbench/node-base/debug.js';
-import { openPool } from '@crudbench/node-base/store/pool.js';
+import { run as runApp } from '@crudbench/node-base/http/run.js';
 import { personStore } from '@crudbench/node-base/store/persons.js';
-import { personWriter } from '@crudbench/node-base/store/personWrites.js';
-import { userStore } from '@crudbench/node-base/store/users.js';
-import { vacancyStore } from '@crudbench/node-base/store/vacancies.js';
-import { createTokens } from '@crudbench/node-base/tokens.js';
 
 const DEFAULT_ADDR = ':8090'; // rest 8081 … express 8084, yoga 8085, express-cluster 8086, grpc 8087, apollo 8088, mercurius 8089
-const SHUTDOWN_GRACE_MS = 10_000;
 
 /** run starts the app and resolves once it has shut down after signal. */
-export async function run(env, { signal } = {}) {
-  const config = loadConfig(env, DEFAULT_ADDR);
-  const logger = pino({
-    level: config.logLevel,
-    base: undefined,
-    // Field names as slog writes them, so one log reader serves every app.
-    messageKey: 'msg',
-    timestamp: () => `,"time":"${new Date().toISOString()}"`,
-    formatters: { level: (label) => ({ level: label.toUpperCase() }) },
-  });
-  if (config.authSecret === DEV_AUTH_SECRET) {
-    logger.warn('AUTH_SECRET is not set: tokens are signed with the public development secret');
-  }
-
-  const pool = openPool(config, 'crudbench-fastify');
-  const app = buildApp({
-    logger,
-    pool,
-    persons: personStore(pool),
-    personWriter: personWriter(pool),
-    vacancies: vacancyStore(pool),
-    users: userStore(pool),
-    tokens: createTokens(config.authSecret, config.tokenTtlMs),
-    requestTimeoutMs: config.requestTimeoutMs,
-  });
-  await app.ready();
-
-  // node-base's server (app.js's serverFactory) listens where ADDR says, an
-  // empty host on every interface as Node's listen takes it; Fastify's own
-  // listen would read an empty host as localhost.
-  const { server } = app;
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.addr.port, config.addr.host || undefined, resolve);
-  });
-  const metrics = config.metricsAddr ? await serveMetrics(config.metricsAddr, pool) : null;
-  const debug = config.debugAddr ? await serveDebug(config.debugAddr) : null;
-  const { port } = server.address();
-  logger.info(
+export function run(env, { signal } = {}) {
+  return runApp(
+    env,
+    { signal },
     {
-      addr: `${config.addr.host}:${port}`,
-      metrics_addr: metrics ? `:${metrics.address().port}` : '',
-      debug_addr: debug ? `${config.debugAddr.host}:${debug.address().port}` : '',
+      defaultAddr: DEFAULT_ADDR,
+      name: 'crudbench-fastify',
+      persons: personStore,
+      serveMetrics,
+      async start(deps) {
+        const app = buildApp(deps);
+        await app.ready();
+        // node-base's server (app.js's serverFactory) listens where ADDR
+        // says, an empty host on every interface as Node's listen takes it;
+        // Fastify's own listen would read an empty host as localhost.
+        return { server: app.server, close: () => app.close() };
+      },
     },
-    'listening',
   );
-
-  await new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    signal?.addEventListener('abort', resolve, { once: true });
-  });
-  logger.info('shutting down');
-  server.closeIdleConnections();
-  const closed = new Promise((resolve) => server.close(resolve));
-  const grace = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
-  await closed;
-  clearTimeout(grace);
-  await app.close();
-  metrics?.close();
-  debug?.close();
-  await pool.end();
-  logger.info('stopped');
 }

@@ -1,8 +1,8 @@
 import grpc from '@grpc/grpc-js';
 import reflection from '@grpc/reflection';
-import pino from 'pino';
-import { loadConfig, DEV_AUTH_SECRET } from '@crudbench/node-base/config.js';
+import { loadConfig } from '@crudbench/node-base/config.js';
 import { serveDebug } from '@crudbench/node-base/debug.js';
+import { createLogger } from '@crudbench/node-base/logger.js';
 import { openPool, query } from '@crudbench/node-base/store/pool.js';
 import { personStore } from '@crudbench/node-base/store/persons.js';
 import { userStore } from '@crudbench/node-base/store/users.js';
@@ -38,17 +38,7 @@ const SERVER_OPTIONS = {
 /** run starts the app and resolves once it has shut down after signal. */
 export async function run(env, { signal } = {}) {
   const config = loadConfig(env, DEFAULT_ADDR);
-  const logger = pino({
-    level: config.logLevel,
-    base: undefined,
-    // Field names as slog writes them, so one log reader serves every app.
-    messageKey: 'msg',
-    timestamp: () => `,"time":"${new Date().toISOString()}"`,
-    formatters: { level: (label) => ({ level: label.toUpperCase() }) },
-  });
-  if (config.authSecret === DEV_AUTH_SECRET) {
-    logger.warn('AUTH_SECRET is not set: tokens are signed with the public development secret');
-  }
+  const logger = createLogger(config);
 
   const pool = openPool(config, 'crudbench-grpc-node');
   const metrics = createMetrics(pool);

@@ -1,81 +1,9 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { GraphQLError, GraphQLScalarType, Kind, defaultFieldResolver } from 'graphql';
 import { createSchema } from 'graphql-yoga';
-import { MapperKind, getDirective, mapSchema } from '@graphql-tools/utils';
-import { isDate } from './dates.js';
+import { buildSchema as buildGraphQLSchema } from '@crudbench/node-base/graphql/schema.js';
 import { badInput } from './inputs.js';
 import { resolvers } from './resolvers.js';
 
-// The schema is the Go app's, read from its files at start: one source of
-// truth for both GraphQL servers.
-const SCHEMA_DIR = new URL('../../graphql/graph/', import.meta.url);
-
-export function loadTypeDefs() {
-  return readdirSync(SCHEMA_DIR)
-    .filter((name) => name.endsWith('.graphqls'))
-    .sort()
-    .map((name) => readFileSync(new URL(name, SCHEMA_DIR), 'utf8'));
-}
-
-const scalars = {
-  Date: new GraphQLScalarType({
-    name: 'Date',
-    serialize: (v) => v,
-    parseValue(v) {
-      if (typeof v !== 'string' || !isDate(v)) throw badInput('must be a date written YYYY-MM-DD');
-      return v;
-    },
-    parseLiteral(ast) {
-      if (ast.kind !== Kind.STRING || !isDate(ast.value)) throw badInput('must be a date written YYYY-MM-DD', ast);
-      return ast.value;
-    },
-  }),
-  // Instants come from the store already written in RFC 3339.
-  Time: new GraphQLScalarType({ name: 'Time', serialize: (v) => (v instanceof Date ? v.toISOString() : v) }),
-  Int64: new GraphQLScalarType({
-    name: 'Int64',
-    serialize: (v) => v,
-    parseValue(v) {
-      if (!Number.isSafeInteger(v)) throw badInput('must be a whole number');
-      return v;
-    },
-    parseLiteral(ast) {
-      if (ast.kind !== Kind.INT || !Number.isSafeInteger(Number(ast.value))) throw badInput('must be a whole number', ast);
-      return Number(ast.value);
-    },
-  }),
-};
-
-/**
- * withAccessDirectives makes @auth and @editor do what the schema says:
- * the field resolves only for a signed-in user, or an editor.
- */
-function withAccessDirectives(schema) {
-  return mapSchema(schema, {
-    [MapperKind.OBJECT_FIELD](field) {
-      const editor = getDirective(schema, field, 'editor')?.[0];
-      const auth = getDirective(schema, field, 'auth')?.[0];
-      if (!editor && !auth) return field;
-      const resolve = field.resolve ?? defaultFieldResolver;
-      return {
-        ...field,
-        resolve(source, args, ctx, info) {
-          if (!ctx.user) {
-            throw new GraphQLError(ctx.tokenError ?? 'log in first: send the token from login as Authorization: Bearer', {
-              extensions: { code: 'UNAUTHENTICATED' },
-            });
-          }
-          if (editor && ctx.user.role !== 'editor') {
-            throw new GraphQLError('your role may read but not change data', { extensions: { code: 'FORBIDDEN' } });
-          }
-          return resolve(source, args, ctx, info);
-        },
-      };
-    },
-  });
-}
-
-/** buildSchema returns the executable schema. */
+/** buildSchema returns the executable schema: node-base's, the Go app's, made executable by Yoga's createSchema. */
 export function buildSchema() {
-  return withAccessDirectives(createSchema({ typeDefs: loadTypeDefs(), resolvers: { ...scalars, ...resolvers } }));
+  return buildGraphQLSchema({ makeSchema: createSchema, resolvers, badInput });
 }

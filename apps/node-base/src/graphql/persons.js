@@ -1,23 +1,14 @@
-import { AppError, ENOTFOUND, invalid } from '@crudbench/node-base/errors.js';
-import { query } from '@crudbench/node-base/store/pool.js';
-import { Problems, pageLimit } from '@crudbench/node-base/store/validate.js';
-import { encodeCursor, decodeCursor, badCursor } from '@crudbench/node-base/store/cursor.js';
-import { PERSON_COLUMNS, personOf } from '@crudbench/node-base/store/personWrites.js';
-import {
-  APPOINTMENTS,
-  FUNDINGS,
-  GET,
-  LIST,
-  STIPENDS,
-  appointmentOf,
-  fundingOf,
-  likeEscape,
-  stipendOf,
-} from '@crudbench/node-base/store/personRows.js';
+import { AppError, ENOTFOUND, invalid } from '../errors.js';
+import { query } from '../store/pool.js';
+import { Problems, pageLimit } from '../store/validate.js';
+import { encodeCursor, decodeCursor, badCursor } from '../store/cursor.js';
+import { PERSON_COLUMNS, personOf } from '../store/personWrites.js';
+import { APPOINTMENTS, FUNDINGS, GET, LIST, STIPENDS, appointmentOf, fundingOf, likeEscape, stipendOf } from '../store/personRows.js';
 
-// The batch reads serve the dataloaders: one statement per level of the
-// graph, whatever the number of parents (the statements and row mappers are
-// node-base's, shared with the REST apps' detail reads).
+// The GraphQL apps' person reads. The batch reads serve their dataloaders:
+// one statement per level of the graph, whatever the number of parents (the
+// statements and row mappers are store/personRows.js's, shared with the
+// REST apps' detail reads).
 const BY_IDS = `SELECT ${PERSON_COLUMNS} FROM person WHERE id = ANY($1::bigint[]) ORDER BY id`;
 
 /** groupBy returns, for each key, the items whose keyOf is that key, in order. */
@@ -27,7 +18,7 @@ function groupBy(keys, items, keyOf) {
   return keys.map((k) => groups.get(k) ?? []);
 }
 
-/** personStore reads persons in pool. */
+/** personStore reads persons in pool, one at a time, by page or in batches. */
 export function personStore(pool) {
   return {
     async findById(id) {
