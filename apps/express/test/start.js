@@ -1,53 +1,11 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-import { DEV_AUTH_SECRET } from '@crudbench/node-base/config.js';
-import { createTokens } from '@crudbench/node-base/tokens.js';
+// The test harness is node-base's (test-kit/app.js): the app run as its
+// own process against the real database.
+import { appStarter } from '@crudbench/node-base/test-kit/app.js';
 
-// Tests run against a real PostgreSQL, migrated and seeded by the Go tool
-// (go run ./db/dbctl migrate && go run ./db/dbctl seed); nothing is mocked.
-export const DATABASE_URL = process.env.DATABASE_URL;
-if (!DATABASE_URL) {
-  throw new Error(
-    'DATABASE_URL is not set: the tests need a PostgreSQL migrated and seeded with ' +
-      '"go run ./db/dbctl migrate" and "go run ./db/dbctl seed", e.g. DATABASE_URL=postgres://postgres@localhost:5432/crudbench?sslmode=disable',
-  );
-}
+export { DATABASE_URL, devToken } from '@crudbench/node-base/test-kit/app.js';
 
-const entry = (name) => new URL(`../src/${name}`, import.meta.url).pathname;
-
-/**
- * startApp runs the app as its own process on a free port, as it runs in
- * production, and resolves once it listens: { url, logs, stop }. stop sends
- * SIGTERM and resolves with the exit code. main is the entry point in src/.
- */
-export async function startApp(env = {}, main = 'main.js') {
-  const child = spawn(process.execPath, [entry(main)], {
-    env: { PATH: process.env.PATH, DATABASE_URL, ADDR: '127.0.0.1:0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const logs = [];
-  const exited = once(child, 'exit');
-  const lines = createInterface({ input: child.stdout });
-  const listening = new Promise((resolve, reject) => {
-    lines.on('line', (line) => {
-      const entry = JSON.parse(line);
-      logs.push(entry);
-      if (entry.msg === 'listening') resolve(entry.addr);
-    });
-    exited.then(([code]) => reject(new Error(`the app exited with ${code} before listening`)));
-  });
-  const addr = await listening;
-  return {
-    url: `http://${addr}`,
-    logs,
-    async stop() {
-      child.kill('SIGTERM');
-      const [code] = await exited;
-      return code;
-    },
-  };
-}
+/** startApp runs src/main.js (or main, such as cluster.js) on a free port and resolves once it listens: { url, logs, stop }. */
+export const startApp = appStarter(new URL('../src/', import.meta.url));
 
 /** login returns a token for the user (the seed's passwords are the names). */
 export async function login(url, username = 'editor', password = username) {
@@ -58,13 +16,4 @@ export async function login(url, username = 'editor', password = username) {
   });
   if (res.status !== 200) throw new Error(`login as ${username}: ${res.status} ${await res.text()}`);
   return (await res.json()).token;
-}
-
-/**
- * devToken signs a token for a seed user with the apps' development secret,
- * as a login would: for a test whose app has a deadline too short for a
- * login's bcrypt on a busy machine.
- */
-export function devToken(username = 'editor', role = username) {
-  return createTokens(DEV_AUTH_SECRET, 60 * 60 * 1000).issue({ id: 1, username, role }).token;
 }

@@ -1,80 +1,12 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-import { DEV_AUTH_SECRET } from '@crudbench/node-base/config.js';
-import { createTokens } from '@crudbench/node-base/tokens.js';
+// The test harness is node-base's (test-kit/app.js): the app run as its
+// own process against the real database, and a GraphQL client of it.
+import { appStarter } from '@crudbench/node-base/test-kit/app.js';
 
-// Tests run against a real PostgreSQL, migrated and seeded by the Go tool
-// (go run ./db/dbctl migrate && go run ./db/dbctl seed); nothing is mocked.
-export const DATABASE_URL = process.env.DATABASE_URL;
-if (!DATABASE_URL) {
-  throw new Error(
-    'DATABASE_URL is not set: the tests need a PostgreSQL migrated and seeded with ' +
-      '"go run ./db/dbctl migrate" and "go run ./db/dbctl seed", e.g. DATABASE_URL=postgres://postgres@localhost:5432/crudbench?sslmode=disable',
-  );
-}
+export { DATABASE_URL, devToken, gql, graphqlLogin as login } from '@crudbench/node-base/test-kit/app.js';
 
-const MAIN = new URL('../src/main.js', import.meta.url).pathname;
-
-/**
- * startApp runs the app as its own process on a free port, as it runs in
- * production, and resolves once it listens: { url, logs, stop }. stop sends
- * SIGTERM and resolves with the exit code.
- */
-export async function startApp(env = {}) {
-  const child = spawn(process.execPath, [MAIN], {
-    // MERCURIUS_JIT=1 npm test runs the suite with graphql-jit on, as the
-    // row mercurius-jit runs the app.
-    env: { PATH: process.env.PATH, DATABASE_URL, ADDR: '127.0.0.1:0', MERCURIUS_JIT: process.env.MERCURIUS_JIT ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const logs = [];
-  const exited = once(child, 'exit');
-  const lines = createInterface({ input: child.stdout });
-  const listening = new Promise((resolve, reject) => {
-    lines.on('line', (line) => {
-      const entry = JSON.parse(line);
-      logs.push(entry);
-      if (entry.msg === 'listening') resolve(entry.addr);
-    });
-    exited.then(([code]) => reject(new Error(`the app exited with ${code} before listening`)));
-  });
-  const addr = await listening;
-  return {
-    url: `http://${addr}`,
-    logs,
-    async stop() {
-      child.kill('SIGTERM');
-      const [code] = await exited;
-      return code;
-    },
-  };
-}
-
-/** gql posts one GraphQL request and resolves with { status, headers, body }. */
-export async function gql(url, query, { variables, token } = {}) {
-  const res = await fetch(`${url}/graphql`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify({ query, variables }),
-  });
-  return { status: res.status, headers: res.headers, body: await res.json() };
-}
-
-/** login returns a token for the user (the seed's passwords are the names). */
-export async function login(url, username = 'editor', password = username) {
-  const { body } = await gql(url, 'mutation Login($u: String!, $p: String!) { login(username: $u, password: $p) { token } }', {
-    variables: { u: username, p: password },
-  });
-  if (!body.data?.login) throw new Error(`login as ${username}: ${JSON.stringify(body.errors)}`);
-  return body.data.login.token;
-}
-
-/**
- * devToken signs a token for a seed user with the apps' development secret,
- * as a login would: for a test whose app has a deadline too short for a
- * login's bcrypt on a busy machine.
- */
-export function devToken(username = 'editor', role = username) {
-  return createTokens(DEV_AUTH_SECRET, 60 * 60 * 1000).issue({ id: 1, username, role }).token;
-}
+/** startApp runs src/main.js on a free port and resolves once it listens: { url, logs, stop }. */
+export const startApp = appStarter(new URL('../src/', import.meta.url), {
+  // MERCURIUS_JIT=1 npm test runs the suite with graphql-jit on, as the
+  // row mercurius-jit runs the app.
+  baseEnv: { MERCURIUS_JIT: process.env.MERCURIUS_JIT ?? '' },
+});

@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { DEV_AUTH_SECRET } from '../src/config.js';
+import { createTokens } from '../src/tokens.js';
+
+// The apps' tests run against a real PostgreSQL, migrated and seeded by the
+// Go tool (go run ./db/dbctl migrate && go run ./db/dbctl seed); nothing is
+// mocked.
+
+/** DATABASE_URL is the database the apps under test use; importing this module without it fails. */
+export const DATABASE_URL = process.env.DATABASE_URL;
+if (!DATABASE_URL) {
+  throw new Error(
+    'DATABASE_URL is not set: the tests need a PostgreSQL migrated and seeded with ' +
+      '"go run ./db/dbctl migrate" and "go run ./db/dbctl seed", e.g. DATABASE_URL=postgres://postgres@localhost:5432/crudbench?sslmode=disable',
+  );
+}
+
+/**
+ * appStarter returns startApp(env = {}, main = 'main.js'), which runs the
+ * app's entry point main in srcDir (a file URL ending in /) as its own
+ * process on a free port, as it runs in production, with DATABASE_URL
+ * and env, and resolves once it listens: { url, logs, stop }. logs are
+ * its log lines read as JSON; stop sends SIGTERM and resolves with the
+ * exit code. baseEnv is added to every start's environment, under env;
+ * stderr is the child's stderr ('pipe' by default, 'inherit' to see it).
+ */
+export function appStarter(srcDir, { baseEnv = {}, stderr = 'pipe' } = {}) {
+  return async function startApp(env = {}, main = 'main.js') {
+    const child = spawn(process.execPath, [new URL(main, srcDir).pathname], {
+      env: { PATH: process.env.PATH, DATABASE_URL, ADDR: '127.0.0.1:0', ...baseEnv, ...env },
+      stdio: ['ignore', 'pipe', stderr],
+    });
+    const logs = [];
+    const exited = once(child, 'exit');
+    const lines = createInterface({ input: child.stdout });
+    const listening = new Promise((resolve, reject) => {
+      lines.on('line', (line) => {
+        const entry = JSON.parse(line);
+        logs.push(entry);
+        if (entry.msg === 'listening') resolve(entry.addr);
+      });
+      exited.then(([code]) => reject(new Error(`the app exited with ${code} before listening`)));
+    });
+    const addr = await listening;
+    return {
+      url: `http://${addr}`,
+      logs,
+      async stop() {
+        child.kill('SIGTERM');
+        const [code] = await exited;
+        return code;
+      },
+    };
+  };
+}
+
+/**
+ * devToken signs a token for a seed user with the apps' development secret,
+ * as a login would: for a test whose app has a deadline too short for a
+ * login's bcrypt on a busy machine.
+ */
+export function devToken(username = 'editor', role = username) {
+  return createTokens(DEV_AUTH_SECRET, 60 * 60 * 1000).issue({ id: 1, username, role }).token;
+}
+
+/** gql posts one GraphQL request to url's /graphql and resolves with { status, headers, body }. */
+export async function gql(url, query, { variables, token } = {}) {
+  const res = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: res.status, headers: res.headers, body: await res.json() };
+}
+
+/** graphqlLogin returns a token for the user from a GraphQL app's login (the seed's passwords are the names). */
+export async function graphqlLogin(url, username = 'editor', password = username) {
+  const { body } = await gql(url, 'mutation Login($u: String!, $p: String!) { login(username: $u, password: $p) { token } }', {
+    variables: { u: username, p: password },
+  });
+  if (!body.data?.login) throw new Error(`login as ${username}: ${JSON.stringify(body.errors)}`);
+  return body.data.login.token;
+}
