@@ -1,31 +1,12 @@
-import {
-  GraphQLError,
-  Kind,
-  coerceInputValue,
-  getNamedType,
-  isEnumType,
-  isLeafType,
-  isNonNullType,
-  isInputObjectType,
-  isListType,
-  isSpecifiedScalarType,
-  typeFromAST,
-  visit,
-} from 'graphql';
+import { Kind } from 'graphql';
+import { createInputs } from '@crudbench/node-base/graphql/inputs.js';
 
-// Bad input is refused as the Go app refuses it (apps/graphql/README.md,
-// Errors), where graphql-js and Yoga would answer otherwise:
-//
-// - a leaf value the schema's types refuse (a date that is no date, an
-//   enum in the wrong case, a string for a number), written in the document
-//   or sent as a variable, is BAD_USER_INPUT with extensions.fields naming
-//   the argument or input field, and HTTP 200 whatever the client accepts:
-//   gqlgen reads such values when it runs the field;
-// - a variable of the wrong shape (required but missing, null where it
-//   cannot be, an object that is not one) is GRAPHQL_VALIDATION_FAILED, a
-//   request error like a failed validation: 400 with
-//   application/graphql-response+json, 200 with application/json. Yoga
-//   would answer it 400 without a code.
+// Bad input is refused as the Go app refuses it, by node-base's checks
+// (graphql/inputs.js), where graphql-js and Yoga would answer otherwise: a
+// leaf value the schema refuses is BAD_USER_INPUT, HTTP 200 whatever the
+// client accepts; a variable of the wrong shape GRAPHQL_VALIDATION_FAILED,
+// 400 with application/graphql-response+json, 200 with application/json.
+// Yoga would answer it 400 without a code.
 
 /** A request error: 400 only for clients of the GraphQL-over-HTTP spec's media type. */
 export const REQUEST_ERROR = Object.freeze({ status: 400, spec: true });
@@ -33,129 +14,23 @@ export const REQUEST_ERROR = Object.freeze({ status: 400, spec: true });
 /** A field error: 200, as a GraphQL response that ran. */
 const FIELD_ERROR = Object.freeze({ status: 200, spec: false });
 
-/**
- * badInput is the error of a leaf value the schema refuses; node, the value
- * as written in the document, lets useInputErrors name its field.
- */
-export function badInput(message, node) {
-  return new GraphQLError(message, { nodes: node, extensions: { code: 'BAD_USER_INPUT', http: { ...FIELD_ERROR } } });
-}
+const inputs = createInputs({ fieldHttp: FIELD_ERROR, requestHttp: REQUEST_ERROR });
 
-/** inputNames maps each value node of the document to the argument or input field it is given for. */
-function inputNames(document) {
-  const names = new Map();
-  const name = (value, n) => {
-    names.set(value, n);
-    if (value.kind === Kind.LIST) for (const item of value.values) name(item, n);
-  };
-  visit(document, {
-    Argument: (node) => name(node.value, node.name.value),
-    ObjectField: (node) => name(node.value, node.name.value),
-  });
-  return names;
-}
-
-/**
- * variableErrors coerces the variables of operation as gqlgen would refuse
- * them, or returns no errors; names() maps each variable to the argument it
- * is given for, and is only asked when a value is refused.
- */
-function variableErrors(schema, operation, inputs, names) {
-  const errors = [];
-  for (const def of operation.variableDefinitions ?? []) {
-    const variable = def.variable.name.value;
-    const type = typeFromAST(schema, def.type);
-    if (!type) continue; // validation refused the document already
-    const has = Object.hasOwn(inputs, variable);
-    const value = inputs[variable];
-    if (!has || value === undefined) {
-      if (isNonNullType(type) && !def.defaultValue) {
-        errors.push(requestError(`Variable "$${variable}" of required type "${type}" was not provided.`, def));
-      }
-      continue;
-    }
-    coerceInputValue(value, type, (path, invalid, error) => {
-      const at = typeAt(type, path);
-      if (invalid != null && at && isLeafType(getNamedType(at)) && !notALeafValue(getNamedType(at), invalid)) {
-        // The field is the last input field on the path, or the argument the variable is given for.
-        const field = path.findLast((p) => typeof p === 'string') ?? names().get(variable) ?? variable;
-        const { message } = error;
-        errors.push(
-          new GraphQLError(message, {
-            nodes: def,
-            extensions: { code: 'BAD_USER_INPUT', fields: { [field]: message }, http: { ...FIELD_ERROR } },
-          }),
-        );
-      } else {
-        errors.push(
-          requestError(`Variable "$${variable}" got invalid value${path.length ? ` at "${path.join('.')}"` : ''}; ${error.message}`, def),
-        );
-      }
-    });
-  }
-  return errors;
-}
-
-/**
- * notALeafValue reports whether value, a list or an object, is given for
- * a built-in scalar or an enum: gqlparser refuses it as the variables are
- * validated ("cannot use slice as ID"), before gqlgen reads any argument.
- */
-function notALeafValue(type, value) {
-  return typeof value === 'object' && (isSpecifiedScalarType(type) || isEnumType(type));
-}
-
-function requestError(message, node) {
-  return new GraphQLError(message, { nodes: node, extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { ...REQUEST_ERROR } } });
-}
-
-/** typeAt follows path (input field names, list indexes) from type. */
-function typeAt(type, path) {
-  let t = type;
-  for (const p of path) {
-    while (isNonNullType(t)) t = t.ofType;
-    if (typeof p === 'number' && isListType(t)) t = t.ofType;
-    else if (typeof p === 'string' && isInputObjectType(t)) t = t.getFields()[p]?.type;
-    else return undefined;
-    if (!t) return undefined;
-  }
-  return t;
-}
-
-/** variableNames maps each variable of operation to the argument or input field it is first given for. */
-function variableNames(document) {
-  const names = new Map();
-  const keep = (node) => {
-    if (node.value.kind === Kind.VARIABLE && !names.has(node.value.name.value)) names.set(node.value.name.value, node.name.value);
-  };
-  visit(document, { Argument: keep, ObjectField: keep });
-  return names;
-}
+/** badInput is node-base's, with Yoga's HTTP status in extensions.http. */
+export const { badInput } = inputs;
 
 /** useInputErrors is the Yoga plugin that answers bad input as above. */
 export function useInputErrors() {
   return {
     onValidate({ params }) {
-      return ({ result }) => {
-        let names;
-        for (const error of result) {
-          if (error.extensions?.code !== 'BAD_USER_INPUT' || !error.nodes?.length) continue;
-          names ??= inputNames(params.documentAST);
-          const field = names.get(error.nodes[0]);
-          if (field) error.extensions.fields = { [field]: error.message };
-        }
-      };
+      return ({ result }) => inputs.nameInputErrors(params.documentAST, result);
     },
     onExecute({ args, setResultAndStopExecution }) {
       const operation = args.document.definitions.find(
         (d) => d.kind === Kind.OPERATION_DEFINITION && (!args.operationName || d.name?.value === args.operationName),
       );
-      // Most requests (every read the bench sends) declare no variables:
-      // nothing to check, and no walk over the document on their path.
-      if (!operation?.variableDefinitions?.length) return;
-      let names;
-      const lazyNames = () => (names ??= variableNames(args.document));
-      const errors = variableErrors(args.schema, operation, args.variableValues ?? {}, lazyNames);
+      if (!operation) return;
+      const errors = inputs.variableErrors(args.schema, args.document, operation, args.variableValues);
       if (errors.length > 0) setResultAndStopExecution({ errors });
     },
   };
