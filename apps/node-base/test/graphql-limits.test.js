@@ -6,21 +6,16 @@ import { HOSTILE_SHAPES, selfDoubling } from '../src/graphql/hostile.js';
 import {
   CHECK_EVERY,
   COMPLEXITY_WEIGHTS,
-  MAX_ALIASES,
-  MAX_DIRECTIVES,
   MAX_FRAGMENTS,
   MAX_NESTING_DEPTH,
-  MAX_OPERATIONS,
   MAX_QUERY_BYTES,
   MAX_QUERY_TOKENS,
-  MAX_REPEATS,
-  MAX_SELECTIONS,
-  MAX_SPREADS,
   checkDocument,
   checkNesting,
   checkQuerySize,
   measureOperation,
 } from '../src/graphql/limits.js';
+import { AT_THE_LIMITS, DOCUMENT_LIMIT_CASES, repeatN } from '../test-kit/graphql-limit-cases.js';
 
 // The Go app's schema, read from its files as the apps read it; the
 // directives are declared there.
@@ -33,58 +28,19 @@ const schema = buildSchema(
     .join('\n'),
 );
 
-const repeatN = (n, item) => Array.from({ length: n }, (_, i) => item(i)).join('');
 const documentCode = (query) => checkDocument(parse(query)).refusal?.code ?? null;
 // plain is a refusal as the JSON of an answer has it.
 const plain = (refusal) => refusal && { ...refusal };
 
 describe('checkDocument', () => {
   // The Go app's TestQueryLimits, the document limits' cases.
-  const refused = [
-    ['doubling spreads', selfDoubling(22), 'SELECTION_LIMIT_EXCEEDED'],
-    ['operations', repeatN(MAX_OPERATIONS + 1, (i) => `query Q${i} { __typename } `), 'OPERATION_LIMIT_EXCEEDED'],
-    [
-      'fragments',
-      `{ ${repeatN(MAX_FRAGMENTS + 1, (i) => `...F${i} `)}} ${repeatN(MAX_FRAGMENTS + 1, (i) => `fragment F${i} on Query { f${i}: __typename } `)}`,
-      'FRAGMENT_LIMIT_EXCEEDED',
-    ],
-    ['spreads', `{ vacancies { nodes { ${'...F '.repeat(MAX_SPREADS + 1)}} } } fragment F on Vacancy { id }`, 'SPREAD_LIMIT_EXCEEDED'],
-    ['aliases', `{ ${repeatN(MAX_ALIASES + 1, (i) => `a${i}: __typename `)}}`, 'ALIAS_LIMIT_EXCEEDED'],
-    ['directives on a field', `{ __typename${' @include(if: true)'.repeat(MAX_DIRECTIVES + 1)} }`, 'DIRECTIVE_LIMIT_EXCEEDED'],
-    [
-      'directives on a spread',
-      `{ ...F${' @skip(if: false)'.repeat(MAX_DIRECTIVES + 1)} } fragment F on Query { __typename }`,
-      'DIRECTIVE_LIMIT_EXCEEDED',
-    ],
-    [
-      'selections after expansion',
-      `{ vacancies { nodes { ...F ...F } } } fragment F on Vacancy {${' id'.repeat(MAX_SELECTIONS / 2)} }`,
-      'SELECTION_LIMIT_EXCEEDED',
-    ],
-    ['repeats', `{${' __typename'.repeat(MAX_REPEATS + 1)} }`, 'REPEAT_LIMIT_EXCEEDED'],
-    [
-      'repeats through fragments',
-      `{ ...A ...B } fragment A on Query {${' __typename'.repeat(MAX_REPEATS / 2 + 1)} } fragment B on Query {${' __typename'.repeat(MAX_REPEATS / 2)} }`,
-      'REPEAT_LIMIT_EXCEEDED',
-    ],
-    [
-      'repeats in merged objects',
-      `{ v: vacancies { nodes {${' id'.repeat(MAX_REPEATS / 2 + 1)} } } v: vacancies { nodes {${' id'.repeat(MAX_REPEATS / 2)} } } }`,
-      'REPEAT_LIMIT_EXCEEDED',
-    ],
-    ['fragment cycle', '{ ...A } fragment A on Query { ...B } fragment B on Query { __typename ...A }', 'GRAPHQL_VALIDATION_FAILED'],
-  ];
+  const refused = [['doubling spreads', selfDoubling(22), 'SELECTION_LIMIT_EXCEEDED'], ...DOCUMENT_LIMIT_CASES];
   for (const [name, query, code] of refused) {
     test(`refuses ${name}`, () => assert.equal(documentCode(query), code));
   }
 
   test('passes documents at the limits', () => {
-    for (const query of [
-      `{ ${repeatN(MAX_FRAGMENTS, (i) => `...F${i} `)}} ${repeatN(MAX_FRAGMENTS, (i) => `fragment F${i} on Query { f${i % 10}: __typename } `)}`,
-      `{ ${repeatN(MAX_ALIASES, (i) => `a${i}: __typename `)}}`,
-      '{ __typename @include(if: true) @skip(if: false) }',
-      `{${' __typename'.repeat(MAX_REPEATS)} }`,
-    ]) {
+    for (const query of AT_THE_LIMITS) {
       assert.equal(documentCode(query), null, query.slice(0, 60));
     }
   });
