@@ -83,3 +83,14 @@ export async function graphqlLogin(url, username = 'editor', password = username
   if (!body.data?.login) throw new Error(`login as ${username}: ${JSON.stringify(body.errors)}`);
   return body.data.login.token;
 }
+
+/** restLogin returns a token for the user from a REST app's /api/login (the seed's passwords are the names). */
+export async function restLogin(url, username = 'editor', password = username) {
+  const res = await fetch(`${url}/api/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  if (res.status !== 200) throw new Error(`login as ${username}: ${res.status} ${await res.text()}`);
+  return (await res.json()).token;
+}
