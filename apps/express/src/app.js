@@ -20,6 +20,10 @@ export function createApp({ logger, pool, persons, personWriter, vacancies, user
   app.set('etag', false);
   app.set('x-powered-by', false);
   app.set('query parser', 'simple');
+  // Paths as the Go app's router matches them: /api/persons/ and
+  // /API/persons are not /api/persons.
+  app.set('strict routing', true);
+  app.set('case sensitive routing', true);
 
   app.use(logRequests(logger));
   app.use(deadline(requestTimeoutMs));
@@ -32,7 +36,7 @@ export function createApp({ logger, pool, persons, personWriter, vacancies, user
   const openapi = readFileSync(OPENAPI_URL);
   app.get('/openapi.yaml', (req, res) => res.setHeader('Content-Type', 'application/yaml').end(openapi));
 
-  const api = express.Router();
+  const api = express.Router({ strict: true, caseSensitive: true });
   const reader = authenticate(tokens);
   const writer = [reader, requireEditor];
   loginRoutes(api, { users, tokens });

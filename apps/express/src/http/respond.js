@@ -54,6 +54,8 @@ export function errorHandler(logger) {
     // The client went, or the body deadline closed the connection: no one reads an answer.
     if (err.type === 'request.aborted') return;
     if (err instanceof RequestError) return sendProblem(req, res, err.status, err.message, err.fields);
+    // The router could not decode a path parameter (%zz): the client's path.
+    if (err instanceof URIError) return sendProblem(req, res, 400, 'the path is not valid percent-encoding');
     if (err.type === 'entity.too.large') return sendProblem(req, res, 413, `the body is larger than ${MAX_BODY_BYTES} bytes`);
     if (err instanceof AppError && err.code === EINVALID) {
       // A bad query (GET) or path (DELETE) is the request's fault, a bad body is not well-formed data.
