@@ -95,11 +95,13 @@ func fileBytes(t *testing.T, names ...string) int64 {
 
 // npmInstalled lists the packages npm ls finds that the workspace's
 // package name needs at run time (its own view of the tree, dev
-// dependencies left out), by install path relative to the module, and
-// counts them, each name and version once.
+// dependencies left out, and peer dependencies: node-base's graphql and
+// @graphql-tools/utils are optional peers, which an install of an app
+// that does not depend on them leaves out), by install path relative to
+// the module, and counts them, each name and version once.
 func npmInstalled(t *testing.T, name string) ([]string, int) {
 	t.Helper()
-	cmd := exec.Command("npm", "ls", "--workspace", name, "--all", "--omit=dev", "--long", "--parseable")
+	cmd := exec.Command("npm", "ls", "--workspace", name, "--all", "--omit=dev", "--omit=peer", "--long", "--parseable")
 	cmd.Dir = root
 	out, err := cmd.Output()
 	if err != nil {
@@ -216,11 +218,12 @@ func checkNodeApp(t *testing.T, app string, read []string, f results.StackFacts)
 		t.Errorf("TotalModules = %d, want the %d packages npm ls finds for the workspace %s", f.TotalModules, total, pkg.Name)
 	}
 	// The app's code is every script outside its tests (a bench script
-	// too: Node.js ships the folder).
+	// too: Node.js ships the folder); node-base's test kit is test code,
+	// and the files it reads test data.
 	code := func(d string) []string {
 		var names []string
 		for _, name := range tracked(t, d, ".js", ".ts") {
-			if !strings.HasPrefix(name, d+"/test/") && !strings.Contains(name, ".test.") {
+			if !strings.HasPrefix(name, d+"/test/") && !strings.HasPrefix(name, d+"/test-kit/") && !strings.Contains(name, ".test.") {
 				names = append(names, name)
 			}
 		}

@@ -31,8 +31,9 @@ type nodeFiles struct {
 // scriptExts are the extensions of JavaScript and TypeScript files.
 var scriptExts = []string{".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx"}
 
-// testDirs are the folder names that hold a package's tests.
-var testDirs = []string{"test", "tests", "__tests__"}
+// testDirs are the folder names that hold a package's tests (test-kit:
+// node-base's suites the apps run, and the test data they read).
+var testDirs = []string{"test", "tests", "__tests__", "test-kit"}
 
 // packageFiles are npm's files: shipped, but not code a team writes.
 var packageFiles = []string{"package.json", "package-lock.json", "npm-shrinkwrap.json"}

@@ -3,17 +3,18 @@ import { GraphQLError, GraphQLScalarType, Kind, defaultFieldResolver } from 'gra
 import { MapperKind, getDirective, mapSchema } from '@graphql-tools/utils';
 
 // The schema is the Go app's, read from its files at start: one source of
-// truth for every GraphQL server. @auth and @editor are a schema transform,
-// as Apollo's and Mercurius's docs write custom directives (@graphql-tools'
+// truth for every GraphQL server. Each app names the folder (its code reads
+// the files, and ships them: the stack facts count them as the app's, not
+// as every Node app's). @auth and @editor are a schema transform, as
+// Apollo's and Mercurius's docs write custom directives (@graphql-tools'
 // mapSchema).
-const SCHEMA_DIR = new URL('../../../graphql/graph/', import.meta.url);
 
-/** loadTypeDefs returns the Go app's schema files (apps/graphql/graph/*.graphqls), in name order. */
-export function loadTypeDefs() {
-  return readdirSync(SCHEMA_DIR)
+/** loadTypeDefs returns the schema files (*.graphqls) of the folder schemaDir (a file: URL), in name order. */
+export function loadTypeDefs(schemaDir) {
+  return readdirSync(schemaDir)
     .filter((name) => name.endsWith('.graphqls'))
     .sort()
-    .map((name) => readFileSync(new URL(name, SCHEMA_DIR), 'utf8'));
+    .map((name) => readFileSync(new URL(name, schemaDir), 'utf8'));
 }
 
 /** isDate reports whether s is a real calendar date written YYYY-MM-DD. */
@@ -86,9 +87,10 @@ function withAccessDirectives(schema) {
  * buildSchema returns the executable schema: the Go app's type definitions
  * and scalars with resolvers, made executable by makeSchema (the engine's
  * own: @graphql-tools' makeExecutableSchema, Yoga's createSchema), given
- * { typeDefs, resolvers }. badInput(message, node) is the app's error for
- * a leaf value its type refuses.
+ * { typeDefs, resolvers }, the type definitions read from schemaDir (the
+ * Go app's apps/graphql/graph/). badInput(message, node) is the app's
+ * error for a leaf value its type refuses.
  */
-export function buildSchema({ makeSchema, resolvers, badInput }) {
-  return withAccessDirectives(makeSchema({ typeDefs: loadTypeDefs(), resolvers: { ...scalars(badInput), ...resolvers } }));
+export function buildSchema({ makeSchema, resolvers, badInput, schemaDir }) {
+  return withAccessDirectives(makeSchema({ typeDefs: loadTypeDefs(schemaDir), resolvers: { ...scalars(badInput), ...resolvers } }));
 }
