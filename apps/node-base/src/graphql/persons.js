@@ -1,9 +1,8 @@
-import { AppError, ENOTFOUND, invalid } from '../errors.js';
+import { invalid } from '../errors.js';
 import { query } from '../store/pool.js';
-import { Problems, pageLimit } from '../store/validate.js';
-import { encodeCursor, decodeCursor, badCursor } from '../store/cursor.js';
 import { PERSON_COLUMNS, personOf } from '../store/personWrites.js';
-import { APPOINTMENTS, FUNDINGS, GET, LIST, STIPENDS, appointmentOf, fundingOf, likeEscape, stipendOf } from '../store/personRows.js';
+import { findPerson, findPersonPage } from '../store/persons.js';
+import { APPOINTMENTS, FUNDINGS, STIPENDS, appointmentOf, fundingOf, stipendOf } from '../store/personRows.js';
 
 // The GraphQL apps' person reads. The batch reads serve their dataloaders:
 // one statement per level of the graph, whatever the number of parents (the
@@ -21,11 +20,7 @@ function groupBy(keys, items, keyOf) {
 /** personStore reads persons in pool, one at a time, by page or in batches. */
 export function personStore(pool) {
   return {
-    async findById(id) {
-      const { rows } = await query(pool, { text: GET, values: [id] });
-      if (rows.length === 0) throw new AppError(ENOTFOUND, `person ${id} not found`);
-      return personOf(rows[0]);
-    },
+    findById: (id) => findPerson(pool, id),
 
     /** byIds returns the persons of ids, null where there is none. */
     async byIds(ids) {
@@ -51,28 +46,6 @@ export function personStore(pool) {
     },
 
     /** find returns one page ordered by name: { items, nextCursor }. */
-    async find({ search, after, limit }) {
-      const size = pageLimit(limit, 'first');
-      let pattern = null;
-      if (search) {
-        const p = new Problems();
-        p.text('search', search, 0, 100);
-        if (Object.keys(p.fields).length > 0) throw invalid(p.fields);
-        pattern = `%${likeEscape(search)}%`;
-      }
-      let from = [false, '', '', 0];
-      if (after) {
-        const c = decodeCursor(after, 'person');
-        if (typeof c.l !== 'string' || typeof c.f !== 'string' || c.i <= 0 || `${c.l}${c.f}`.includes('\0')) {
-          throw badCursor();
-        }
-        from = [true, c.l, c.f, c.i];
-      }
-      const { rows } = await query(pool, { text: LIST, values: [pattern, ...from, size + 1] });
-      const items = rows.slice(0, size).map(personOf);
-      const last = items[size - 1];
-      const nextCursor = rows.length > size ? encodeCursor({ k: 'person', l: last.lastName, f: last.firstName, i: last.id }) : null;
-      return { items, nextCursor };
-    },
+    find: (page) => findPersonPage(pool, page, { limitField: 'first', searchField: 'search', refuse: invalid }),
   };
 }
