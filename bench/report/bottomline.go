@@ -355,12 +355,13 @@ func spreadText(c *results.Capacity) []string {
 	if !c.Repeated() {
 		return nil
 	}
-	lo, hi, n := c.Range()
+	lo, hi, _ := c.Range()
 	span := rateText(math.Round(lo)) + "–" + rateText(math.Round(hi)) + " req/s"
+	of, leftOut := medianOf(c)
 	if c.WideSpread() {
-		return []string{fmt.Sprintf("the median of %d searches, which ranged widely: %s", n, span)}
+		return []string{fmt.Sprintf("the median of %s searches%s, which ranged widely: %s", of, leftOut, span)}
 	}
-	return []string{fmt.Sprintf("the median of %d searches, which ranged %s", n, span)}
+	return []string{fmt.Sprintf("the median of %s searches%s, which ranged %s", of, leftOut, span)}
 }
 
 // noneAt is an app whose search missed the SLO at its first rate.

@@ -79,16 +79,36 @@ func searchText(c *results.Capacity) (figure string, marks []string) {
 // over the searches that ran: "median of 3: 102–130", "wide" added when
 // one moved by more than results.CapacityWideSpread of the median.
 func rangeText(c *results.Capacity) string {
-	lo, hi, n := c.Range()
-	of := strconv.Itoa(n)
-	if n < len(c.Searches) {
-		of = fmt.Sprintf("%d that ran of %d", n, len(c.Searches))
-	}
-	s := "median of " + of + ": " + rateText(math.Round(lo)) + "–" + rateText(math.Round(hi))
+	lo, hi, _ := c.Range()
+	of, leftOut := medianOf(c)
+	s := "median of " + of + leftOut + ": " + rateText(math.Round(lo)) + "–" + rateText(math.Round(hi))
 	if c.WideSpread() {
 		s += ", wide"
 	}
 	return s
+}
+
+// medianOf says which searches c's median was taken over, as rangeText
+// and the bottom line write it after "median of": of is "3" when every
+// search counted, "2 that ran of 3" when one did not run, "2 unconfirmed
+// of 3" when the unconfirmed were the majority and the median is theirs;
+// leftOut is " with 1 unconfirmed left out" when a rate that a full-length
+// run never held was not counted (results.FoldCapacities: it does not pull
+// the median up), so that the range beside it is not read as the median's.
+func medianOf(c *results.Capacity) (of, leftOut string) {
+	_, _, ran := c.Range()
+	of = strconv.Itoa(ran)
+	if ran < len(c.Searches) {
+		of = fmt.Sprintf("%d that ran of %d", ran, len(c.Searches))
+	}
+	counted := len(c.CountedRates())
+	switch {
+	case counted >= ran:
+		return of, ""
+	case c.Unconfirmed():
+		return fmt.Sprintf("%d unconfirmed of %s", counted, of), ""
+	}
+	return of, fmt.Sprintf(" with %d unconfirmed left out", ran-counted)
 }
 
 // searchesText lists the figure of each of c's searches in the order they
