@@ -6,9 +6,9 @@ import globals from 'globals';
 
 export default [
   {
-    // Not the workspace's code: the Go apps' browser assets, and what
-    // the runner writes.
-    ignores: ['apps/graphql/graphiql/', 'resources/', 'results/', 'bin/'],
+    // Not the workspace's code: the Go apps' browser assets, what the
+    // runner writes, and what a TypeScript app's build compiles (dist/).
+    ignores: ['apps/graphql/graphiql/', 'resources/', 'results/', 'bin/', 'apps/*/dist/'],
   },
   js.configs.recommended,
   {

@@ -42,10 +42,12 @@ func (t Toolchain) Missing() string {
 // a package, and a Go app's process is found by its executable's name):
 // a Go app's binary, built with its BuildEnv; for a Node app a link to its
 // folder, a package of the npm workspace at root, whose locked
-// dependencies one npm ci at root installs for every Node app at once.
+// dependencies one npm ci at root installs for every Node app at once,
+// and whose BuildScript, if it has one, then runs once (BuildNode).
 // Tool output goes to log.
 func Build(ctx context.Context, root, dir string, apps []App, log io.Writer) error {
 	installed := false
+	built := map[string]bool{}
 	for _, a := range apps {
 		if a.Toolchain != ToolchainNode {
 			args := []string{"build", "-o", filepath.Join(dir, a.Name), "./apps/" + a.Package}
@@ -63,6 +65,12 @@ func Build(ctx context.Context, root, dir string, apps []App, log io.Writer) err
 				return fmt.Errorf("build %s: in the Node workspace: %w", a.Name, err)
 			}
 			installed = true
+		}
+		if a.BuildScript != "" && !built[a.Package] {
+			if err := BuildNode(ctx, root, a, log); err != nil {
+				return fmt.Errorf("build %s: %w", a.Name, err)
+			}
+			built[a.Package] = true
 		}
 		if err := os.Symlink(folder, filepath.Join(dir, a.Name)); err != nil {
 			return fmt.Errorf("build %s: %w", a.Name, err)
@@ -118,6 +126,31 @@ func InstallNode(ctx context.Context, root string, log io.Writer) error {
 		return err
 	}
 	return os.WriteFile(stamp, []byte(want), 0o644)
+}
+
+// BuildNode runs the BuildScript of the Node app a in the npm workspace
+// at root, installed (InstallNode): npm run <script> --workspace
+// apps/<Package>, which for a TypeScript app is tsc compiling its src/
+// into dist/. It holds InstallNode's lock on the lockfile meanwhile, so
+// that no npm ci removes the compiler under it and no second build (of
+// another runner, or of the app's own npm test) writes the same files at
+// once. A build that has nothing new to compile should write nothing
+// (tsc's incremental mode), so that an app another runner is starting
+// from them never reads a file half-written. npm's output goes to log.
+func BuildNode(ctx context.Context, root string, a App, log io.Writer) error {
+	lock, err := os.Open(filepath.Join(root, "package-lock.json"))
+	if err != nil {
+		return fmt.Errorf("no lockfile to build with (npm install at the repository root writes it): %w", err)
+	}
+	defer lock.Close()
+	if err := flock(ctx, lock); err != nil {
+		return err
+	}
+	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	if _, err := exec.LookPath("npm"); err != nil {
+		return fmt.Errorf("npm not found on PATH: %s", NodeInstall)
+	}
+	return runTool(ctx, root, nil, log, "npm", "run", a.BuildScript, "--workspace", "apps/"+a.Package)
 }
 
 // flock takes an exclusive lock on f, waiting for it until ctx ends.

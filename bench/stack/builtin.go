@@ -20,8 +20,15 @@ type App struct {
 	// for Go, its package.json for Node.
 	Package string
 	// Main is, for a Node app, the script node starts, relative to the
-	// app's folder (e.g. src/main.js); empty for Go.
+	// app's folder (e.g. src/main.js, or dist/main.js for one its
+	// BuildScript compiles); empty for Go.
 	Main string
+	// BuildScript is, for a Node app whose sources do not run as they
+	// are (TypeScript), the script of its package.json that makes them
+	// ready after npm ci — "build" for tsc compiling src/ into dist/ —
+	// which Build runs as npm run <script> --workspace apps/<Package>,
+	// once per package; empty for an app node runs as written, and for Go.
+	BuildScript string
 	// Tree says the app runs as a tree of processes (a primary and the
 	// workers it forks): its CPU and memory are then the sum over the
 	// tree, memory as Pss so that pages the workers share count once.

@@ -113,3 +113,58 @@ func TestInstallNode(t *testing.T) {
 		t.Errorf("install after the lockfile changed, without npm: %v; want npm ci to be needed, and npm said missing", err)
 	}
 }
+
+// TestBuildNodeScript builds two rows of one package with a build step,
+// as nest and nest-fastify are: npm ci, then the package's script once,
+// in its folder, and a link per row; a script that fails fails the build,
+// naming the app, the command and what it printed.
+func TestBuildNodeScript(t *testing.T) {
+	for _, cmd := range []string{"node", "npm"} {
+		if _, err := exec.LookPath(cmd); err != nil {
+			t.Fatalf("%s not found: %s", cmd, stack.NodeInstall)
+		}
+	}
+	root := t.TempDir()
+	write := func(name, content string) {
+		t.Helper()
+		path := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("package.json", rootPackage)
+	// The build appends a line to dist/built.txt: one line, one run.
+	write("apps/app/package.json", `{"name": "app", "version": "1.0.0", "private": true,
+		"scripts": {"build": "node build.js", "broken": "node -e \"console.error('tsc: an error'); process.exit(2)\""}}`)
+	write("apps/app/build.js", "const fs = require('node:fs');\nfs.mkdirSync('dist', { recursive: true });\nfs.appendFileSync('dist/built.txt', 'built\\n');\n")
+	lock := exec.Command("npm", "install", "--package-lock-only", "--no-audit", "--no-fund")
+	lock.Dir = root
+	if out, err := lock.CombinedOutput(); err != nil {
+		t.Fatalf("npm install --package-lock-only: %v\n%s", err, out)
+	}
+	rows := []stack.App{
+		{Name: "one", Toolchain: stack.ToolchainNode, Package: "app", Main: "dist/main.js", BuildScript: "build"},
+		{Name: "two", Toolchain: stack.ToolchainNode, Package: "app", Main: "dist/main.js", BuildScript: "build", RunEnv: []string{"X=1"}},
+	}
+	dir := t.TempDir()
+	if err := stack.Build(t.Context(), root, dir, rows, io.Discard); err != nil {
+		t.Fatalf("Build: %v", err)
+	}
+	for _, r := range rows {
+		got, err := os.ReadFile(filepath.Join(dir, r.Name, "dist", "built.txt"))
+		if err != nil || string(got) != "built\n" {
+			t.Errorf("%s/dist/built.txt = %q, %v; want the build run once, in the package's folder", r.Name, got, err)
+		}
+	}
+
+	broken := stack.App{Name: "three", Toolchain: stack.ToolchainNode, Package: "app", Main: "dist/main.js", BuildScript: "broken"}
+	err := stack.Build(t.Context(), root, t.TempDir(), []stack.App{broken}, io.Discard)
+	for _, want := range []string{"build three: ", "npm run broken --workspace apps/app", "tsc: an error"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Build with a failing script: %v, want an error saying %q", err, want)
+		}
+	}
+}
