@@ -6,7 +6,8 @@ import { MAX_QUERY_TOKENS } from '@crudbench/node-base/graphql/limits.js';
 import { knownRootTypeRule } from '@crudbench/node-base/graphql/rules.js';
 import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
 import { bearerToken } from '@crudbench/node-base/tokens.js';
-import { createFormatError, mediaType, sendError, useStatus } from './errors.js';
+import { mediaType, writeError } from '@crudbench/node-base/graphql/errors.js';
+import { createFormatError, useStatus } from './errors.js';
 import { refuseLargeQuery, refusedRule, useLimits } from './limits.js';
 import { createLoaders } from './loaders.js';
 import { buildSchema } from './schema.js';
@@ -92,7 +93,7 @@ export function createApp({ apollo, logger, pool, persons, personWriter, vacanci
   app.use((err, req, res, next) => {
     if (res.headersSent) return next(err);
     if (err.type === 'entity.too.large') {
-      return sendError(req, res, 413, 'REQUEST_TOO_LARGE', `the body is larger than ${MAX_BODY_BYTES} bytes`);
+      return writeError(req, res, 413, 'REQUEST_TOO_LARGE', `the body is larger than ${MAX_BODY_BYTES} bytes`);
     }
     if (
       err.type === 'entity.parse.failed' ||
@@ -100,10 +101,10 @@ export function createApp({ apollo, logger, pool, persons, personWriter, vacanci
       err.type === 'encoding.unsupported' ||
       err.type === 'charset.unsupported'
     ) {
-      return sendError(req, res, 400, 'BAD_REQUEST', NOT_A_REQUEST);
+      return writeError(req, res, 400, 'BAD_REQUEST', NOT_A_REQUEST);
     }
     logger.error({ err, method: req.method, path: req.path }, 'internal error');
-    return sendError(req, res, 500, 'INTERNAL', 'internal error');
+    return writeError(req, res, 500, 'INTERNAL', 'internal error');
   });
 
   // The request's deadline and the client's leaving, for the limits.
@@ -136,17 +137,17 @@ const ALLOWED = ['GET', 'HEAD', 'POST', 'OPTIONS'];
 function refuseUnserved(req, res, next) {
   if (!ALLOWED.includes(req.method)) {
     res.set('Allow', ALLOWED.join(', '));
-    return sendError(req, res, 405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed here: send POST (or GET for a query)`);
+    return writeError(req, res, 405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed here: send POST (or GET for a query)`);
   }
   if (req.method === 'OPTIONS') return res.set('Allow', ALLOWED.join(', ')).status(200).end();
   if (Number(req.headers['content-length']) > MAX_BODY_BYTES) {
     // Node reads and drops the body it will not use, so that the client
     // can finish sending it and read the answer.
-    return sendError(req, res, 413, 'REQUEST_TOO_LARGE', `the body is larger than ${MAX_BODY_BYTES} bytes`);
+    return writeError(req, res, 413, 'REQUEST_TOO_LARGE', `the body is larger than ${MAX_BODY_BYTES} bytes`);
   }
   if (req.method === 'POST' && mediaType(req.headers['content-type']) !== 'application/json') {
     const got = req.headers['content-type'] ? `Content-Type ${req.headers['content-type']}` : 'no Content-Type';
-    return sendError(req, res, 415, 'UNSUPPORTED_MEDIA_TYPE', `send the request as Content-Type: application/json, not ${got}`);
+    return writeError(req, res, 415, 'UNSUPPORTED_MEDIA_TYPE', `send the request as Content-Type: application/json, not ${got}`);
   }
   // Apollo serves GET and POST; express sends no body for HEAD.
   if (req.method === 'HEAD') req.method = 'GET';

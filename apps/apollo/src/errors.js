@@ -1,73 +1,23 @@
 import { GraphQLError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { MAX_QUERY_TOKENS } from '@crudbench/node-base/graphql/limits.js';
+import {
+  CLIENT_CODES as CODES_OF_CLIENTS,
+  REQUEST_CODES,
+  allNull,
+  requestErrorStatus,
+  responseType,
+} from '@crudbench/node-base/graphql/errors.js';
 import { RETRY_AFTER } from '@crudbench/node-base/http/server.js';
 
 // The Go app's codes and statuses (apps/graphql/README.md, Errors), in the
 // two places Apollo has for them: formatError gives every error its code
 // and message, and useStatus sets the response's status from the codes, as
-// the Go app's transport does.
+// the Go app's transport does. The codes, media types and request errors'
+// statuses are node-base's (graphql/errors.js), as every GraphQL app's.
 
-/** The codes of a request refused before it ran: parse, validation and the document limits. */
-const REQUEST_CODES = new Set([
-  'GRAPHQL_PARSE_FAILED',
-  'GRAPHQL_VALIDATION_FAILED',
-  'QUERY_TOO_LARGE',
-  'OPERATION_LIMIT_EXCEEDED',
-  'FRAGMENT_LIMIT_EXCEEDED',
-  'SPREAD_LIMIT_EXCEEDED',
-  'ALIAS_LIMIT_EXCEEDED',
-  'DIRECTIVE_LIMIT_EXCEEDED',
-  'SELECTION_LIMIT_EXCEEDED',
-  'REPEAT_LIMIT_EXCEEDED',
-  'DEPTH_LIMIT_EXCEEDED',
-  'COMPLEXITY_LIMIT_EXCEEDED',
-]);
-
-/** The codes a client may see with their message; any other error is INTERNAL. */
-const CLIENT_CODES = new Set([
-  ...REQUEST_CODES,
-  'BAD_REQUEST',
-  'BAD_USER_INPUT',
-  'NOT_FOUND',
-  'CONFLICT',
-  'UNAUTHENTICATED',
-  'FORBIDDEN',
-  'UNAVAILABLE',
-]);
-
-const GRAPHQL_RESPONSE = 'application/graphql-response+json';
-
-/** mediaType is a Content-Type's or Accept entry's type and subtype, lower case, without parameters. */
-export const mediaType = (header) => (header ?? '').split(';')[0].trim().toLowerCase();
-
-/**
- * responseType is the media type of an answer to a request with this
- * Accept, as the Go app chooses it: application/json when the client
- * accepts it (or anything), else application/graphql-response+json.
- */
-export function responseType(accept) {
-  if (!accept) return 'application/json';
-  for (const part of accept.split(',')) {
-    const type = mediaType(part);
-    if (type === '*/*' || type === 'application/*' || type === 'application/json') return 'application/json';
-    if (type === GRAPHQL_RESPONSE) return type;
-  }
-  return GRAPHQL_RESPONSE;
-}
-
-/**
- * requestErrorStatus is the status of a request error: 400 for clients of
- * the GraphQL-over-HTTP spec's media type, 200 for those of
- * application/json, which read the errors of a 200 only.
- */
-export const requestErrorStatus = (accept) => (responseType(accept) === GRAPHQL_RESPONSE ? 400 : 200);
-
-/** sendError answers a request refused before Apollo runs it: one error with its code, no data. */
-export function sendError(req, res, status, code, message) {
-  const body = JSON.stringify({ errors: [{ message, extensions: { code } }] });
-  res.writeHead(status, { 'Content-Type': responseType(req.headers.accept), 'Content-Length': Buffer.byteLength(body) }).end(body);
-}
+/** The codes a client may see with their message: node-base's, and Apollo's refusal of a body that is no request. */
+const CLIENT_CODES = new Set([...CODES_OF_CLIENTS, 'BAD_REQUEST']);
 
 /**
  * createFormatError returns Apollo's formatError: the Go app's code and
@@ -101,9 +51,6 @@ export function createFormatError(logger) {
     return { message: 'internal error', extensions: { code: 'INTERNAL' } };
   };
 }
-
-/** allNull reports whether data is null or an object whose every field is null. */
-const allNull = (data) => data == null || Object.values(data).every((v) => v === null);
 
 /**
  * useStatus is the plugin setting the status of every response Apollo

@@ -1,7 +1,7 @@
 import { GraphQLError, parse } from 'graphql';
 import { HeaderMap } from '@apollo/server';
 import { checkDocument, checkNesting, checkQuerySize, measureOperation } from '@crudbench/node-base/graphql/limits.js';
-import { requestErrorStatus, sendError } from './errors.js';
+import { requestErrorStatus, writeError } from '@crudbench/node-base/graphql/errors.js';
 import { nameInputErrors, variableErrors } from './inputs.js';
 
 // The Go app's limits (apps/node-base/src/graphql/limits.js), in the
@@ -23,7 +23,7 @@ export function refuseLargeQuery(req, res, next) {
   const query = req.method === 'POST' ? req.body?.query : req.query.query;
   const refused = typeof query === 'string' ? checkQuerySize(query) : null;
   if (!refused) return next();
-  return sendError(req, res, requestErrorStatus(req.headers.accept), refused.code, refused.message);
+  return writeError(req, res, requestErrorStatus(req.headers.accept), refused.code, refused.message);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createApollo, createApp } from './app.js';
-import { sendError } from './errors.js';
-import { serveMetrics } from './metrics.js';
+import client from 'prom-client';
+import { writeError } from '@crudbench/node-base/graphql/errors.js';
+import { metricsServer } from '@crudbench/node-base/graphql/metrics.js';
 import { answers } from '@crudbench/node-base/graphql/answers.js';
 import { run as runApp } from '@crudbench/node-base/http/run.js';
 import { personStore } from '@crudbench/node-base/graphql/persons.js';
@@ -16,12 +17,12 @@ export function run(env, { signal } = {}) {
       defaultAddr: DEFAULT_ADDR,
       name: 'crudbench-apollo',
       persons: personStore,
-      serveMetrics,
+      serveMetrics: metricsServer(client),
       async start({ serve, ...deps }) {
         const apollo = createApollo({ logger: deps.logger });
         await apollo.start();
         // The Go apps' HTTP rules, and the request deadline Apollo has not.
-        const server = serve(createApp({ apollo, ...deps }), answers(sendError));
+        const server = serve(createApp({ apollo, ...deps }), answers(writeError));
         return { server, close: () => apollo.stop() };
       },
     },

@@ -1,5 +1,6 @@
 import { GraphQLError, Kind, getOperationAST, parse } from 'graphql';
 import { MAX_QUERY_TOKENS } from '@crudbench/node-base/graphql/limits.js';
+import { CLIENT_CODES, REQUEST_CODES, allNull, requestErrorStatus, responseType } from '@crudbench/node-base/graphql/errors.js';
 import { RETRY_AFTER } from '@crudbench/node-base/http/server.js';
 import { inputNamesAt, variableErrors } from './inputs.js';
 
@@ -7,57 +8,13 @@ import { inputNamesAt, variableErrors } from './inputs.js';
 // one place Mercurius has for them: its errorFormatter, which every
 // response with errors passes, a refusal thrown anywhere on the request's
 // way (Fastify's body parser and schema, Mercurius's parsing, validation,
-// hooks) as well as the errors of a response that ran.
-
-/** The codes of a request refused before it ran: parse, validation and the document limits. */
-const REQUEST_CODES = new Set([
-  'GRAPHQL_PARSE_FAILED',
-  'GRAPHQL_VALIDATION_FAILED',
-  'QUERY_TOO_LARGE',
-  'OPERATION_LIMIT_EXCEEDED',
-  'FRAGMENT_LIMIT_EXCEEDED',
-  'SPREAD_LIMIT_EXCEEDED',
-  'ALIAS_LIMIT_EXCEEDED',
-  'DIRECTIVE_LIMIT_EXCEEDED',
-  'SELECTION_LIMIT_EXCEEDED',
-  'REPEAT_LIMIT_EXCEEDED',
-  'DEPTH_LIMIT_EXCEEDED',
-  'COMPLEXITY_LIMIT_EXCEEDED',
-]);
-
-/** The codes a client may see with their message; any other error is INTERNAL. */
-const CLIENT_CODES = new Set([...REQUEST_CODES, 'BAD_USER_INPUT', 'NOT_FOUND', 'CONFLICT', 'UNAUTHENTICATED', 'FORBIDDEN', 'UNAVAILABLE']);
+// hooks) as well as the errors of a response that ran. The codes, media
+// types and request errors' statuses are node-base's (graphql/errors.js),
+// as every GraphQL app's.
 
 /** The statuses of the refusals of HTTP requests that are no GraphQL request. */
 const HTTP_CODES = { 400: 'BAD_REQUEST', 405: 'METHOD_NOT_ALLOWED', 413: 'REQUEST_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' };
 const HTTP_STATUSES = Object.fromEntries(Object.entries(HTTP_CODES).map(([status, code]) => [code, Number(status)]));
-
-const GRAPHQL_RESPONSE = 'application/graphql-response+json';
-
-/** mediaType is a Content-Type's or Accept entry's type and subtype, lower case, without parameters. */
-export const mediaType = (header) => (header ?? '').split(';')[0].trim().toLowerCase();
-
-/**
- * responseType is the media type of an answer to a request with this
- * Accept, as the Go app chooses it: application/json when the client
- * accepts it (or anything), else application/graphql-response+json.
- */
-export function responseType(accept) {
-  if (!accept) return 'application/json';
-  for (const part of accept.split(',')) {
-    const type = mediaType(part);
-    if (type === '*/*' || type === 'application/*' || type === 'application/json') return 'application/json';
-    if (type === GRAPHQL_RESPONSE) return type;
-  }
-  return GRAPHQL_RESPONSE;
-}
-
-/**
- * requestErrorStatus is the status of a request error: 400 for clients of
- * the GraphQL-over-HTTP spec's media type, 200 for those of
- * application/json, which read the errors of a 200 only.
- */
-export const requestErrorStatus = (accept) => (responseType(accept) === GRAPHQL_RESPONSE ? 400 : 200);
 
 /** Refused is what a hook throws to answer a request with these GraphQL errors instead of running it. */
 export class Refused extends Error {
@@ -76,12 +33,6 @@ export function sendError(request, reply, status, code, message) {
     .code(status)
     .type(responseType(request.headers.accept))
     .send(JSON.stringify({ errors: [{ message, extensions: { code } }] }));
-}
-
-/** writeError answers on node:http's response, for node-base's server: one error with its code, no data. */
-export function writeError(req, res, status, code, message) {
-  const body = JSON.stringify({ errors: [{ message, extensions: { code } }] });
-  res.writeHead(status, { 'Content-Type': responseType(req.headers.accept), 'Content-Length': Buffer.byteLength(body) }).end(body);
 }
 
 /** clientError is error as the response carries it, with code and, for bad input, fields. */
@@ -172,9 +123,6 @@ function refusedErrors(error, request, schema) {
     return clientError(e, CLIENT_CODES.has(code) ? code : 'GRAPHQL_VALIDATION_FAILED');
   });
 }
-
-/** allNull reports whether data is null or an object whose every field is null. */
-const allNull = (data) => data == null || Object.values(data).every((v) => v === null);
 
 /**
  * createErrorFormatter returns Mercurius's errorFormatter: the Go app's

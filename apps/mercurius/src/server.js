@@ -1,7 +1,8 @@
 import { createApp } from './app.js';
-import { writeError } from './errors.js';
+import client from 'prom-client';
+import { writeError } from '@crudbench/node-base/graphql/errors.js';
 import { ConfigError } from '@crudbench/node-base/config.js';
-import { serveMetrics } from './metrics.js';
+import { metricsServer } from '@crudbench/node-base/graphql/metrics.js';
 import { answers } from '@crudbench/node-base/graphql/answers.js';
 import { run as runApp } from '@crudbench/node-base/http/run.js';
 import { personStore } from '@crudbench/node-base/graphql/persons.js';
@@ -17,7 +18,7 @@ export function run(env, { signal } = {}) {
       defaultAddr: DEFAULT_ADDR,
       name: 'crudbench-mercurius',
       persons: personStore,
-      serveMetrics,
+      serveMetrics: metricsServer(client),
       start({ serve, ...deps }) {
         const jit = readJit(env.MERCURIUS_JIT);
         // The Go apps' HTTP rules, and the request deadline Mercurius has not.

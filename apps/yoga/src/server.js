@@ -1,5 +1,6 @@
 import { createApp, sendError } from './app.js';
-import { serveMetrics } from './metrics.js';
+import client from 'prom-client';
+import { metricsServer } from '@crudbench/node-base/graphql/metrics.js';
 import { answers } from '@crudbench/node-base/graphql/answers.js';
 import { run as runApp } from '@crudbench/node-base/http/run.js';
 import { personStore } from '@crudbench/node-base/graphql/persons.js';
@@ -15,7 +16,7 @@ export function run(env, { signal } = {}) {
       defaultAddr: DEFAULT_ADDR,
       name: 'crudbench-yoga',
       persons: personStore,
-      serveMetrics,
+      serveMetrics: metricsServer(client),
       start({ serve, ...deps }) {
         // The Go apps' HTTP rules, and the request deadline Yoga has not.
         return { server: serve(createApp(deps), answers(sendError)) };
