@@ -22,7 +22,7 @@ const usage = `Usage: go run ./bench [flags]
 
 Benchmarks apps at constant request rates and writes report.md, report.html
 and results.json into a new folder under -out. An app is a named
-implementation of a kind of contract: rest, graphql, site or grpc.
+implementation of a kind of contract: rest, graphql, site, grpc or trpc.
 
 With nothing set it starts a throwaway PostgreSQL cluster, builds and starts
 the default app of the kinds rest, graphql and site (rest, graphql, htmx),

@@ -128,7 +128,7 @@ func TestParseAttachFlags(t *testing.T) {
 		err  string
 	}{
 		{[]string{"-attach", "candidate=http://h:1"}, "candidate is not a built-in app (" + strings.Join(stack.BuiltinNames(), ", ") + "): give its kind, e.g. candidate=rest@http://h:1"},
-		{[]string{"-attach", "candidate=soap@http://h:1"}, `unknown kind "soap" (known: rest, graphql, site, grpc)`},
+		{[]string{"-attach", "candidate=soap@http://h:1"}, `unknown kind "soap" (known: rest, graphql, site, grpc, trpc)`},
 		{[]string{"-attach", "graphql=rest@http://h:1"}, "graphql is the built-in app of kind graphql: attach a rest server under another name"},
 		{[]string{"-attach", "cand=grpc@http://h:1"}, `a grpc app is attached at host:port, e.g. candidate=grpc@10.0.0.5:9090, not "http://h:1"`},
 		{[]string{"-attach", "cand=grpc@h"}, `a grpc app is attached at host:port`},

@@ -19,10 +19,11 @@ const (
 	KindGraphQL Kind = "graphql" // POST /graphql documents, a bearer token
 	KindSite    Kind = "site"    // server-rendered pages and forms, a session cookie
 	KindGRPC    Kind = "grpc"    // unary calls of crudbench.v1.Staff, a bearer token in metadata
+	KindTRPC    Kind = "trpc"    // tRPC procedures over HTTP (GET queries, POST mutations), a bearer token
 )
 
 // Kinds lists every kind in report order.
-var Kinds = []Kind{KindREST, KindGraphQL, KindSite, KindGRPC}
+var Kinds = []Kind{KindREST, KindGraphQL, KindSite, KindGRPC, KindTRPC}
 
 // ParseKind reads a kind's name.
 func ParseKind(s string) (Kind, error) {
@@ -75,6 +76,8 @@ func dialectOf(k Kind) dialect {
 		return siteDialect{}
 	case KindGRPC:
 		return grpcDialect{}
+	case KindTRPC:
+		return trpcDialect{}
 	}
 	return nil
 }

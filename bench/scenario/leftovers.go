@@ -89,6 +89,15 @@ func (v *Validator) findTitled(ctx context.Context, s *Session, prefix string) (
 			}
 			return data.Vacancies.Nodes, nil
 		}
+	case KindTRPC:
+		t = trpcDrafts(s.App.BaseURL)
+		rows = func(r *vegeta.Result) ([]row, error) {
+			var page struct{ Items []row }
+			if err := decodeTRPC(r, &page); err != nil {
+				return nil, err
+			}
+			return page.Items, nil
+		}
 	default:
 		return nil, fmt.Errorf("the rows of a %s app are found only in the database (give the runner DATABASE_URL)", s.App.Kind)
 	}

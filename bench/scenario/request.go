@@ -16,14 +16,18 @@ import (
 var operationName = regexp.MustCompile(`^\s*(?:query|mutation)\s+([_A-Za-z][_0-9A-Za-z]*)`)
 
 // RequestLabel names a request the way a failure should show it to the
-// person who has to fix the server: method, path and query, and for a
-// GraphQL document its operation name (every GraphQL request goes to the
-// same path, so the path alone would not say which one failed). The host
-// and the bench's operation label are left out.
+// person who has to fix the server: method, path and query (unescaped:
+// a tRPC query's input reads as the JSON it is), and for a GraphQL
+// document its operation name (every GraphQL request goes to the same
+// path, so the path alone would not say which one failed). The host and
+// the bench's operation label are left out.
 func RequestLabel(t vegeta.Target) string {
 	path := t.URL
 	if u, err := url.Parse(t.URL); err == nil {
 		path = u.RequestURI()
+		if q, err := url.QueryUnescape(u.RawQuery); err == nil && q != u.RawQuery {
+			path = u.EscapedPath() + "?" + q
+		}
 	}
 	label := t.Method + " " + path
 	var doc struct {

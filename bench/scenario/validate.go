@@ -151,7 +151,13 @@ func (v *Validator) checkRead(ctx context.Context, s *Session, op Op, t vegeta.T
 // REST kind's shape: the person object, or the list of items.
 func jsonContent(kind Kind, op Op, r *vegeta.Result) (any, error) {
 	var body any
-	if kind == KindGRPC {
+	if kind == KindTRPC {
+		data, err := trpcContent(op, r)
+		if err != nil {
+			return nil, err
+		}
+		body = data
+	} else if kind == KindGRPC {
 		data, err := grpcContent(op, r)
 		if err != nil {
 			return nil, err
@@ -350,6 +356,8 @@ func (v *Validator) vacancyHas(ctx context.Context, s *Session, id int64, title 
 	case err != nil:
 	case s.App.Kind == KindGRPC:
 		err = checkGRPC(r)
+	case s.App.Kind == KindTRPC:
+		err = checkTRPC(r)
 	case r.Code != http.StatusOK:
 		err = fmt.Errorf("status %d, want 200%s", r.Code, snippet(r.Body))
 	case s.App.Kind == KindGraphQL:
@@ -384,8 +392,8 @@ func (v *Validator) raised(ctx context.Context, s *Session, id int64, version in
 	return nil
 }
 
-// vacancyGone checks that vacancy id no longer exists: 404, or for GraphQL
-// a null vacancy or a NOT_FOUND error.
+// vacancyGone checks that vacancy id no longer exists: 404 (for tRPC its
+// NOT_FOUND), or for GraphQL a null vacancy or a NOT_FOUND error.
 func (v *Validator) vacancyGone(ctx context.Context, s *Session, id int64) error {
 	t := s.withAuth(s.App.d.readVacancy(s.App.BaseURL, id), OpReadOne, 0)
 	r, err := Do(ctx, v.Client, t)
@@ -411,6 +419,9 @@ func (v *Validator) vacancyGone(ctx context.Context, s *Session, id int64) error
 	}
 	if s.App.Kind == KindGRPC {
 		return fmt.Errorf("%s: vacancy %d still readable after delete: gRPC %s, want NOT_FOUND%s", RequestLabel(t), id, grpcStatus(r), s.App.vacancyText(r))
+	}
+	if s.App.Kind == KindTRPC {
+		return fmt.Errorf("%s: vacancy %d still readable after delete: status %d%s, want 404 (tRPC NOT_FOUND)", RequestLabel(t), id, r.Code, trpcError(r.Body))
 	}
 	return fmt.Errorf("%s: vacancy %d still readable after delete: status %d, want 404%s", RequestLabel(t), id, r.Code, snippet(r.Body))
 }
