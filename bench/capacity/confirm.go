@@ -6,21 +6,6 @@ import (
 	"crudbench/bench/results"
 )
 
-// The confirmation runs of a search. Probes are short (seconds), and a
-// rate that two short probes met can still miss the SLO over a
-// full-length run: a longer window holds more of the machine's stalls
-// and the app's collections. A capacity whose own full-length run missed
-// is no capacity a reader can plan on, so a confirmation that misses is
-// followed by another ConfirmStep lower, up to MaxConfirmations runs in
-// all: the capacity is the highest rate a full-length run held. A 10%
-// step is twice the search's default precision, larger than the noise
-// of the bisection's last step, small enough that one step does not give
-// up what the app can do.
-const (
-	MaxConfirmations = 3
-	ConfirmStep      = 0.9
-)
-
 // ConfirmFunc measures one full-length run at rate, the try-th
 // confirmation of a search (1 for the first).
 type ConfirmFunc func(ctx context.Context, rate float64, try int) results.Result

@@ -61,14 +61,6 @@ func (s *search) bisect(ctx context.Context) error {
 	return nil
 }
 
-// MaxTries is the most probes one rate takes: a rate is met when its
-// first probe meets the SLO, or two of three do; missed when two miss.
-// One probe that missed among met ones is a spike — a pause of the
-// machine, a collection, another process — and a single one must not
-// decide the capacity; an app that misses twice in three tries misses
-// its SLO at that rate.
-const MaxTries = 3
-
 // run decides rate and moves the bracket: a met rate is the new Rate, a
 // missed one the new Upper (under monotony each rate lies between them).
 func (s *search) run(ctx context.Context, rate float64) (bool, error) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"crudbench/bench/capacity"
 	"crudbench/bench/results"
 )
 
@@ -21,21 +22,11 @@ type CapacityOptions struct {
 	ProbeWarmup, ProbeDuration time.Duration
 }
 
-// CapacityGrowth is the factor between the ramp's steps: doubling brackets
-// a limit between 100 req/s and the cap in a handful of probes, and the
-// bisection then needs four more to reach 5%.
-const CapacityGrowth = 2
-
-// DefaultCapacity holds the flags' defaults. The ramp starts where every
-// app is comfortably within the SLO on two cores and stops at a rate no
-// app reaches there (the load generator alone would need most of a core),
-// so the cap only ends a search on bigger machines. A probe is 2 s of
-// warm-up (pools filled, the GC at its pace) and 5 s measured: at least 500
-// requests at the first rate, enough for a p99, and short enough that the
-// two core scenarios on three apps take under 12 minutes.
+// DefaultCapacity holds the flags' defaults, the capacity package's
+// (capacity.DefaultStart and on), where they are explained.
 var DefaultCapacity = CapacityOptions{
-	Start: 100, Max: 4000, Precision: 0.05,
-	ProbeWarmup: 2 * time.Second, ProbeDuration: 5 * time.Second,
+	Start: capacity.DefaultStart, Max: capacity.DefaultMax, Precision: capacity.DefaultPrecision,
+	ProbeWarmup: capacity.DefaultProbeWarmup, ProbeDuration: capacity.DefaultProbeDuration,
 }
 
 // capacityFlags are the flags that mean nothing without -capacity.
@@ -90,7 +81,7 @@ func (o CapacityOptions) Settings() *results.CapacitySettings {
 		return nil
 	}
 	return &results.CapacitySettings{
-		Start: o.Start, Growth: CapacityGrowth, Max: o.Max, Precision: o.Precision,
+		Start: o.Start, Growth: capacity.Growth, Max: o.Max, Precision: o.Precision,
 		ProbeWarmup: results.Duration(o.ProbeWarmup), ProbeDuration: results.Duration(o.ProbeDuration),
 		MinSuccessRatio:    results.CapacityMinSuccessRatio,
 		MinThroughputShare: results.CapacityMinThroughputShare,

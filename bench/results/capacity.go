@@ -5,14 +5,6 @@ import (
 	"slices"
 )
 
-// The capacity search's service level besides the p99 (see SLO): stricter
-// than the fixed profiles' verdict, because a capacity is a rate to size
-// servers with, not a description of what happened.
-const (
-	CapacityMinSuccessRatio    = 0.999
-	CapacityMinThroughputShare = 0.99
-)
-
 // Capacity statuses.
 const (
 	CapacityFound   = "found"   // a highest rate within the SLO was bracketed to the precision

@@ -24,6 +24,15 @@ type SLO struct {
 	MinThroughputShare float64
 }
 
+// The capacity search's service level besides the p99 (see SLO), its
+// one statement: stricter than the fixed profiles' verdict, because a
+// capacity is a rate to size servers with, not a description of what
+// happened. The search's other constants are package capacity's.
+const (
+	CapacityMinSuccessRatio    = 0.999
+	CapacityMinThroughputShare = 0.99
+)
+
 // CapacitySLO is the capacity search's SLO with the p99 objective p99:
 // stricter than the fixed profiles' thresholds, because a capacity is a
 // rate to size servers with.

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"crudbench/bench/capacity"
-	"crudbench/bench/config"
 	"crudbench/bench/load"
 	"crudbench/bench/report"
 	"crudbench/bench/results"
@@ -138,10 +137,10 @@ func (r *runner) capacityConfig(app string) capacity.Config {
 	o := r.cfg.Capacity
 	return capacity.Config{
 		SLO:   results.CapacitySLO(r.cfg.SLOP99),
-		Start: o.Start, Growth: config.CapacityGrowth, Max: o.Max, Precision: o.Precision,
+		Start: o.Start, Growth: capacity.Growth, Max: o.Max, Precision: o.Precision,
 		Cores: runtime.NumCPU(), AppCores: r.appCores(), RestCores: r.restCores(),
 		AppReplicas: len(r.cfg.MetricsURLs[app]),
-		MissPause:   missPauses * r.probePause(),
+		MissPause:   capacity.MissPauses * r.probePause(),
 	}
 }
 
@@ -165,33 +164,28 @@ func (r *runner) restCores() int {
 // zero when they shared the machine's.
 func (r *runner) isolatedCores() int { return len(r.cfg.CPUs.App) }
 
-// missPauses is how many of the pauses before a probe the search adds
-// after a probe that missed badly: long enough for a queue's garbage,
-// connections and PostgreSQL backends to settle.
-const missPauses = 4
-
 // maxProbes bounds the probes of one search: the ramp's steps from the
 // first rate to the cap, then the bisection of a bracket one growth step
 // wide down to the precision, each rate tried up to capacity.MaxTries
 // times.
 func (r *runner) maxProbes() int {
 	o := r.cfg.Capacity
-	ramp := 1 + int(math.Ceil(math.Log(o.Max/o.Start)/math.Log(config.CapacityGrowth)))
-	bisect := int(math.Ceil(math.Log2(math.Log(config.CapacityGrowth) / math.Log1p(o.Precision))))
+	ramp := 1 + int(math.Ceil(math.Log(o.Max/o.Start)/math.Log(capacity.Growth)))
+	bisect := int(math.Ceil(math.Log2(math.Log(capacity.Growth) / math.Log1p(o.Precision))))
 	return capacity.MaxTries * (ramp + max(bisect, 0))
 }
 
 // searchTime is the longest one search with its confirmations takes.
 func (r *runner) searchTime(probes int) time.Duration {
 	o := r.cfg.Capacity
-	perProbe := o.ProbeWarmup + o.ProbeDuration + (1+missPauses)*r.probePause()
+	perProbe := o.ProbeWarmup + o.ProbeDuration + (1+capacity.MissPauses)*r.probePause()
 	return time.Duration(probes)*perProbe + r.cfg.Cooldown + capacity.MaxConfirmations*(r.cfg.Cooldown+r.cfg.Warmup+r.cfg.Duration)
 }
 
 // probePause is the pause before each probe, so one probe's queue does not
-// spill into the next: the cool-down, at most a second.
+// spill into the next: the cool-down, at most capacity.MaxProbePause.
 func (r *runner) probePause() time.Duration {
-	return min(r.cfg.Cooldown, time.Second)
+	return min(r.cfg.Cooldown, capacity.MaxProbePause)
 }
 
 // capacityOf searches one (scenario, app): it probes, then confirms the

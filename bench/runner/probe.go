@@ -60,7 +60,7 @@ func (p *prober) probe(ctx context.Context, rate float64) (results.Probe, error)
 	r.noteUnread(fmt.Sprintf("capacity probe %s %s at %g/s", p.j.Scenario, p.j.App, rate), unread)
 	pr.OtherCPU, pr.OtherCPUAvailable = capacity.OtherCPU(p.cfg, pr)
 	if pr.OtherCPUAvailable && capacity.Shown(pr.OtherCPU) {
-		pr.Others = self.Others(othersNamed, othersLeast, src.PID(), r.dbPID, os.Getpid())
+		pr.Others = self.Others(capacity.OthersNamed, capacity.OthersLeast, src.PID(), r.dbPID, os.Getpid())
 	}
 	switch {
 	case out.Interrupted:
@@ -71,13 +71,6 @@ func (p *prober) probe(ctx context.Context, rate float64) (results.Probe, error)
 	p.print(pr)
 	return pr, nil
 }
-
-// othersNamed is how many of the machine's other processes a probe names,
-// and othersLeast the least CPU, in cores, for which one is named.
-const (
-	othersNamed = 3
-	othersLeast = 0.02
-)
 
 // print writes the probe's console line; it judges the probe as the
 // search does to say whether it met the SLO.
