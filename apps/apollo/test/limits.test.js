@@ -1,8 +1,7 @@
 // The Go graphql app's limits, node-base's (test-kit/graphql-limits.js),
 // kept by this app.
-import http from 'node:http';
 import pino from 'pino';
-import { describeGraphQLLimits } from '@crudbench/node-base/test-kit/graphql-limits.js';
+import { describeGraphQLLimits, serveListener } from '@crudbench/node-base/test-kit/graphql-limits.js';
 import { createApollo, createApp } from '../src/app.js';
 import { startApp } from './start.js';
 
@@ -14,15 +13,6 @@ describeGraphQLLimits('Apollo', {
     const logger = pino({ enabled: false });
     const apollo = createApollo({ logger });
     await apollo.start();
-    const server = http.createServer(createApp({ apollo, logger, requestTimeoutMs: 0 }));
-    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return {
-      url: `http://127.0.0.1:${server.address().port}`,
-      async close() {
-        server.closeAllConnections();
-        await new Promise((resolve) => server.close(resolve));
-        await apollo.stop();
-      },
-    };
+    return serveListener(createApp({ apollo, logger, requestTimeoutMs: 0 }), () => apollo.stop());
   },
 });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import grpc from '@grpc/grpc-js';
-import { databaseClient } from '@crudbench/node-base/test-kit/database.js';
-import { DATABASE_URL, bearer, call, details, devToken, login, startApp } from './start.js';
+import { startSession } from '@crudbench/node-base/test-kit/app.js';
+import { bearer, call, details, devToken, login, startApp } from './start.js';
 
 const { status: Code } = grpc;
 
@@ -10,16 +10,14 @@ let app;
 let editor;
 let viewer;
 let db;
-before(async () => {
-  app = await startApp({ METRICS_ADDR: '127.0.0.1:0' });
-  editor = bearer(await login(app, 'editor'));
-  viewer = bearer(await login(app, 'viewer'));
-  db = databaseClient(DATABASE_URL);
-  await db.connect();
-});
-after(async () => {
-  await db?.end();
-  assert.equal(await app?.stop(), 0, 'the app exits 0 on SIGTERM');
+startSession(startApp, {
+  env: { METRICS_ADDR: '127.0.0.1:0' },
+  login,
+  onStart: (session) => {
+    ({ app, db } = session);
+    editor = bearer(session.editor);
+    viewer = bearer(session.viewer);
+  },
 });
 
 /** wantInvalid checks an INVALID_ARGUMENT whose BadRequest names exactly fields. */

@@ -1,8 +1,11 @@
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { after, before } from 'node:test';
 import { createInterface } from 'node:readline';
 import { DEV_AUTH_SECRET } from '../src/config.js';
 import { createTokens } from '../src/tokens.js';
+import { databaseClient } from './database.js';
 
 // The apps' tests run against a real PostgreSQL, migrated and seeded by the
 // Go tool (go run ./db/dbctl migrate && go run ./db/dbctl seed); nothing is
@@ -21,10 +24,12 @@ if (!DATABASE_URL) {
  * appStarter returns startApp(env = {}, main = 'main.js'), which runs the
  * app's entry point main in srcDir (a file URL ending in /) as its own
  * process on a free port, as it runs in production, with DATABASE_URL
- * and env, and resolves once it listens: { url, logs, stop }. logs are
- * its log lines read as JSON; stop sends SIGTERM and resolves with the
- * exit code. baseEnv is added to every start's environment, under env;
- * stderr is the child's stderr ('pipe' by default, 'inherit' to see it).
+ * and env, and resolves once it listens: { url, addr, listening, logs,
+ * stop }. addr is the address it logged listening on (url is http:// and
+ * it), listening that log line; logs are its log lines read as JSON; stop
+ * sends SIGTERM and resolves with the exit code. baseEnv is added to every
+ * start's environment, under env; stderr is the child's stderr ('pipe' by
+ * default, 'inherit' to see it).
  */
 export function appStarter(srcDir, { baseEnv = {}, stderr = 'pipe' } = {}) {
   return async function startApp(env = {}, main = 'main.js') {
@@ -39,13 +44,15 @@ export function appStarter(srcDir, { baseEnv = {}, stderr = 'pipe' } = {}) {
       lines.on('line', (line) => {
         const entry = JSON.parse(line);
         logs.push(entry);
-        if (entry.msg === 'listening') resolve(entry.addr);
+        if (entry.msg === 'listening') resolve(entry);
       });
       exited.then(([code]) => reject(new Error(`the app exited with ${code} before listening`)));
     });
-    const addr = await listening;
+    const entry = await listening;
     return {
-      url: `http://${addr}`,
+      url: `http://${entry.addr}`,
+      addr: entry.addr,
+      listening: entry,
       logs,
       async stop() {
         child.kill('SIGTERM');
@@ -54,6 +61,32 @@ export function appStarter(srcDir, { baseEnv = {}, stderr = 'pipe' } = {}) {
       },
     };
   };
+}
+
+/**
+ * startSession is a suite's setup: in the suite that calls it, a before
+ * hook starts the app with startApp(env), logs in as editor and viewer
+ * with login(app, username) when given, and connects a database client
+ * (databaseClient of DATABASE_URL); an after hook closes the client and
+ * stops the app, wanting exit code 0 (a graceful shutdown). onStart(session)
+ * is called once before has filled the session, { app, editor, viewer, db },
+ * for a suite that keeps them in variables of its own; the session is
+ * returned too.
+ */
+export function startSession(startApp, { env, login, onStart } = {}) {
+  const session = {};
+  before(async () => {
+    session.app = await startApp(env);
+    if (login) [session.editor, session.viewer] = await Promise.all([login(session.app, 'editor'), login(session.app, 'viewer')]);
+    session.db = databaseClient(DATABASE_URL);
+    await session.db.connect();
+    onStart?.(session);
+  });
+  after(async () => {
+    await session.db?.end();
+    assert.equal(await session.app?.stop(), 0, 'graceful shutdown exits 0');
+  });
+  return session;
 }
 
 /**

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { DATABASE_URL, devToken, gql, graphqlLogin as login } from './app.js';
+import { describe, test } from 'node:test';
+import { DATABASE_URL, devToken, gql, graphqlLogin as login, startSession } from './app.js';
 import { databaseClient } from './database.js';
 
 // The contract every GraphQL app keeps, the Go graphql app's
@@ -30,17 +30,9 @@ export function describeGraphQLContract(name, { startApp, gqlgenMissingOperation
     let editor;
     let viewer;
     let db;
-
-    before(async () => {
-      app = await startApp();
-      [editor, viewer] = await Promise.all([login(app.url, 'editor'), login(app.url, 'viewer')]);
-      db = databaseClient(DATABASE_URL);
-      await db.connect();
-    });
-
-    after(async () => {
-      await db?.end();
-      assert.equal(await app?.stop(), 0, 'graceful shutdown exits 0');
+    startSession(startApp, {
+      login: (started, username) => login(started.url, username),
+      onStart: (session) => ({ app, editor, viewer, db } = session),
     });
 
     const data = async (query, options = {}) => {

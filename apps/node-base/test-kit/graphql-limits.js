@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { HOSTILE_SHAPES, selfDoubling } from '../src/graphql/hostile.js';
 import { MAX_QUERY_BYTES, MAX_QUERY_TOKENS } from '../src/graphql/limits.js';
@@ -12,11 +13,31 @@ import { AT_THE_LIMITS, DOCUMENT_LIMIT_CASES } from './graphql-limit-cases.js';
 // cannot move on a busy machine.
 
 /**
+ * serveListener serves listener, a node:http request listener (the app as
+ * Yoga and Apollo make it), on a free port of 127.0.0.1, for
+ * listenWithoutDeadline: it resolves with { url, close }, close ending the
+ * connections and the server, then awaiting onClose.
+ */
+export async function serveListener(listener, onClose = async () => {}) {
+  const server = http.createServer(listener);
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await onClose();
+    },
+  };
+}
+
+/**
  * describeGraphQLLimits describes the limits for the GraphQL app that
  * startApp starts (test-kit/app.js's appStarter of it), started once.
  * listenWithoutDeadline starts the app in this process with a request
  * timeout of 0 ms, on a free port of 127.0.0.1, and resolves with
- * { url, close }: each engine's app is made and served its own way.
+ * { url, close }: each engine's app is made and served its own way
+ * (serveListener serves a request listener).
  */
 export function describeGraphQLLimits(name, { startApp, listenWithoutDeadline }) {
   describe(`${name} keeps the limits`, () => {
