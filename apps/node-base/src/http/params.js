@@ -1,5 +1,5 @@
 import querystring from 'node:querystring';
-import { badRequest, invalid } from '../errors.js';
+import { RequestError, badRequest, invalid } from '../errors.js';
 
 const MAX_INT64 = 2n ** 63n - 1n;
 
@@ -46,4 +46,32 @@ function escapesAreUTF8(url, name) {
     }
   }
   return true;
+}
+
+/**
+ * updateVersion returns the version a REST update is based on: bodyVersion,
+ * "version" in the body (null or undefined when not sent), or ifMatch, the
+ * If-Match header (undefined when not sent), which must carry one ETag as
+ * the API sends it ("3"). Both, disagreeing, are 400; neither is 428.
+ */
+export function updateVersion(ifMatch, bodyVersion) {
+  const header = (ifMatch ?? '').trim();
+  let fromHeader;
+  if (header !== '') {
+    const m = /^"([+-]?\d+)"$/.exec(header);
+    fromHeader = m ? Number(m[1]) : NaN;
+    if (!Number.isInteger(fromHeader) || fromHeader < -(2 ** 31) || fromHeader >= 2 ** 31) {
+      throw badRequest('If-Match must be one ETag as this API sends it, like "3"');
+    }
+  }
+  if (bodyVersion != null && fromHeader !== undefined && bodyVersion !== fromHeader) {
+    throw badRequest("the body's version and If-Match disagree", { version: 'does not match If-Match' });
+  }
+  const version = bodyVersion ?? fromHeader;
+  if (version === undefined) {
+    throw new RequestError(428, 'an update must name the version it is based on: send "version" in the body or an If-Match header', {
+      version: 'is required',
+    });
+  }
+  return version;
 }
