@@ -70,7 +70,7 @@ func TestCapacityRepeats(t *testing.T) {
 			name: "an unconfirmed minority", rates: []float64{1400, 2000, 1450}, held: []bool{true, false, true}, stops: []string{cpu, spike, cpu},
 			cell:     "| read-one | rest | 1400 (median of 3 with 1 unconfirmed left out: 1400–2000, wide) | found |",
 			sentence: "On read-one, rest met the SLO up to 1400 req/s (the median of 3 searches with 1 unconfirmed left out, which ranged widely: 1400–2000 req/s) on this machine, graphql up to 610 req/s;",
-			each: "| 1400, 2000 (unconfirmed), 1450 |",
+			each:     "| 1400, 2000 (unconfirmed), 1450 |",
 		},
 		{
 			name: "an unconfirmed majority", rates: []float64{1400, 2000, 1450}, held: []bool{false, false, true}, stops: []string{spike, spike, cpu},
@@ -128,35 +128,6 @@ func TestCapacityRepeats(t *testing.T) {
 			for _, b := range tt.wantProbeBlocks {
 				if !strings.Contains(page, b) {
 					t.Errorf("report.html has no probes block %q", b)
-				}
-			}
-		})
-	}
-}
-
-// TestCapacityRepeatNote: repeated searches say the app was started
-// afresh before each, and name the attached apps that could not be.
-func TestCapacityRepeatNote(t *testing.T) {
-	tests := []struct {
-		name     string
-		n        int
-		attached []string
-		want     []string
-	}{
-		{"single", 1, nil, nil},
-		{"started afresh", 3, nil, []string{"searched 3 times, the app stopped and started afresh before each search", "median, with their range"}},
-		{"one attached", 2, []string{"candidate"}, []string{"candidate was attached and cannot be restarted by the runner: its 2 searches ran on the same process"}},
-		{"several attached", 3, []string{"rest", "graphql"}, []string{"rest and graphql were attached and cannot be restarted by the runner: the 3 searches of each ran on the same process"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := report.CapacityRepeatNote(tt.n, tt.attached)
-			if (got == "") != (tt.want == nil) {
-				t.Fatalf("note %q", got)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(got, w) {
-					t.Errorf("note %q lacks %q", got, w)
 				}
 			}
 		})

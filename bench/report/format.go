@@ -113,16 +113,9 @@ func thousands(v float64) string {
 	return b.String()
 }
 
-// listText joins names as a sentence does: "a", "a and b", "a, b and c".
-func listText(items []string) string {
-	switch len(items) {
-	case 0:
-		return ""
-	case 1:
-		return items[0]
-	}
-	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
-}
+// listText joins names as a sentence does (results.ListText, which the
+// notes of a run use too).
+func listText(items []string) string { return results.ListText(items) }
 
 // verdictText is the verdict with its reason, as the tables show it.
 func verdictText(r *results.Result) string {

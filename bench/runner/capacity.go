@@ -10,7 +10,6 @@ import (
 
 	"crudbench/bench/capacity"
 	"crudbench/bench/load"
-	"crudbench/bench/report"
 	"crudbench/bench/results"
 )
 
@@ -47,7 +46,7 @@ func (r *runner) capacityAll(ctx context.Context, run *results.Run) {
 			run.Capacities = append(run.Capacities, results.FoldCapacities(each))
 		}
 	}
-	if note := report.CapacityRepeatNote(r.cfg.Repeat, r.attachedApps()); note != "" {
+	if note := results.CapacityRepeatNote(r.cfg.Repeat, r.attachedApps()); note != "" {
 		r.note(note)
 	}
 	if other, named := otherLoad(searched, r.capacityConfig); capacity.Shown(other) {
@@ -61,7 +60,7 @@ func (r *runner) capacityAll(ctx context.Context, run *results.Run) {
 	for _, a := range r.cfg.Apps {
 		replicas[a] = len(r.cfg.MetricsURLs[a])
 	}
-	for _, n := range report.CapacityNotes(r.cfg.Mode() == "attach", runtime.NumCPU(), r.isolatedCores(), r.cfg.Apps, replicas) {
+	for _, n := range results.CapacityNotes(r.cfg.Mode() == "attach", runtime.NumCPU(), r.isolatedCores(), r.cfg.Apps, replicas) {
 		r.note(n)
 	}
 }

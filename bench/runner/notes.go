@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"crudbench/bench/report"
 	"crudbench/bench/results"
 	"crudbench/bench/sampler"
 	"crudbench/bench/scenario"
@@ -40,17 +39,17 @@ func (r *runner) notePool(app string, c results.ProcessCost) {
 }
 
 // method is what the report's notes on the method quote of this run.
-func (r *runner) method() report.Method {
-	m := report.Method{
+func (r *runner) method() results.Method {
+	m := results.Method{
 		MaxConnections: r.cfg.MaxConnections,
 		Warmup:         r.cfg.Warmup, Duration: r.cfg.Duration, Cooldown: r.cfg.Cooldown,
 		SampleInterval: r.cfg.SampleInterval,
 		TreeEvery:      sampler.TreeEvery, MemoryEvery: sampler.MemoryEvery,
-		ReadSmallLimit: scenario.ReadSmallLimit, DefaultLimit: db.DefaultLimit,
+		ReadSmallLimit: scenario.ReadSmallLimit, DefaultLimit: db.DefaultLimit, ReadSlimLimit: scenario.ReadSlimLimit,
 		ProfileCPU: r.cfg.ProfileCPU, GRPCConns: r.cfg.MeasuredGRPCConns(),
 	}
 	for _, w := range scenario.MixWeights {
-		m.Mix = append(m.Mix, report.MixShare{Percent: w.Percent, Scenario: w.Scenario})
+		m.Mix = append(m.Mix, results.MixShare{Percent: w.Percent, Scenario: w.Scenario})
 	}
 	if r.validator != nil && r.validator.Ref != nil {
 		m.ParitySource = r.validator.Ref.Source

@@ -23,7 +23,6 @@ import (
 	"crudbench/bench/cost"
 	"crudbench/bench/dbprobe"
 	"crudbench/bench/grpcwire"
-	"crudbench/bench/report"
 	"crudbench/bench/results"
 	"crudbench/bench/scenario"
 	"crudbench/bench/stack"
@@ -118,7 +117,7 @@ func Run(ctx context.Context, cfg config.Config, stdout io.Writer) (run *results
 
 	run.Runner = r.ledger.Runner()
 	run.SamplerOverhead = r.ledger.SamplerOverhead()
-	run.Notes = slices.Concat(report.MethodNotes(r.method()), r.notes)
+	run.Notes = slices.Concat(results.MethodNotes(r.method()), r.notes)
 	run.FinishedAt = time.Now().UTC()
 	if ctx.Err() != nil {
 		return run, r.dir, fmt.Errorf("%w: %v", ErrInterrupted, context.Cause(ctx))

@@ -1,17 +1,20 @@
-package report
+package results
 
 import (
 	"fmt"
 	"strings"
 	"time"
-
-	"crudbench/bench/scenario"
 )
+
+// The notes a run records (Run.Notes) that state its method and what
+// only the runner knows of its capacity search: their words are here,
+// with the results they explain, so that the runner, which fills in
+// their figures, needs nothing of the report's.
 
 // Method is what the notes on a run's method quote that results.json's
 // settings do not hold: how the runner sampled, what the scenarios ask
 // for, and which sources it used. The runner fills it in; the words are
-// the report's.
+// MethodNotes'.
 type Method struct {
 	// MaxConnections, Warmup, Duration and Cooldown time every run.
 	MaxConnections             int
@@ -22,8 +25,8 @@ type Method struct {
 	SampleInterval         time.Duration
 	TreeEvery, MemoryEvery int
 	// ReadSmallLimit is the page read-small asks for, DefaultLimit the
-	// apps' default page.
-	ReadSmallLimit, DefaultLimit int
+	// apps' default page, ReadSlimLimit the persons read-slim asks for.
+	ReadSmallLimit, DefaultLimit, ReadSlimLimit int
 	// Mix is the mixed scenario's shares, in order.
 	Mix []MixShare
 	// ParitySource names the reference the apps' fields were checked
@@ -64,7 +67,7 @@ func standardNotes(m Method) []string {
 		"The measured window is the requests scheduled after the warm-up: exactly rate × duration of them, sent however late the load generator runs. Achieved rate = those requests / the time from when the first was due to the last send plus one scheduled interval, never less than the window's length (below the target when the load generator fell behind and never caught up; a burst that catches up is not a higher rate). Throughput = their successful answers / the later of that time and the time from when the first was due to the last answer. A request succeeds with status 2xx/3xx and the right kind of answer (a GraphQL errors payload or an unexpected status is a failure).",
 		"Each app gives every request a deadline (REQUEST_TIMEOUT, 5 s by default, the same for all apps) and answers 503 when the database, or a connection from the pool, did not come in time: an overloaded app shows failed requests, not latencies above its deadline.",
 		fmt.Sprintf("read-small asks every app for %d open vacancies (limit/first %d), above the default page of %d, so each app returns the complete open list of the default dataset.", m.ReadSmallLimit, m.ReadSmallLimit, m.DefaultLimit),
-		fmt.Sprintf("read-slim asks each kind for what a client that needs every person's id and name (a picker, a type-ahead) gets from it, for the same %d persons as read-many: GraphQL selects only id, firstName and lastName; the REST API has no sparse-fieldset parameter, so a REST client gets the full list (read-many's request, checked as read-many); the site answers its person picker's fragment, an <option> per person, checked to carry every person's id and names. SQL statements per request count queries, not the columns they read: an app that reads fewer columns of the same rows shows it in PostgreSQL's CPU per request, not in the statement count.", scenario.ReadSlimLimit),
+		fmt.Sprintf("read-slim asks each kind for what a client that needs every person's id and name (a picker, a type-ahead) gets from it, for the same %d persons as read-many: GraphQL selects only id, firstName and lastName; the REST API has no sparse-fieldset parameter, so a REST client gets the full list (read-many's request, checked as read-many); the site answers its person picker's fragment, an <option> per person, checked to carry every person's id and names. SQL statements per request count queries, not the columns they read: an app that reads fewer columns of the same rows shows it in PostgreSQL's CPU per request, not in the statement count.", m.ReadSlimLimit),
 		"write: vegeta measures single requests, so a write run is a rotation of single steps — create a vacancy, update a row an earlier create made, delete a row an earlier update changed — each step one request at the target rate (about a third each). Every create has a title of its own; rows still alive when the attack ends are deleted after the window, and the vacancy count is checked to be unchanged.",
 		fmt.Sprintf("mixed: %s, interleaved evenly; its write share follows the write rotation.", mixText(m.Mix)),
 		fmt.Sprintf("CPU is a fraction of one core (1.0 = one core), read in nanoseconds from each process's CPU clock (clock_getcpuclockid; /proc's 10 ms ticks only for the children PostgreSQL has reaped), rates over windows of at least 1 s; CPU-ms per request divides the window's CPU time by its successful requests, and is shown as below resolution where a reading's lag (up to a scheduler tick per busy thread) could make up all of it. The app, PostgreSQL, the runner and the machine (/proc/stat) are sampled together every %s, so their figures cover the same window; PostgreSQL is the postmaster and its processes, listed from the postmaster's children at every sample (a backend that starts during a run is counted from its first sample) and in full every %d samples, its memory measured every %d samples. App RSS is VmRSS; PostgreSQL memory is the Pss sum of the server's processes; PostgreSQL CPU includes its background processes.",
@@ -172,7 +175,18 @@ func CapacityRepeatNote(n int, attached []string) string {
 	case len(attached) == 1:
 		s += fmt.Sprintf(" %s was attached and cannot be restarted by the runner: its %d searches ran on the same process, the later ones on a process the earlier ones warmed.", attached[0], n)
 	default:
-		s += fmt.Sprintf(" %s were attached and cannot be restarted by the runner: the %d searches of each ran on the same process, the later ones on a process the earlier ones warmed.", listText(attached), n)
+		s += fmt.Sprintf(" %s were attached and cannot be restarted by the runner: the %d searches of each ran on the same process, the later ones on a process the earlier ones warmed.", ListText(attached), n)
 	}
 	return s
+}
+
+// ListText joins names as a sentence does: "a", "a and b", "a, b and c".
+func ListText(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
