@@ -15,7 +15,8 @@ const (
 
 // goFrameworks and nodeFrameworks are the libraries the apps are compared
 // on, Go module path or npm name to the name the report prints, in the
-// order it prints them: the HTTP, gRPC or GraphQL server, the GraphQL library,
+// order it prints them: the application framework (NestJS), the HTTP,
+// gRPC or GraphQL server, the GraphQL library,
 // templates, the data loader, the PostgreSQL driver. The rest of an app's
 // dependencies are only counted.
 var (
@@ -29,6 +30,7 @@ var (
 		{"github.com/jackc/pgx/v5", "pgx"},
 	}
 	nodeFrameworks = [][2]string{
+		{"@nestjs/core", "@nestjs/core"},
 		{"express", "express"},
 		{"fastify", "fastify"},
 		{"@apollo/server", "@apollo/server"},

@@ -19,9 +19,10 @@ import (
 // runner starts it with, and the bytes a deploy of the app alone ships:
 // the packages of its dependency closure (see NodeTree), each folder of
 // node_modules once, and the files NodeTree counts outside tests, with the
-// package files — not the rest of the hoisted node_modules, which other
-// apps and the tools need. StartMs and IdleRSSMB are left for the caller,
-// who started the process.
+// package files and the build step's output, less the TypeScript sources
+// and compiler settings that output replaces — not the rest of the
+// hoisted node_modules, which other apps and the tools need. StartMs and
+// IdleRSSMB are left for the caller, who started the process.
 func MeasureNode(ctx context.Context, root, app string) (results.StackFacts, error) {
 	facts, t, c, err := nodeTree(root, app)
 	if err != nil {
@@ -77,7 +78,10 @@ func MeasureNode(ctx context.Context, root, app string) (results.StackFacts, err
 // folder's GraphQL schema (*.graphqls, *.graphql) — the Go apps' schema
 // and OpenAPI document, which are Own for the Go app that embeds them.
 // Node.js ships every file of its folders, so all count, not only those
-// the main script imports.
+// the main script imports. TypeScript counts like JavaScript, and its
+// compiler's settings (tsconfig*.json) as Other; what the app's build
+// step compiles them into (dist/) is no one's lines, and is what a
+// deploy ships in their place (MeasureNode).
 func NodeTree(root, app string) (results.StackFacts, error) {
 	facts, _, _, err := nodeTree(root, app)
 	return facts, err

@@ -47,8 +47,13 @@ var tinyNodeTree = map[string]string{
 	"apps/tiny/package.json": `{"name": "tiny", "dependencies": {"a": "1.0.0", "b": "^2.0.0", "common": "0.1.0"}, "devDependencies": {"tester": "1.0.0"}}`,
 	// 3 Own.JS, naming one file and one folder of the tree outside it
 	"apps/tiny/src/main.js": "import { a } from 'a';\n\nconst doc = new URL('../../../docs/api.yaml', import.meta.url);\nconst schema = new URL(\"../../schema/\", import.meta.url);\n",
-	// 2 Own.JS
+	// 2 Own.JS, not shipped: TypeScript, which the build compiles into dist/
 	"apps/tiny/src/lib/util.ts": "export const one = 1;\n\n\nexport const two = 2;\n",
+	// 3 Own.Other, the compiler's settings, not shipped
+	"apps/tiny/tsconfig.json": "{\n  \"compilerOptions\": { \"outDir\": \"dist\" }\n\n}\n",
+	// shipped, no lines: the build's output; its hidden build cache neither
+	"apps/tiny/dist/lib/util.js":  "export const one = 1;\nexport const two = 2;\n",
+	"apps/tiny/dist/.tsbuildinfo": "{}\n",
 	// 1 Own.Other
 	"apps/tiny/src/page.html": "<p>hi</p>\n",
 	// 3 Own.Tests, 1 Own.Tests, the fixture not counted
@@ -114,7 +119,7 @@ func TestMeasureNodeTinyTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	var shipped int64
-	for _, name := range []string{"apps/tiny/package.json", "apps/tiny/src/main.js", "apps/tiny/src/lib/util.ts", "apps/tiny/src/page.html",
+	for _, name := range []string{"apps/tiny/package.json", "apps/tiny/src/main.js", "apps/tiny/dist/lib/util.js", "apps/tiny/src/page.html",
 		"apps/tiny/node_modules/b/i.js", "node_modules/a/i.js", "node_modules/a/node_modules/b/i.js", "node_modules/c/package.json",
 		"node_modules/d/lib/i.js", "node_modules/pg/i.js",
 		"apps/common/package.json", "apps/common/index.js", "docs/api.yaml", "apps/schema/a.graphqls"} {
@@ -123,7 +128,7 @@ func TestMeasureNodeTinyTree(t *testing.T) {
 	want := results.StackFacts{
 		App: "tiny", Runtime: "Node.js", RuntimeVersion: nodeVersion(t),
 		Frameworks:    []results.Framework{{Name: "pg", Version: "8.0.0"}},
-		Own:           results.Lines{JS: 3 + 2, Tests: 3 + 1, Other: 1},
+		Own:           results.Lines{JS: 3 + 2, Tests: 3 + 1, Other: 1 + 3},
 		Shared:        results.Lines{JS: 2, Tests: 1, Other: 2 + 3},
 		DirectModules: 3, // a, b and the local package's d
 		TotalModules:  6,

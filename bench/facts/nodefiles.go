@@ -31,6 +31,23 @@ type nodeFiles struct {
 // scriptExts are the extensions of JavaScript and TypeScript files.
 var scriptExts = []string{".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx"}
 
+// typeScriptExts are the extensions of TypeScript sources: lines a team
+// writes, which node does not run; the build step compiles them into
+// buildOutput, and a deploy ships that.
+var typeScriptExts = []string{".ts", ".mts", ".cts", ".tsx"}
+
+// buildOutput is the folder of a package that its build step (the
+// runner's BuildScript: tsc) writes: shipped, but no lines, as a Go
+// app's binary is not its lines.
+const buildOutput = "dist"
+
+// isBuildConfig reports whether base is the TypeScript compiler's
+// settings (tsconfig.json, tsconfig.build.json): lines a team writes,
+// which the build reads and a deploy does not ship.
+func isBuildConfig(base string) bool {
+	return strings.HasPrefix(base, "tsconfig.") && strings.HasSuffix(base, ".json")
+}
+
 // testDirs are the folder names that hold a package's tests (test-kit:
 // node-base's suites the apps run, and the test data they read).
 var testDirs = []string{"test", "tests", "__tests__", "test-kit"}
@@ -74,13 +91,18 @@ func (t *nodeFiles) addFile(name, rel string, lines *results.Lines) error {
 		t.shipped = append(t.shipped, name)
 		return nil
 	}
+	top := strings.SplitN(rel, "/", 2)[0]
+	if top == buildOutput && top != rel {
+		t.shipped = append(t.shipped, name)
+		return nil
+	}
 	content, err := os.ReadFile(name)
 	if err != nil {
 		return err
 	}
 	base := path.Base(rel)
 	script := slices.Contains(scriptExts, path.Ext(base))
-	test := slices.Contains(testDirs, strings.SplitN(rel, "/", 2)[0]) || strings.Contains(base, ".test.") || strings.Contains(base, ".spec.")
+	test := slices.Contains(testDirs, top) || strings.Contains(base, ".test.") || strings.Contains(base, ".spec.")
 	switch {
 	case test && script:
 		lines.Tests += countLines(content)
@@ -88,10 +110,14 @@ func (t *nodeFiles) addFile(name, rel string, lines *results.Lines) error {
 		// fixtures of the tests, like Go's testdata: not counted
 	case script:
 		lines.JS += countLines(content)
-		t.shipped = append(t.shipped, name)
+		if !slices.Contains(typeScriptExts, path.Ext(base)) {
+			t.shipped = append(t.shipped, name)
+		}
 		for _, m := range fileURL.FindAllStringSubmatch(string(content), -1) {
 			t.referenced = append(t.referenced, filepath.Join(filepath.Dir(name), filepath.FromSlash(m[2])))
 		}
+	case isBuildConfig(base) && isAsset(base, content):
+		lines.Other += countLines(content)
 	case isAsset(base, content):
 		lines.Other += countLines(content)
 		t.shipped = append(t.shipped, name)
