@@ -26,7 +26,9 @@ var nodeSkipped = map[string]bool{
 }
 
 // nodeLayers map npm packages to layers, as layerRules map Go packages:
-// Express 5 and Fastify 5 and the packages they are made of, the fetch API
+// Express 5 and Fastify 5 and the packages they are made of, NestJS (its
+// @nestjs packages, the rxjs its interceptors run through, the
+// reflect-metadata its decorators read, and what they are made of), the fetch API
 // that graphql-yoga serves HTTP through (@whatwg-node), Apollo's Express
 // integration and prom-client (as Go's Prometheus client) are http;
 // graphql-js and what yoga, Apollo Server and Mercurius parse, validate,
@@ -57,6 +59,8 @@ func init() {
 			"light-my-request", "process-warning", "abstract-logging", "fast-querystring",
 			"fast-decode-uri-component", "safe-regex2", "ret", "rfdc", "@fastify/error",
 			"@fastify/proxy-addr", "@fastify/forwarded", "@fastify/accept-negotiator",
+			"@nestjs/*", "rxjs", "reflect-metadata", "iterare", "fast-safe-stringify", "uid",
+			"@lukeed/csprng", "@fastify/middie", "@fastify/formbody", "@fastify/cors",
 		},
 		results.LayerEncoding: {
 			"graphql", "graphql-yoga", "@graphql-yoga/*", "@graphql-tools/*",
