@@ -41,9 +41,9 @@ type App struct {
 	// app; empty for the default itself.
 	Difference string
 	// Extra keeps a kind's default app out of the apps measured when -apps
-	// is not given (-apps all, or its name, includes it): the grpc kind,
-	// added later, so that a default run stays the comparison of the
-	// three kinds it always was, and as long.
+	// is not given (-apps all, or its name, includes it): the grpc and
+	// trpc kinds, added later, so that a default run stays the comparison
+	// of the three kinds it always was, and as long.
 	Extra bool
 }
 
@@ -73,6 +73,15 @@ var Builtin = []App{
 		Name: "fastify", Kind: scenario.KindREST, Toolchain: ToolchainNode, Package: "fastify", Main: "src/main.js",
 		Difference: "Node.js + Fastify 5 (Ajv-validated bodies, fast-json-stringify answers) + node-postgres (pg) instead of Go + chi + pgx: one process, whose JavaScript runs on one thread",
 	},
+	{
+		Name: "nest", Kind: scenario.KindREST, Toolchain: ToolchainNode, Package: "nest", Main: "dist/main.js", BuildScript: "build",
+		Difference: "Node.js + NestJS 12 in TypeScript (modules, controllers, guards, one exception filter; tsc at build time) on its Express 5 platform + node-postgres (pg) instead of Go + chi + pgx: one process, whose JavaScript runs on one thread",
+	},
+	{
+		Name: "nest-fastify", Kind: scenario.KindREST, Toolchain: ToolchainNode, Package: "nest", Main: "dist/main.js", BuildScript: "build",
+		RunEnv:     []string{"NEST_PLATFORM=fastify"},
+		Difference: "nest with NEST_PLATFORM=fastify: the same modules, controllers, guards and filter on Nest's Fastify 5 platform instead of its Express one",
+	},
 	{Name: "graphql", Kind: scenario.KindGraphQL, Package: "graphql"},
 	{
 		Name: "graphql-tuned", Kind: scenario.KindGraphQL, Package: "graphql",
@@ -100,6 +109,9 @@ var Builtin = []App{
 	{
 		Name: "grpc-node", Kind: scenario.KindGRPC, Toolchain: ToolchainNode, Package: "grpc-node", Main: "src/main.js",
 		Difference: "Node.js + @grpc/grpc-js (proto-loader reading resources/proto at start, no generated code) + node-postgres (pg) instead of Go + grpc-go + pgx: one process, whose JavaScript runs on one thread",
+	},
+	{
+		Name: "trpc", Kind: scenario.KindTRPC, Toolchain: ToolchainNode, Package: "trpc", Main: "dist/main.js", BuildScript: "build", Extra: true,
 	},
 	{Name: "htmx", Kind: scenario.KindSite, Package: "htmx"},
 	{

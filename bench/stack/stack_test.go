@@ -3,6 +3,7 @@ package stack_test
 import (
 	"context"
 	"debug/buildinfo"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -28,11 +29,14 @@ import (
 func TestMain(m *testing.M) { dbtest.Main(m) }
 
 func TestParseAttach(t *testing.T) {
-	got, err := stack.ParseAttach(" rest=http://localhost:8081/ , cand=graphql@http://h:8082")
+	got, err := stack.ParseAttach(" rest=http://localhost:8081/ , cand=graphql@http://h:8082, t=trpc@http://h:8095/, trpc=http://h:8096")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []stack.Attached{{Name: "rest", Kind: scenario.KindREST, URL: "http://localhost:8081"}, {Name: "cand", Kind: scenario.KindGraphQL, URL: "http://h:8082"}}
+	want := []stack.Attached{
+		{Name: "rest", Kind: scenario.KindREST, URL: "http://localhost:8081"}, {Name: "cand", Kind: scenario.KindGraphQL, URL: "http://h:8082"},
+		{Name: "t", Kind: scenario.KindTRPC, URL: "http://h:8095"}, {Name: "trpc", Kind: scenario.KindTRPC, URL: "http://h:8096"},
+	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
 	}
@@ -44,9 +48,9 @@ func TestParseAttach(t *testing.T) {
 }
 
 // TestBuiltin checks the table of built-in apps: names that can name
-// files, one default per kind (Go's: the Node apps differ from it, so
-// the default run stays Go's), packages that exist, and no row that
-// changes what every app is given.
+// files, one default per kind (Go's where a Go app serves the kind: the
+// Node apps differ from it, so the default run stays Go's), packages that
+// exist, and no row that changes what every app is given.
 func TestBuiltin(t *testing.T) {
 	root, err := stack.ModuleRoot(t.Context())
 	if err != nil {
@@ -54,6 +58,10 @@ func TestBuiltin(t *testing.T) {
 	}
 	common := []string{"DATABASE_URL", "ADDR", "DEBUG_ADDR", "DB_MAX_CONNS", "AUTH_SECRET", "LOG_LEVEL", "REQUEST_TIMEOUT", "GOMAXPROCS"}
 	defaults := map[scenario.Kind]string{}
+	goKinds := map[scenario.Kind]bool{}
+	for _, a := range stack.Builtin {
+		goKinds[a.Kind] = goKinds[a.Kind] || a.Toolchain == stack.ToolchainGo
+	}
 	for _, a := range stack.Builtin {
 		t.Run(a.Name, func(t *testing.T) {
 			if err := stack.CheckName(a.Name); err != nil {
@@ -62,7 +70,7 @@ func TestBuiltin(t *testing.T) {
 			if _, err := scenario.ParseKind(string(a.Kind)); err != nil {
 				t.Error(err)
 			}
-			checkSources(t, root, a)
+			checkSources(t, root, a, goKinds[a.Kind])
 			for _, kv := range slices.Concat(a.BuildEnv, a.RunEnv) {
 				k, _, ok := strings.Cut(kv, "=")
 				if !ok || k == "" || slices.Contains(common, k) {
@@ -91,17 +99,24 @@ func TestBuiltin(t *testing.T) {
 }
 
 // checkSources checks that the sources of row a are where it says: a Go
-// main package, or a Node app's package.json and Main script, in a
-// workspace whose lockfile is the repository root's.
-func checkSources(t *testing.T, root string, a stack.App) {
+// main package, or a Node app's package.json and Main script (for an app
+// with a build step, the script in package.json that builds Main), in a
+// workspace whose lockfile is the repository root's. goKind says a Go app
+// serves a's kind.
+func checkSources(t *testing.T, root string, a stack.App, goKind bool) {
 	t.Helper()
 	dir := filepath.Join(root, "apps", a.Package)
 	files := []string{"main.go"}
 	switch {
 	case a.Toolchain == stack.ToolchainNode:
-		files = []string{"package.json", "../../package-lock.json", a.Main}
-		if a.Difference == "" {
-			t.Errorf("a Node app is never its kind's default: the default run measures Go's")
+		files = []string{"package.json", "../../package-lock.json"}
+		if a.BuildScript == "" {
+			files = append(files, a.Main)
+		} else {
+			checkBuildScript(t, filepath.Join(dir, "package.json"), a.BuildScript)
+		}
+		if a.Difference == "" && goKind {
+			t.Errorf("a Node app is never the default of a kind a Go app serves: the default run measures Go's")
 		}
 	case a.Main != "" || a.Tree:
 		t.Errorf("a Go app with Main %q, Tree %v: both are for Node apps", a.Main, a.Tree)
@@ -110,6 +125,20 @@ func checkSources(t *testing.T, root string, a stack.App) {
 		if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || fi.IsDir() || f == "" {
 			t.Errorf("apps/%s has no file %q: %v", a.Package, f, err)
 		}
+	}
+}
+
+// checkBuildScript checks that the package.json at path has the script
+// name, the build step that makes a row's Main.
+func checkBuildScript(t *testing.T, path, name string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pkg struct{ Scripts map[string]string }
+	if err := json.Unmarshal(b, &pkg); err != nil || pkg.Scripts[name] == "" {
+		t.Errorf("%s has no script %q (%v): the row's build step", path, name, err)
 	}
 }
 
