@@ -5,14 +5,18 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"crudbench/bench/config"
 	"crudbench/bench/cost"
 	"crudbench/bench/results"
 	"crudbench/bench/scenario"
 	"crudbench/bench/stack"
+	"crudbench/db/seed"
 )
 
 // attach reaches apps that are already running and finds their processes:
@@ -39,7 +43,7 @@ func (r *runner) attach() {
 				u.pidProblem = err.Error()
 			}
 		}
-		r.noteSource(name, u)
+		r.book.source(name, u)
 		r.apps[name] = u
 	}
 }
@@ -47,30 +51,20 @@ func (r *runner) attach() {
 // noProcReason is why an app's process is not read with -no-proc.
 const noProcReason = "told not to use /proc (-no-proc)"
 
-// noteSource says where an app's CPU and RSS come from when it is not
-// /proc: its metrics, or nowhere.
-func (r *runner) noteSource(name string, u *appUnderTest) {
+// source says where an app's CPU and RSS come from when it is not /proc:
+// its metrics, or nowhere.
+func (b *notebook) source(name string, u *appUnderTest) {
 	switch {
 	case u.pidProblem == "":
 	case len(u.metricsURLs) > 0:
-		r.note(fmt.Sprintf("%s: CPU and RSS are read from its metrics (%s) once a second: %s.", name, strings.Join(u.metricsURLs, ", "), u.pidProblem))
+		b.note(fmt.Sprintf("%s: CPU and RSS are read from its metrics (%s) once a second: %s.", name, strings.Join(u.metricsURLs, ", "), u.pidProblem))
 	default:
-		r.note(fmt.Sprintf("%s: CPU and RSS are unavailable: %s.", name, u.pidProblem))
+		b.note(fmt.Sprintf("%s: CPU and RSS are unavailable: %s.", name, u.pidProblem))
 	}
 }
 
-// builtinApps returns the table's rows of the measured apps.
-func (r *runner) builtinApps() []stack.App {
-	rows := make([]stack.App, 0, len(r.cfg.Apps))
-	for _, name := range r.cfg.Apps {
-		row, _ := stack.FindBuiltin(name) // config.Parse lets only built-in apps through
-		rows = append(rows, row)
-	}
-	return rows
-}
-
-// startApps builds the apps, each from its row of the table, and starts
-// each as its own process with the same settings plus its row's own.
+// startApps builds the apps into a folder of their own and starts them
+// (appStart).
 func (r *runner) startApps(ctx context.Context, dbURL string) error {
 	root, err := stack.ModuleRoot(ctx)
 	if err != nil {
@@ -82,60 +76,116 @@ func (r *runner) startApps(ctx context.Context, dbURL string) error {
 	}
 	r.undo(func() error { return os.RemoveAll(bin) })
 	r.binDir = bin
-	r.con.printf("Building %s…\n", strings.Join(r.cfg.Apps, ", "))
-	rows := r.builtinApps()
-	buildLog, err := os.Create(filepath.Join(r.dir, results.LogsDir, "build.log"))
-	if err != nil {
-		return err
+	s := &appStart{cfg: r.cfg, con: r.con, notes: &r.book, dir: r.dir, bin: bin,
+		launch: stackLauncher{}, pin: r.pinRunner, undo: r.undo}
+	apps, err := s.run(ctx, root, dbURL)
+	maps.Copy(r.apps, apps)
+	return err
+}
+
+// launcher builds the apps the runner starts and starts their processes.
+type launcher interface {
+	// Build builds apps, rows of the table, from the module at root into
+	// dir, logging to log.
+	Build(ctx context.Context, root, dir string, apps []stack.App, log io.Writer) error
+	// Start starts app, built as bin, with cfg's settings, and returns
+	// its process once it is ready.
+	Start(ctx context.Context, app stack.App, bin string, cfg stack.AppConfig) (*stack.Process, error)
+}
+
+// stackLauncher is the launcher of package stack.
+type stackLauncher struct{}
+
+// Build is stack.Build.
+func (stackLauncher) Build(ctx context.Context, root, dir string, apps []stack.App, log io.Writer) error {
+	return stack.Build(ctx, root, dir, apps, log)
+}
+
+// Start is stack.StartApp.
+func (stackLauncher) Start(ctx context.Context, app stack.App, bin string, cfg stack.AppConfig) (*stack.Process, error) {
+	return stack.StartApp(ctx, app, bin, cfg)
+}
+
+// appStart is the part of setup that builds the measured apps, each from
+// its row of the table, and starts each as its own process with the same
+// settings plus its row's own.
+type appStart struct {
+	cfg   config.Config
+	con   *console
+	notes *notebook
+	// dir is the results folder, whose logs receive the build's output
+	// and each app's; bin is where the apps are built.
+	dir, bin string
+	launch   launcher
+	// pin moves the runner onto its own CPUs (pinRunner); undo registers
+	// what tear-down undoes (runner.undo).
+	pin  func() error
+	undo func(func() error)
+}
+
+// run builds the apps from the module at root and starts each with the
+// database at dbURL, and returns them by name; it stops at the first that
+// cannot be built or started, returning those started so far.
+func (s *appStart) run(ctx context.Context, root, dbURL string) (map[string]*appUnderTest, error) {
+	s.con.printf("Building %s…\n", strings.Join(s.cfg.Apps, ", "))
+	rows := make([]stack.App, 0, len(s.cfg.Apps))
+	for _, name := range s.cfg.Apps {
+		row, _ := stack.FindBuiltin(name) // config.Parse lets only built-in apps through
+		rows = append(rows, row)
 	}
-	r.undo(buildLog.Close)
-	if err := stack.Build(ctx, root, bin, rows, buildLog); err != nil {
-		return err
+	buildLog, err := os.Create(filepath.Join(s.dir, results.LogsDir, "build.log"))
+	if err != nil {
+		return nil, err
+	}
+	s.undo(buildLog.Close)
+	if err := s.launch.Build(ctx, root, s.bin, rows, buildLog); err != nil {
+		return nil, err
 	}
 	// Only now: the builds may use every CPU, and the runner's side must
 	// be set before the threads that fork the apps are made.
-	if err := r.pinRunner(); err != nil {
-		return err
+	if err := s.pin(); err != nil {
+		return nil, err
 	}
 	secret := make([]byte, 32)
 	_, _ = rand.Read(secret)
+	apps := map[string]*appUnderTest{}
 	for _, row := range rows {
-		logPath := filepath.Join(r.dir, results.LogsDir, row.Name+".log")
+		logPath := filepath.Join(s.dir, results.LogsDir, row.Name+".log")
 		logFile, err := os.Create(logPath)
 		if err != nil {
-			return err
+			return apps, err
 		}
-		r.undo(logFile.Close)
+		s.undo(logFile.Close)
 		u := &appUnderTest{toolchain: row.Toolchain, tree: row.Tree}
 		u.start = func(ctx context.Context) (*stack.Process, error) {
-			p, err := stack.StartApp(ctx, row, filepath.Join(bin, row.Name), stack.AppConfig{
+			p, err := s.launch.Start(ctx, row, filepath.Join(s.bin, row.Name), stack.AppConfig{
 				DatabaseURL: dbURL,
-				DBMaxConns:  r.cfg.DBMaxConns,
+				DBMaxConns:  s.cfg.DBMaxConns,
 				AuthSecret:  hex.EncodeToString(secret),
 				Log:         logFile,
-				CPUs:        r.cfg.CPUs.App,
+				CPUs:        s.cfg.CPUs.App,
 			})
 			if err != nil {
 				return nil, fmt.Errorf("%w (log: %s)", err, logPath)
 			}
-			r.undo(p.Stop)
+			s.undo(p.Stop)
 			return p, nil
 		}
 		p, err := u.start(ctx)
 		if err != nil {
-			return err
+			return apps, err
 		}
-		if err := u.use(row.Name, row.Kind, p, r.cfg.NoProc); err != nil {
-			return err
+		if err := u.use(row.Name, row.Kind, p, s.cfg.NoProc); err != nil {
+			return apps, err
 		}
-		if r.cfg.NoProc {
-			r.noteSource(row.Name, u)
+		if s.cfg.NoProc {
+			s.notes.source(row.Name, u)
 		}
-		r.apps[row.Name] = u
-		r.noteTree(row.Name, u)
-		r.con.printf("Started %s at %s (pid %d%s).\n", row.Name, p.URL, p.PID, workers(p))
+		apps[row.Name] = u
+		s.notes.tree(row.Name, u)
+		s.con.printf("Started %s at %s (pid %d%s).\n", row.Name, p.URL, p.PID, workers(p))
 	}
-	return nil
+	return apps, nil
 }
 
 // use makes p, a process of the app called name of kind, the one u
@@ -152,11 +202,23 @@ func (u *appUnderTest) use(name string, kind scenario.Kind, p *stack.Process, no
 	return nil
 }
 
-// restartApp stops the process of app, which the runner started, and
+// App is the app called name as the runner reaches it.
+func (r *runner) App(name string) *appUnderTest { return r.apps[name] }
+
+// Login logs in to the app called name as the editor.
+func (r *runner) Login(ctx context.Context, name string) (*scenario.Session, error) {
+	pw := r.cfg.Seed.EditorPassword
+	if pw == "" {
+		pw = seed.DefaultEditorPassword
+	}
+	return r.apps[name].app.Login(ctx, r.client, editorUser, pw)
+}
+
+// Restart stops the process of app, which the runner started, and
 // starts it again with the same settings, so that what comes next meets a
 // young process as the first measurement did: its log goes on in the same
 // file. It returns the new process's id.
-func (r *runner) restartApp(ctx context.Context, app string) (int, error) {
+func (r *runner) Restart(ctx context.Context, app string) (int, error) {
 	u := r.apps[app]
 	if err := u.proc.Stop(); err != nil {
 		r.note(fmt.Sprintf("%s: stopping it to start it afresh: %v.", app, err))
@@ -189,9 +251,9 @@ func plural(n int, thing string) string {
 	return fmt.Sprintf("%d %ss", n, thing)
 }
 
-// noteTree says that the figures of an app that runs as a tree of
-// processes are their sum, and over how many workers.
-func (r *runner) noteTree(name string, u *appUnderTest) {
+// tree says that the figures of an app that runs as a tree of processes
+// are their sum, and over how many workers.
+func (b *notebook) tree(name string, u *appUnderTest) {
 	if !u.tree || u.pid == 0 {
 		return
 	}
@@ -199,14 +261,14 @@ func (r *runner) noteTree(name string, u *appUnderTest) {
 	if n := u.proc.Workers; n > 0 {
 		workers = fmt.Sprintf("the %s it forked (one per CPU it may run on)", plural(n, "worker"))
 	}
-	r.note(fmt.Sprintf("%s: its CPU and RSS, idle RSS included, are the sum over its primary and %s: the CPU time of every process, and memory as Pss, which counts the pages they share once.", name, workers))
+	b.note(fmt.Sprintf("%s: its CPU and RSS, idle RSS included, are the sum over its primary and %s: the CPU time of every process, and memory as Pss, which counts the pages they share once.", name, workers))
 }
 
-// sourcesFor chooses where the figures of app come from: its process (or
-// process tree) when /proc sees it, its metrics when their URLs are known.
-func (r *runner) sourcesFor(app string) cost.Sources {
-	u := r.apps[app]
-	src := cost.NewSources(app, u.pid, u.metricsURLs)
+// sources chooses where the figures of u, the app called name, come
+// from: its process (or process tree) when /proc sees it, its metrics when
+// their URLs are known.
+func (u *appUnderTest) sources(name string) cost.Sources {
+	src := cost.NewSources(name, u.pid, u.metricsURLs)
 	if u.tree && u.pid > 0 {
 		src = src.AsTree()
 	}

@@ -15,32 +15,25 @@ import (
 
 // attackOptions sets one run's attack from the configuration: its rate,
 // timings and limits, where raw results go, and how progress is shown.
-func (r *runner) attackOptions(j load.Job, rate float64, wl *scenario.Workload, raw io.Writer, progress func(load.Progress)) load.Options {
+func (m *measurer) attackOptions(j load.Job, rate float64, wl *scenario.Workload, raw io.Writer, progress func(load.Progress)) load.Options {
 	return load.Options{
 		Name:           fmt.Sprintf("%s/%s/%s", j.Profile, j.Scenario, j.App),
 		Rate:           rate,
-		Warmup:         r.cfg.Warmup,
-		Duration:       r.cfg.Duration,
-		Timeout:        r.cfg.Timeout,
-		MaxConnections: r.cfg.MaxConnections,
+		Warmup:         m.cfg.Warmup,
+		Duration:       m.cfg.Duration,
+		Timeout:        m.cfg.Timeout,
+		MaxConnections: m.cfg.MaxConnections,
 		Observe:        wl.Observe,
 		Raw:            raw,
 		Progress:       progress,
 	}
 }
 
-// attack runs the load on app while its sources and PostgreSQL are
+// Attack runs the load on app while its sources and PostgreSQL are
 // watched, and returns what they recorded with what the attack cost the
 // runner itself, which the ledger books for the report's overhead figures.
-// A grpc app's load goes over connections of its own, -grpc-conns of them,
-// opened during the warm-up and closed after the attack, as vegeta's are
-// for the other kinds.
-func (r *runner) attack(ctx context.Context, app string, wl *scenario.Workload, opts load.Options, src cost.Sources) (*load.Outcome, map[string]sampler.Series, cost.Usage, error) {
-	if u := r.apps[app]; u != nil && u.app != nil && u.app.Kind == scenario.KindGRPC {
-		wire := grpcwire.New(r.cfg.GRPCConns)
-		defer wire.Close()
-		opts.Transport = wire
-	}
+func (r *runner) Attack(ctx context.Context, app string, wl *scenario.Workload, opts load.Options, src cost.Sources) (*load.Outcome, map[string]sampler.Series, cost.Usage, error) {
+	defer r.transport(app, &opts)()
 	stop := r.ledger.Watch(cost.Watchers(src, r.cfg.SampleInterval, r.dbPID), opts.Warmup+opts.Duration)
 	out, err := load.Attack(ctx, wl.Targeter(), opts)
 	var sent uint64
@@ -53,4 +46,23 @@ func (r *runner) attack(ctx context.Context, app string, wl *scenario.Workload, 
 	}
 	series, self := stop(sent, end)
 	return out, series, self, err
+}
+
+// Prime runs the load on app unwatched, its answers discarded.
+func (r *runner) Prime(ctx context.Context, app string, wl *scenario.Workload, opts load.Options) error {
+	defer r.transport(app, &opts)()
+	_, err := load.Attack(ctx, wl.Targeter(), opts)
+	return err
+}
+
+// transport gives a grpc app's load connections of its own, -grpc-conns
+// of them, opened during the warm-up and closed after the attack (by the
+// function it returns), as vegeta's are for the other kinds.
+func (r *runner) transport(app string, opts *load.Options) (done func()) {
+	if u := r.apps[app]; u != nil && u.app != nil && u.app.Kind == scenario.KindGRPC {
+		wire := grpcwire.New(r.cfg.GRPCConns)
+		opts.Transport = wire
+		return func() { wire.Close() }
+	}
+	return func() {}
 }

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"crudbench/bench/scenario"
@@ -13,10 +14,10 @@ func writesRows(sc string) bool {
 	return sc == scenario.Write || sc == scenario.Mixed
 }
 
-// cleanupWrites deletes every row a write run left alive, including rows
+// CleanupWrites deletes every row a write run left alive, including rows
 // whose create answer never arrived (found by title in the database), and
 // checks the vacancy count is back where it was.
-func (r *runner) cleanupWrites(ctx context.Context, wl *scenario.Workload, tag string, before int64) error {
+func (r *runner) CleanupWrites(ctx context.Context, wl *scenario.Workload, tag string, before int64) error {
 	var extra []int64
 	if r.probe != nil {
 		ids, err := r.probe.VacanciesTitled(ctx, tag+" ")
@@ -40,15 +41,27 @@ func (r *runner) cleanupWrites(ctx context.Context, wl *scenario.Workload, tag s
 	return nil
 }
 
-// vacancyCount is the number of vacancies before a write run, for
-// cleanupWrites to compare against; -1 when it cannot be read, and when
+// VacancyCount is the number of vacancies before a write run, for
+// CleanupWrites to compare against; -1 when it cannot be read, and when
 // the run is sharded: the other shards write and clean up at the same
 // time, so the count says nothing about this shard's rows.
-func (r *runner) vacancyCount(ctx context.Context) int64 {
+func (r *runner) VacancyCount(ctx context.Context) int64 {
 	if r.probe != nil && r.cfg.Shard == nil {
 		if n, err := r.probe.CountVacancies(ctx); err == nil {
 			return n
 		}
 	}
 	return -1
+}
+
+// errNoStatements stands for a statement count that cannot be read, so a
+// run without pg_stat_statements reports no statements per request.
+var errNoStatements = errors.New("pg_stat_statements unavailable")
+
+// Statements reads PostgreSQL's running count of statements executed.
+func (r *runner) Statements(ctx context.Context) (uint64, error) {
+	if !r.statementsOK {
+		return 0, errNoStatements
+	}
+	return r.probe.Statements(ctx)
 }

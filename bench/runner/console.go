@@ -19,10 +19,16 @@ type console struct {
 	w        io.Writer
 	tty      bool
 	progress int // length of the progress line on screen, 0 when none
+	// width is the app column's (app).
+	width int
 }
 
-func newConsole(w io.Writer) *console {
-	c := &console{w: w}
+// newConsole writes to w, the app column as wide as the longest of apps.
+func newConsole(w io.Writer, apps []string) *console {
+	c := &console{w: w, width: 8}
+	for _, a := range apps {
+		c.width = max(c.width, len(a))
+	}
 	if f, ok := w.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 			c.tty = true
@@ -70,25 +76,21 @@ func round(d time.Duration) string {
 
 // progress is a run's load.Options.Progress: it keeps the status line on
 // the run's phase, elapsed time and what is left of the whole benchmark.
-func (r *runner) progress(j load.Job, label string, left time.Duration) func(load.Progress) {
+func (m *measurer) progress(j load.Job, label string, left time.Duration) func(load.Progress) {
 	return func(p load.Progress) {
 		phase := "measuring"
 		if p.Warmup {
 			phase = "warming up"
 		}
-		r.con.status(fmt.Sprintf("%s %s %s %s  %s %s/%s  %s left  %.1f req/s  %d errors",
+		m.con.status(fmt.Sprintf("%s %s %s %s  %s %s/%s  %s left  %.1f req/s  %d errors",
 			label, j.Profile, j.Scenario, j.App, phase, round(p.Elapsed), round(p.Total),
 			round(left+p.Total-p.Elapsed), p.Rate, p.Errors))
 	}
 }
 
-// appColumn pads an app's name to the longest measured name (at least 8
+// app pads an app's name to the longest measured name (at least 8
 // characters), so the console's columns line up with variants' longer
 // names too.
-func (r *runner) appColumn(name string) string {
-	width := 8
-	for _, a := range r.cfg.Apps {
-		width = max(width, len(a))
-	}
-	return fmt.Sprintf("%-*s", width, name)
+func (c *console) app(name string) string {
+	return fmt.Sprintf("%-*s", c.width, name)
 }

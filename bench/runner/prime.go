@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"crudbench/bench/grpcwire"
 	"crudbench/bench/load"
-	"crudbench/bench/scenario"
 )
 
 // The priming pass before an app's first measured run of a scenario: a
@@ -25,36 +23,30 @@ const primeShare = 0.25
 // -prime and discards the answers, removing any rows it wrote. It
 // returns what went wrong, which the caller notes: the measured run then
 // runs as it would have without it.
-func (r *runner) prime(ctx context.Context, j load.Job, rate float64) error {
-	u := r.apps[j.App]
+func (p *fixedProfiles) prime(ctx context.Context, j load.Job, rate float64) error {
 	bg := context.WithoutCancel(ctx)
 	pj := j
 	pj.Profile = "prime"
-	wl, tag, err := r.workload(ctx, pj, u)
+	wl, tag, err := p.m.workload(ctx, pj)
 	if err != nil {
 		return err
 	}
 	var vacanciesBefore int64 = -1
 	if writesRows(j.Scenario) {
-		vacanciesBefore = r.vacancyCount(bg)
+		vacanciesBefore = p.m.db.VacancyCount(bg)
 	}
 	opts := load.Options{
 		Name:           fmt.Sprintf("prime/%s/%s", j.Scenario, j.App),
 		Rate:           max(primeShare*rate, 1),
-		Duration:       r.cfg.Prime,
-		Timeout:        r.cfg.Timeout,
-		MaxConnections: r.cfg.MaxConnections,
+		Duration:       p.cfg.Prime,
+		Timeout:        p.cfg.Timeout,
+		MaxConnections: p.cfg.MaxConnections,
 		Observe:        wl.Observe,
 		Raw:            io.Discard,
 	}
-	if u != nil && u.app != nil && u.app.Kind == scenario.KindGRPC {
-		wire := grpcwire.New(r.cfg.GRPCConns)
-		defer wire.Close()
-		opts.Transport = wire
-	}
-	_, err = load.Attack(ctx, wl.Targeter(), opts)
+	err = p.m.load.Prime(ctx, j.App, wl, opts)
 	if writesRows(j.Scenario) {
-		if cerr := r.cleanupWrites(bg, wl, tag, vacanciesBefore); cerr != nil && err == nil {
+		if cerr := p.m.db.CleanupWrites(bg, wl, tag, vacanciesBefore); cerr != nil && err == nil {
 			err = cerr
 		}
 	}

@@ -17,7 +17,7 @@ import (
 // one rate through the path a measured run takes (the samplers, the
 // runner's own cost, the cleanup of writes), printed as it ends.
 type prober struct {
-	r       *runner
+	s       *capacitySearch
 	j       load.Job
 	session *scenario.Session
 	cfg     capacity.Config
@@ -26,12 +26,12 @@ type prober struct {
 
 // probe is the search's capacity.ProbeFunc.
 func (p *prober) probe(ctx context.Context, rate float64) (results.Probe, error) {
-	r, o := p.r, p.r.cfg.Capacity
-	if p.n > 0 && !r.pause(ctx, r.probePause()) {
+	s, o := p.s, p.s.cfg.Capacity
+	if p.n > 0 && !pause(ctx, s.probePause()) {
 		return results.Probe{}, ctx.Err()
 	}
 	p.n++
-	tag := fmt.Sprintf("crudbench %s capacity/%s/%s/%d/probe%d", r.runID, p.j.Scenario, p.j.App, p.j.Repeat, p.n)
+	tag := fmt.Sprintf("crudbench %s capacity/%s/%s/%d/probe%d", s.runID, p.j.Scenario, p.j.App, p.j.Repeat, p.n)
 	wl, err := scenario.NewWorkload(p.session, p.j.Scenario, tag)
 	if err != nil {
 		return results.Probe{}, err
@@ -39,28 +39,28 @@ func (p *prober) probe(ctx context.Context, rate float64) (results.Probe, error)
 	bg := context.WithoutCancel(ctx)
 	var vacanciesBefore int64 = -1
 	if writesRows(p.j.Scenario) {
-		vacanciesBefore = r.vacancyCount(bg)
+		vacanciesBefore = s.db.VacancyCount(bg)
 	}
 	opts := load.Options{
 		Name: fmt.Sprintf("%s/%s/%s/%g", capacityProfile, p.j.Scenario, p.j.App, rate), Rate: rate,
 		Warmup: o.ProbeWarmup, Duration: o.ProbeDuration,
-		Timeout: r.cfg.Timeout, MaxConnections: r.cfg.MaxConnections, Observe: wl.Observe,
+		Timeout: s.cfg.Timeout, MaxConnections: s.cfg.MaxConnections, Observe: wl.Observe,
 	}
-	src := r.sourcesFor(p.j.App)
-	out, series, self, attackErr := r.attack(ctx, p.j.App, wl, opts, src)
+	src := s.apps.App(p.j.App).sources(p.j.App)
+	out, series, self, attackErr := s.load.Attack(ctx, p.j.App, wl, opts, src)
 	if writesRows(p.j.Scenario) {
-		if err := r.cleanupWrites(bg, wl, tag, vacanciesBefore); err != nil {
-			r.note(fmt.Sprintf("capacity probe %s %s at %g/s: %v", p.j.Scenario, p.j.App, rate, err))
+		if err := s.db.CleanupWrites(bg, wl, tag, vacanciesBefore); err != nil {
+			s.notes.note(fmt.Sprintf("capacity probe %s %s at %g/s: %v", p.j.Scenario, p.j.App, rate, err))
 		}
 	}
 	if out == nil {
 		return results.Probe{}, attackErr
 	}
 	pr, unread := probeOf(rate, out, series, src, self)
-	r.noteUnread(fmt.Sprintf("capacity probe %s %s at %g/s", p.j.Scenario, p.j.App, rate), unread)
+	s.notes.unread(fmt.Sprintf("capacity probe %s %s at %g/s", p.j.Scenario, p.j.App, rate), unread)
 	pr.OtherCPU, pr.OtherCPUAvailable = capacity.OtherCPU(p.cfg, pr)
 	if pr.OtherCPUAvailable && capacity.Shown(pr.OtherCPU) {
-		pr.Others = self.Others(capacity.OthersNamed, capacity.OthersLeast, src.PID(), r.dbPID, os.Getpid())
+		pr.Others = self.Others(capacity.OthersNamed, capacity.OthersLeast, src.PID(), s.dbPID, os.Getpid())
 	}
 	switch {
 	case out.Interrupted:
@@ -79,8 +79,8 @@ func (p *prober) print(pr results.Probe) {
 	if !capacity.Met(p.cfg, &pr) {
 		verdict = "missed: " + pr.Why
 	}
-	p.r.con.printf("  probe %2d %-10s %s %8.1f req/s  p99 %7.1f ms  app %s  pool wait %s ms  postgres %s  runner %.2f  machine %s cores%s  %s\n",
-		p.n, p.j.Scenario, p.r.appColumn(p.j.App), pr.Rate, pr.P99, appCores(pr), poolWait(pr),
+	p.s.con.printf("  probe %2d %-10s %s %8.1f req/s  p99 %7.1f ms  app %s  pool wait %s ms  postgres %s  runner %.2f  machine %s cores%s  %s\n",
+		p.n, p.j.Scenario, p.s.con.app(p.j.App), pr.Rate, pr.P99, appCores(pr), poolWait(pr),
 		cores(pr.DBCPU, pr.DBCPUAvailable), pr.RunnerCPU, cores(pr.MachineCPU, pr.MachineCPUAvailable), others(pr), verdict)
 }
 

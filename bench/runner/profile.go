@@ -17,7 +17,7 @@ import (
 // cpuProfile is the CPU profile of one run's measured window, taken by the
 // attack's WindowStart hook over the window's whole seconds.
 type cpuProfile struct {
-	r    *runner
+	m    *measurer
 	name string // the run's file base, also its label in notes
 	// data and err are what the fetch returned; taken says it ran (the
 	// attack waits for it before returning).
@@ -29,17 +29,17 @@ type cpuProfile struct {
 // profileFor arranges, when -profile-cpu is on, for opts to take a CPU
 // profile of j's app during its measured window, and returns the profile to
 // collect after the attack; nil when there is none to take.
-func (r *runner) profileFor(ctx context.Context, j load.Job, opts *load.Options) *cpuProfile {
-	u := r.apps[j.App]
-	seconds := r.cfg.Duration.Truncate(time.Second)
+func (m *measurer) profileFor(ctx context.Context, j load.Job, opts *load.Options) *cpuProfile {
+	u := m.apps.App(j.App)
+	seconds := m.cfg.Duration.Truncate(time.Second)
 	switch {
-	case !r.cfg.ProfileCPU:
+	case !m.cfg.ProfileCPU:
 		return nil
 	case u.debugURL == "":
-		r.note(fmt.Sprintf("%s: CPU profiles are unavailable: it has no admin (pprof) address (give an attached app's with -debug-url %s=http://127.0.0.1:PORT).", j.App, j.App))
+		m.notes.note(fmt.Sprintf("%s: CPU profiles are unavailable: it has no admin (pprof) address (give an attached app's with -debug-url %s=http://127.0.0.1:PORT).", j.App, j.App))
 		return nil
 	case seconds < time.Second:
-		r.note("No CPU profiles: a profile takes whole seconds and -duration is under one.")
+		m.notes.note("No CPU profiles: a profile takes whole seconds and -duration is under one.")
 		return nil
 	}
 	fetch := cpuprof.Fetch
@@ -47,11 +47,11 @@ func (r *runner) profileFor(ctx context.Context, j load.Job, opts *load.Options)
 	// express=URL): a Node app whatever the runner knows of its process.
 	if row, builtin := stack.FindBuiltin(j.App); u.toolchain == stack.ToolchainNode || builtin && row.Toolchain == stack.ToolchainNode {
 		fetch = cpuprof.FetchV8
-		r.noteV8(j.App, u.tree || row.Tree)
+		m.noteV8(j.App, u.tree || row.Tree)
 	}
-	p := &cpuProfile{r: r, name: r.fileBase(j)}
+	p := &cpuProfile{m: m, name: m.fileBase(j)}
 	// The profile lasts the window; the request may take a little longer.
-	client := &http.Client{Timeout: seconds + r.cfg.Timeout}
+	client := &http.Client{Timeout: seconds + m.cfg.Timeout}
 	opts.WindowStart = func() {
 		p.data, p.err = fetch(ctx, client, u.debugURL, seconds)
 		p.taken = true
@@ -61,10 +61,10 @@ func (r *runner) profileFor(ctx context.Context, j load.Job, opts *load.Options)
 
 // noteV8 says what a Node app's CPU profile, V8's, covers: its main
 // thread only (cpuprof.FromV8), and of a cluster (tree) one worker.
-func (r *runner) noteV8(app string, tree bool) {
-	r.note(fmt.Sprintf("%s: its CPU profiles are V8's, of the main thread where its JavaScript runs: they do not see libuv's threadpool (crypto, compression) or V8's garbage collector helper threads; V8 samples on wall-clock time, so on a busy machine their CPU seconds are approximate (read their shares); functions V8 implements natively (JSON.stringify, JSON.parse) count toward the function that called them.", app))
+func (m *measurer) noteV8(app string, tree bool) {
+	m.notes.note(fmt.Sprintf("%s: its CPU profiles are V8's, of the main thread where its JavaScript runs: they do not see libuv's threadpool (crypto, compression) or V8's garbage collector helper threads; V8 samples on wall-clock time, so on a busy machine their CPU seconds are approximate (read their shares); functions V8 implements natively (JSON.stringify, JSON.parse) count toward the function that called them.", app))
 	if tree {
-		r.note(fmt.Sprintf("%s: its CPU profiles are of its first worker only, not of the primary or the other workers, which run the same code under the same share of the load.", app))
+		m.notes.note(fmt.Sprintf("%s: its CPU profiles are of its first worker only, not of the primary or the other workers, which run the same code under the same share of the load.", app))
 	}
 }
 
@@ -77,7 +77,7 @@ func (p *cpuProfile) result() *results.CPUProfile {
 	}
 	prof, err := p.analyze()
 	if err != nil {
-		p.r.note(fmt.Sprintf("%s: no CPU profile: %v.", p.name, err))
+		p.m.notes.note(fmt.Sprintf("%s: no CPU profile: %v.", p.name, err))
 		return nil
 	}
 	return &prof
@@ -93,8 +93,8 @@ func (p *cpuProfile) analyze() (results.CPUProfile, error) {
 		return prof, err
 	}
 	prof.File = results.ProfileFile(p.name)
-	if err := os.MkdirAll(filepath.Join(p.r.dir, results.ProfilesDir), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(p.m.dir, results.ProfilesDir), 0o755); err != nil {
 		return prof, err
 	}
-	return prof, os.WriteFile(filepath.Join(p.r.dir, prof.File), p.data, 0o644)
+	return prof, os.WriteFile(filepath.Join(p.m.dir, prof.File), p.data, 0o644)
 }

@@ -5,6 +5,14 @@
 // the apps and of PostgreSQL, counts SQL statements, and returns everything
 // as a results.Run for the report writers. What it is told comes from
 // package config.
+//
+// A run is a sequence of phases, each a type with its own inputs: setup
+// (the database and the apps), validation, the fixed profiles
+// (fixedProfiles, each run a measurer's) and the capacity search
+// (capacitySearch). They reach the apps, the load generator with its
+// samplers and the database through small interfaces (fleet, attacker,
+// database, checker), which the runner implements once setup is done, so
+// that each phase is tested alone with fakes of them.
 package runner
 
 import (
@@ -52,7 +60,7 @@ type appUnderTest struct {
 	toolchain stack.Toolchain
 	tree      bool
 	// start starts the app the runner started once more, with the same
-	// settings (restartApp); nil for an attached app.
+	// settings (runner.Restart); nil for an attached app.
 	start func(ctx context.Context) (*stack.Process, error)
 	// debugURL is the app's admin address, where it serves pprof; empty
 	// when it has none (a Node app, an attached app without -debug-url).
@@ -83,11 +91,11 @@ type runner struct {
 	dbPID        int
 
 	validator *scenario.Validator
-	valid     map[[2]string]error // (scenario, app) → validation problem
+	valid     validity
 
 	// ledger books what the run costs the runner itself.
 	ledger *cost.Ledger
-	notes  []string
+	book   notebook
 }
 
 // Run benchmarks as cfg says and returns the run with the folder its files
@@ -111,13 +119,17 @@ func Run(ctx context.Context, cfg config.Config, stdout io.Writer) (run *results
 	if err := r.validateShared(ctx, run); err != nil {
 		return nil, r.dir, err
 	}
-	r.measureAll(ctx, run)
-	r.capacityAll(ctx, run)
+	m := r.measurer()
+	profiles := &fixedProfiles{cfg: r.cfg, con: r.con, notes: &r.book, valid: r.valid, m: m}
+	run.Results = append(run.Results, profiles.run(ctx)...)
+	search := &capacitySearch{cfg: r.cfg, con: r.con, notes: &r.book, valid: r.valid,
+		apps: r, load: r, db: r, m: m, runID: r.runID, cores: runtime.NumCPU(), dbPID: r.dbPID}
+	run.Capacities = append(run.Capacities, search.run(ctx)...)
 	r.checkVacancies(context.WithoutCancel(ctx), run.Environment.Dataset["vacancy"])
 
 	run.Runner = r.ledger.Runner()
 	run.SamplerOverhead = r.ledger.SamplerOverhead()
-	run.Notes = slices.Concat(results.MethodNotes(r.method()), r.notes)
+	run.Notes = slices.Concat(results.MethodNotes(r.method()), r.book.notes)
 	run.FinishedAt = time.Now().UTC()
 	if ctx.Err() != nil {
 		return run, r.dir, fmt.Errorf("%w: %v", ErrInterrupted, context.Cause(ctx))
@@ -131,10 +143,10 @@ func newRunner(cfg config.Config, stdout io.Writer, started time.Time, dirs ...s
 	r := &runner{
 		cfg:    cfg,
 		ledger: cost.NewLedger(),
-		con:    newConsole(stdout),
+		con:    newConsole(stdout, cfg.Apps),
 		runID:  results.RunID(started),
 		apps:   map[string]*appUnderTest{},
-		valid:  map[[2]string]error{},
+		valid:  validity{},
 	}
 	// Validation, logins and cleanup reach grpc apps over one connection
 	// each; the loads have connections of their own (attack).
@@ -180,6 +192,12 @@ func (r *runner) newRun(ctx context.Context, started time.Time) *results.Run {
 	r.root, _ = stack.ModuleRoot(ctx) // "" outside the repository, e.g. in a container
 	run.Environment.GitCommit = sourceCommit(ctx, r.root, buildCommit)
 	return run
+}
+
+// measurer measures the runs of the fixed profiles and the capacity
+// search's confirmations on what setup brought up.
+func (r *runner) measurer() *measurer {
+	return &measurer{cfg: r.cfg, runID: r.runID, dir: r.dir, con: r.con, notes: &r.book, apps: r, load: r, db: r}
 }
 
 // undo registers f to run at tear-down, before everything registered

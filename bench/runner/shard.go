@@ -16,11 +16,11 @@ const MaxSlotLateness = time.Second
 
 // awaitSlot waits for the slot of the plan's run j when the run is
 // sharded; see waitSlot.
-func (r *runner) awaitSlot(ctx context.Context, j int) (skip string) {
-	if r.cfg.Shard == nil {
+func (m *measurer) awaitSlot(ctx context.Context, j int) (skip string) {
+	if m.cfg.Shard == nil {
 		return ""
 	}
-	return waitSlot(ctx, *r.cfg.Shard, r.cfg.Slots().At(j))
+	return waitSlot(ctx, *m.cfg.Shard, m.cfg.Slots().At(j))
 }
 
 // waitSlot waits until start, the slot of the run about to be sent, and
@@ -43,21 +43,21 @@ func waitSlot(ctx context.Context, shard load.Shard, start time.Time) (skip stri
 
 // slotShard is the shard's part of the plan's run j, scheduled from the
 // run's slot; nil when the run is not sharded.
-func (r *runner) slotShard(j int) *load.Shard {
-	if r.cfg.Shard == nil {
+func (m *measurer) slotShard(j int) *load.Shard {
+	if m.cfg.Shard == nil {
 		return nil
 	}
-	s := *r.cfg.Shard
-	s.Start = r.cfg.Slots().At(j)
+	s := *m.cfg.Shard
+	s.Start = m.cfg.Slots().At(j)
 	return &s
 }
 
 // share is a shard's part of a run's rate: what the shard is judged by.
-func (r *runner) share(rate float64) float64 {
-	if r.cfg.Shard == nil {
+func (m *measurer) share(rate float64) float64 {
+	if m.cfg.Shard == nil {
 		return rate
 	}
-	return rate / float64(r.cfg.Shard.Count)
+	return rate / float64(m.cfg.Shard.Count)
 }
 
 // validateShared validates as validate does, except in a sharded run:

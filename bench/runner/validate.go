@@ -40,10 +40,9 @@ func Validate(ctx context.Context, cfg config.Config, stdout io.Writer) (vs []re
 	return run.Validations, dir, nil
 }
 
-// validate checks every scenario on every app before any load, apps of
-// kind rest first so that their answers can serve as the reference when
-// the database is not reachable, and prints per app what passed and what
-// failed.
+// validate runs the validation phase with the run's validator, made now
+// when setup made none, records what it found for the phases that load
+// the apps, and adds the validations to run.
 func (r *runner) validate(ctx context.Context, run *results.Run) {
 	if r.validator == nil {
 		// Attached alone, without a database to read: compare with what
@@ -51,9 +50,41 @@ func (r *runner) validate(ctx context.Context, run *results.Run) {
 		r.validator = &scenario.Validator{Client: r.client, Ref: r.datasetReference()}
 	}
 	r.validator.Tag = fmt.Sprintf("crudbench %s validation", r.runID)
-	r.con.printf("Validating %d scenario(s) on %d app(s)…\n", len(r.cfg.Scenarios), len(r.cfg.Apps))
+	v := &validation{cfg: r.cfg, con: r.con, apps: r, check: r.validator}
+	var vs []results.Validation
+	r.valid, vs = v.run(ctx, run.Settings.AppInfo)
+	run.Validations = append(run.Validations, vs...)
+}
+
+// checker is what validation asks of the scenarios' checks
+// (scenario.Validator).
+type checker interface {
+	// Validate checks scenario sc on the app of session s.
+	Validate(ctx context.Context, s *scenario.Session, sc string) error
+	// Interchange checks that the apps of a and b accept each other's
+	// tokens.
+	Interchange(ctx context.Context, a, b *scenario.Session) error
+}
+
+// validation is the phase that checks every scenario on every app before
+// any load: a pair that fails is kept out of measurement, with its
+// problem as the reason.
+type validation struct {
+	cfg   config.Config
+	con   *console
+	apps  fleet
+	check checker
+}
+
+// run validates every scenario on every app of apps (the run's apps with
+// their kinds), apps of kind rest first so that their answers can serve
+// as the reference when the database is not reachable, and prints per app
+// what passed and what failed. It returns what it found of each pair, and
+// the validations in the order of scenarios, then apps.
+func (v *validation) run(ctx context.Context, apps []results.App) (validity, []results.Validation) {
+	v.con.printf("Validating %d scenario(s) on %d app(s)…\n", len(v.cfg.Scenarios), len(v.cfg.Apps))
 	var rest, others []string
-	for _, a := range run.Settings.AppInfo {
+	for _, a := range apps {
 		if a.Kind == string(scenario.KindREST) {
 			rest = append(rest, a.Name)
 		} else {
@@ -61,54 +92,57 @@ func (r *runner) validate(ctx context.Context, run *results.Run) {
 		}
 	}
 	order := append(rest, others...)
-	peer := r.tokenPeer(ctx, order)
+	peer := v.tokenPeer(ctx, order)
+	valid := validity{}
 	for _, name := range order {
-		r.validateApp(ctx, name, peer)
+		v.validateApp(ctx, name, peer, valid)
 	}
-	for _, sc := range r.cfg.Scenarios {
-		for _, name := range r.cfg.Apps {
-			err := r.valid[[2]string{sc, name}]
-			v := results.Validation{Scenario: sc, App: name, OK: err == nil}
+	var vs []results.Validation
+	for _, sc := range v.cfg.Scenarios {
+		for _, name := range v.cfg.Apps {
+			err := valid.problem(sc, name)
+			val := results.Validation{Scenario: sc, App: name, OK: err == nil}
 			if err != nil {
-				v.Problem = err.Error()
+				val.Problem = err.Error()
 			}
-			run.Validations = append(run.Validations, v)
+			vs = append(vs, val)
 		}
 	}
-	for _, a := range run.Settings.AppInfo {
-		r.printValidation(a, run.Validations)
+	for _, a := range apps {
+		v.print(a, vs)
 	}
+	return valid, vs
 }
 
 // validateApp logs in to app name, checks that it and peer (when not nil)
-// accept each other's tokens, and validates every scenario on it. A failed
-// login or interchange fails every scenario but control, which needs no
-// token.
-func (r *runner) validateApp(ctx context.Context, name string, peer *scenario.Session) {
-	u := r.apps[name]
+// accept each other's tokens, and validates every scenario on it,
+// recording in valid what it found. A failed login or interchange fails
+// every scenario but control, which needs no token.
+func (v *validation) validateApp(ctx context.Context, name string, peer *scenario.Session, valid validity) {
+	u := v.apps.App(name)
 	var session *scenario.Session
 	var loginErr error
 	if u.unusable == nil {
-		session, loginErr = r.login(ctx, u)
+		session, loginErr = v.apps.Login(ctx, name)
 	}
 	if loginErr == nil && peer != nil && peer.App.Name != name {
-		loginErr = r.validator.Interchange(ctx, session, peer)
+		loginErr = v.check.Interchange(ctx, session, peer)
 	}
-	for _, sc := range r.cfg.Scenarios {
+	for _, sc := range v.cfg.Scenarios {
 		var err error
 		switch {
 		case u.unusable != nil:
 			err = u.unusable
 		case sc == scenario.Control && session == nil:
-			err = r.validator.Validate(ctx, &scenario.Session{App: u.app}, sc)
+			err = v.check.Validate(ctx, &scenario.Session{App: u.app}, sc)
 		case sc == scenario.Control:
-			err = r.validator.Validate(ctx, session, sc)
+			err = v.check.Validate(ctx, session, sc)
 		case loginErr != nil:
 			err = loginErr
 		default:
-			err = r.validator.Validate(ctx, session, sc)
+			err = v.check.Validate(ctx, session, sc)
 		}
-		r.valid[[2]string{sc, name}] = err
+		valid[[2]string{sc, name}] = err
 	}
 }
 
@@ -118,58 +152,49 @@ func (r *runner) validateApp(ctx context.Context, name string, peer *scenario.Se
 // first app. It returns nil in attach mode, where the runner cannot know
 // that the apps share a secret, with one app, and when the login fails
 // (which the peer's own validation reports).
-func (r *runner) tokenPeer(ctx context.Context, order []string) *scenario.Session {
-	if r.cfg.Mode() == "attach" || len(order) < 2 {
+func (v *validation) tokenPeer(ctx context.Context, order []string) *scenario.Session {
+	if v.cfg.Mode() == "attach" || len(order) < 2 {
 		return nil
 	}
 	name := order[0]
 	for _, n := range order {
-		if r.apps[n].toolchain == stack.ToolchainGo {
+		if v.apps.App(n).toolchain == stack.ToolchainGo {
 			name = n
 			break
 		}
 	}
-	u := r.apps[name]
-	if u.unusable != nil {
+	if v.apps.App(name).unusable != nil {
 		return nil
 	}
-	s, err := r.login(ctx, u)
+	s, err := v.apps.Login(ctx, name)
 	if err != nil {
 		return nil
 	}
 	return s
 }
 
-// printValidation prints one app's validation: the scenarios that passed
-// on one line, then every failure on its own.
-func (r *runner) printValidation(app results.App, vs []results.Validation) {
+// print prints one app's validation: the scenarios that passed on one
+// line, then every failure on its own.
+func (v *validation) print(app results.App, vs []results.Validation) {
 	var passed []string
 	var failed []results.Validation
-	for _, v := range vs {
+	for _, val := range vs {
 		switch {
-		case v.App != app.Name:
-		case v.OK:
-			passed = append(passed, v.Scenario)
+		case val.App != app.Name:
+		case val.OK:
+			passed = append(passed, val.Scenario)
 		default:
-			failed = append(failed, v)
+			failed = append(failed, val)
 		}
 	}
 	if len(passed) == 0 {
 		passed = []string{"none"}
 	}
-	r.con.printf("  %s (kind %s): passed %s\n", app.Name, app.Kind, strings.Join(passed, ", "))
-	for _, v := range failed {
+	v.con.printf("  %s (kind %s): passed %s\n", app.Name, app.Kind, strings.Join(passed, ", "))
+	for _, val := range failed {
 		// A mixed scenario's problems come one a line: indent them all.
-		r.con.printf("    FAILED %s: %s\n", v.Scenario, strings.ReplaceAll(v.Problem, "\n", "\n      "))
+		v.con.printf("    FAILED %s: %s\n", val.Scenario, strings.ReplaceAll(val.Problem, "\n", "\n      "))
 	}
-}
-
-func (r *runner) login(ctx context.Context, u *appUnderTest) (*scenario.Session, error) {
-	pw := r.cfg.Seed.EditorPassword
-	if pw == "" {
-		pw = seed.DefaultEditorPassword
-	}
-	return u.app.Login(ctx, r.client, editorUser, pw)
 }
 
 // datasetReference is what the reads must return, computed from the seed
