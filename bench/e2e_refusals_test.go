@@ -137,6 +137,10 @@ type gqlRefusal struct {
 	status    int
 	codes     []string // extensions.code of each error
 	fields    []string // the names under the first error's extensions.fields, sorted
+	// messages, when set, are each error's message, the same in every app:
+	// for a refusal the GraphQL spec words, as graphql-js and gqlparser both
+	// write them.
+	messages []string
 }
 
 // graphqlResponse is the media type of the GraphQL-over-HTTP spec, with
@@ -193,6 +197,10 @@ var gqlRefusals = []gqlRefusal{
 		query:     `mutation($input: VacancyInput!) { createVacancy(input: $input) { id } }`,
 		variables: map[string]any{"input": gqlVacancy(map[string]any{"opensOn": "2026-02-30"})},
 		status:    200, codes: []string{"BAD_USER_INPUT"}, fields: []string{"opensOn"}},
+	{name: "integer beyond int64 in a variable", role: "editor",
+		query:     `mutation($input: VacancyInput!) { createVacancy(input: $input) { id } }`,
+		variables: map[string]any{"input": gqlVacancy(map[string]any{"salaryMinCents": json.Number("9223372036854775808"), "title": ""})},
+		status:    200, codes: []string{"BAD_USER_INPUT"}, fields: []string{"salaryMinCents"}},
 	{name: "missing variable, graphql-response", role: "editor", query: `query($id: ID!) { person(id: $id) { id } }`, header: graphqlResponse, status: 400, codes: []string{"GRAPHQL_VALIDATION_FAILED"}},
 	{name: "variable not an object", role: "editor", query: `mutation($input: VacancyInput!) { createVacancy(input: $input) { id } }`,
 		variables: map[string]any{"input": "x"}, status: 200, codes: []string{"GRAPHQL_VALIDATION_FAILED"}},
@@ -204,6 +212,14 @@ var gqlRefusals = []gqlRefusal{
 	{name: "variables not JSON over GET", role: "editor", method: "GET", rawQuery: "query=" + url.QueryEscape(`query($n: Int) { persons(first: $n) { nodes { id } } }`) + "&variables=notjson", status: 400, codes: []string{"BAD_REQUEST"}},
 	{name: "document over the size limit over GET", role: "editor", method: "GET", rawQuery: "query=" + url.QueryEscape("{ __typename }"+strings.Repeat(" ", 16<<10)), status: 200, codes: []string{"QUERY_TOO_LARGE"}},
 	{name: "subscription", role: "editor", query: `subscription { __typename }`, status: 200, codes: []string{"GRAPHQL_VALIDATION_FAILED"}},
+	// The spec's Lone Anonymous Operation: one error for each anonymous
+	// operation, none for their sharing the name "" (gqlgen's third).
+	{name: "two anonymous operations", role: "editor", query: `{ a: __typename } { b: __typename }`, status: 200,
+		codes: []string{"GRAPHQL_VALIDATION_FAILED", "GRAPHQL_VALIDATION_FAILED"}, messages: []string{loneAnonymous, loneAnonymous}},
+	{name: "two anonymous operations, graphql-response", role: "editor", query: `{ a: __typename } { b: __typename }`, header: graphqlResponse, status: 400,
+		codes: []string{"GRAPHQL_VALIDATION_FAILED", "GRAPHQL_VALIDATION_FAILED"}, messages: []string{loneAnonymous, loneAnonymous}},
+	{name: "an anonymous operation beside a named one", role: "editor", query: `{ a: __typename } query B { b: __typename }`, status: 200,
+		codes: []string{"GRAPHQL_VALIDATION_FAILED"}, messages: []string{loneAnonymous}},
 	{name: "deeply nested variable", role: "editor", query: `query($id: ID!) { person(id: $id) { id } }`,
 		variables: map[string]any{"id": json.RawMessage(strings.Repeat("[", 1000) + strings.Repeat("]", 1000))}, status: 200, codes: []string{"GRAPHQL_VALIDATION_FAILED"}},
 	{name: "id at int64's maximum", role: "editor", query: `{ person(id: "9223372036854775807") { id } }`, status: 200, codes: []string{"NOT_FOUND"}},
@@ -219,6 +235,10 @@ var gqlRefusals = []gqlRefusal{
 	{name: "method not allowed", role: "editor", method: "PUT", query: `{ __typename }`, status: 405, codes: []string{"METHOD_NOT_ALLOWED"}},
 	{name: "mutation over GET", role: "editor", method: "GET", rawQuery: "query=" + url.QueryEscape(`mutation { deleteVacancy(id: 999999999) }`), status: 405, codes: []string{"METHOD_NOT_ALLOWED"}},
 }
+
+// loneAnonymous is the message of the GraphQL spec's Lone Anonymous
+// Operation rule, as graphql-js and gqlparser word it.
+const loneAnonymous = "This anonymous operation must be the only defined operation."
 
 // cursor encodes a list cursor as the apps do: base64url of its JSON.
 func cursor(v string) string {
@@ -308,9 +328,10 @@ func TestRefusals(t *testing.T) {
 				var answers []refusalAnswer
 				for _, p := range pair {
 					a := sendGraphQL(t, client, p.URL, gr, tokens[p.Name])
-					if a.status != gr.status || !slices.Equal(a.codes, gr.codes) || !slices.Equal(a.fields, gr.fields) {
-						t.Errorf("%s: %d codes %q fields %q, want %d codes %q fields %q; body %s",
-							p.Name, a.status, a.codes, a.fields, gr.status, gr.codes, gr.fields, a.body)
+					if a.status != gr.status || !slices.Equal(a.codes, gr.codes) || !slices.Equal(a.fields, gr.fields) ||
+						gr.messages != nil && !slices.Equal(a.messages, gr.messages) {
+						t.Errorf("%s: %d codes %q fields %q, want %d codes %q fields %q messages %q; body %s",
+							p.Name, a.status, a.codes, a.fields, gr.status, gr.codes, gr.fields, gr.messages, a.body)
 					}
 					answers = append(answers, a)
 				}
@@ -330,10 +351,11 @@ type refusalAnswer struct {
 	title     string
 	codes     []string
 	fields    []string
-	hasData   bool   // a member "data" that is not null
-	challenge bool   // WWW-Authenticate: Bearer…
-	allow     string // Allow
-	body      string // for messages only
+	messages  []string // the errors' messages, when the row names them
+	hasData   bool     // a member "data" that is not null
+	challenge bool     // WWW-Authenticate: Bearer…
+	allow     string   // Allow
+	body      string   // for messages only
 }
 
 // compareAnswers fails unless every app of the pair answered as the
@@ -430,6 +452,7 @@ func sendGraphQL(t *testing.T, client *http.Client, base string, gr gqlRefusal, 
 		var r struct {
 			Data   json.RawMessage `json:"data"`
 			Errors []struct {
+				Message    string `json:"message"`
 				Extensions struct {
 					Code   string            `json:"code"`
 					Fields map[string]string `json:"fields"`
@@ -442,6 +465,9 @@ func sendGraphQL(t *testing.T, client *http.Client, base string, gr gqlRefusal, 
 		a.hasData = len(r.Data) > 0 && !bytes.Equal(r.Data, []byte("null"))
 		for i, e := range r.Errors {
 			a.codes = append(a.codes, e.Extensions.Code)
+			if gr.messages != nil {
+				a.messages = append(a.messages, e.Message)
+			}
 			if i == 0 {
 				a.fields = slices.Sorted(maps.Keys(e.Extensions.Fields))
 			}

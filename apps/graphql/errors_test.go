@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -119,6 +120,43 @@ func TestSchemaViolations(t *testing.T) {
 			if resp.Status != status || len(resp.Errors) == 0 ||
 				resp.Errors[0].Extensions.Code != "GRAPHQL_VALIDATION_FAILED" || string(resp.Data) != "" && string(resp.Data) != "null" {
 				t.Errorf("%s (%s): HTTP %d data %s errors %+v", tt.query, accept, resp.Status, resp.Data, resp.Errors)
+			}
+		}
+	}
+}
+
+// Operations in one document are validated as the GraphQL spec has it:
+// an anonymous operation must be the only one (Lone Anonymous Operation),
+// one error for each anonymous operation, and named ones unique (Operation
+// Name Uniqueness, which leaves anonymous operations out: gqlparser's
+// own rule added a third error for two of them, which graphql-js does not).
+func TestOperationsOfOneDocument(t *testing.T) {
+	t.Parallel()
+	app := startApp(t)
+	token := app.login(t, "editor")
+	const lone = "This anonymous operation must be the only defined operation."
+	for _, tt := range []struct {
+		query    string
+		messages []string
+	}{
+		{`{ a: __typename } { b: __typename }`, []string{lone, lone}},
+		{`{ a: __typename } query B { b: __typename }`, []string{lone}},
+		{`query A { a: __typename } query A { b: __typename }`, []string{`There can be only one operation named "A".`}},
+	} {
+		for accept, status := range map[string]int{
+			"application/json":                  http.StatusOK,
+			"application/graphql-response+json": http.StatusBadRequest,
+		} {
+			resp := app.postAccepting(t, accept, token, tt.query, nil)
+			var messages []string
+			for _, e := range resp.Errors {
+				messages = append(messages, e.Message)
+				if e.Extensions.Code != "GRAPHQL_VALIDATION_FAILED" {
+					t.Errorf("%s (%s): error %q coded %s, want GRAPHQL_VALIDATION_FAILED", tt.query, accept, e.Message, e.Extensions.Code)
+				}
+			}
+			if resp.Status != status || !slices.Equal(messages, tt.messages) || string(resp.Data) != "" && string(resp.Data) != "null" {
+				t.Errorf("%s (%s): HTTP %d data %s messages %q, want HTTP %d messages %q", tt.query, accept, resp.Status, resp.Data, messages, status, tt.messages)
 			}
 		}
 	}

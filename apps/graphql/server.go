@@ -62,6 +62,7 @@ func handleGraphQL(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, op
 	cache := lru.New[*ast.QueryDocument](1000)
 	srv.SetQueryCache(cache)
 	srv.SetParserTokenLimit(maxQueryTokens)
+	srv.SetValidationRulesFn(validationRules)
 	srv.SetErrorPresenter(presentError(logger))
 	srv.SetRecoverFunc(recoverResolver(logger))
 	if opts.Introspection {

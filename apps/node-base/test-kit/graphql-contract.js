@@ -221,6 +221,33 @@ export function describeGraphQLContract(name, { startApp, gqlgenMissingOperation
         }
       });
 
+      test("an anonymous operation beside another is the spec's Lone Anonymous Operation, one validation error each", async () => {
+        const lone = 'This anonymous operation must be the only defined operation.';
+        for (const [query, messages] of [
+          ['{ a: __typename } { b: __typename }', [lone, lone]],
+          ['{ a: __typename } query B { b: __typename }', [lone]],
+        ]) {
+          for (const [accept, status] of [
+            ['application/json', 200],
+            ['application/graphql-response+json', 400],
+          ]) {
+            const res = await fetch(`${app.url}/graphql`, {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json', Accept: accept, Authorization: `Bearer ${editor}` },
+              body: JSON.stringify({ query }),
+            });
+            assert.equal(res.status, status, `${query} (${accept})`);
+            const body = await res.json();
+            assert.equal(body.data ?? null, null, query);
+            assert.deepEqual(
+              body.errors.map((e) => [e.extensions.code, e.message]),
+              messages.map((m) => ['GRAPHQL_VALIDATION_FAILED', m]),
+              `${query} (${accept})`,
+            );
+          }
+        }
+      });
+
       test('a limit refused is a request error: 400 for application/graphql-response+json', async () => {
         const res = await fetch(`${app.url}/graphql`, {
           method: 'POST',

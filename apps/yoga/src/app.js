@@ -7,6 +7,7 @@ import { bearerToken } from '@crudbench/node-base/tokens.js';
 import { useInputErrors } from './inputs.js';
 import { useLimits } from './limits.js';
 import { createLoaders } from './loaders.js';
+import { useLoneAnonymousOperation } from './operations.js';
 import { buildSchema } from './schema.js';
 
 /**
@@ -17,19 +18,23 @@ import { buildSchema } from './schema.js';
  * as the Go app's does at its request's deadline.
  */
 export function createApp({ logger, pool, persons, personWriter, vacancies, users, tokens, requestTimeoutMs }) {
+  const schema = buildSchema();
   const yoga = createYoga({
-    schema: buildSchema(),
+    schema,
     graphqlEndpoint: '/graphql',
     graphiql: false,
     landingPage: false,
     logging: logger,
     // Bad input first, then the limits: gqlgen reads the variables before
     // it weighs the query; and gqlparser's rule for an operation type the
-    // schema has no root for.
+    // schema has no root for; and a document Yoga could not pick an
+    // operation of validated, not refused, when the spec's Lone Anonymous
+    // Operation rule refuses it (after the limits, which parse it).
     plugins: [
       useInputErrors(),
       useLimits(),
       { onValidate: ({ addValidationRule }) => addValidationRule(knownRootTypeRule) },
+      useLoneAnonymousOperation(schema),
       useGETParams(),
     ],
     // What is not a GraphQLError of ours is an internal error: logged, and

@@ -16,14 +16,18 @@ const FIELD_ERROR = Object.freeze({ status: 200, spec: false });
 
 const inputs = createInputs({ fieldHttp: FIELD_ERROR, requestHttp: REQUEST_ERROR });
 
-/** badInput is node-base's, with Yoga's HTTP status in extensions.http. */
-export const { badInput } = inputs;
+/**
+ * badInput is node-base's, with Yoga's HTTP status in extensions.http;
+ * nameInputErrors names the field of each BAD_USER_INPUT error
+ * validation found.
+ */
+export const { badInput, nameInputErrors } = inputs;
 
 /** useInputErrors is the Yoga plugin that answers bad input as above. */
 export function useInputErrors() {
   return {
     onValidate({ params }) {
-      return ({ result }) => inputs.nameInputErrors(params.documentAST, result);
+      return ({ result }) => nameInputErrors(params.documentAST, result);
     },
     onExecute({ args, setResultAndStopExecution }) {
       const operation = args.document.definitions.find(
