@@ -33,8 +33,10 @@ var nodeSkipped = map[string]bool{
 // integration and prom-client (as Go's Prometheus client) are http;
 // graphql-js and what yoga, Apollo Server and Mercurius parse, validate,
 // compile (graphql-jit) and execute documents with, and Fastify's JSON
-// schemas (Ajv) and serializer (fast-json-stringify), are encoding, as
-// gqlgen, gqlparser and encoding/json are for Go; node-postgres and its
+// schemas (Ajv) and serializer (fast-json-stringify), and tRPC's server
+// (@trpc/server: its procedure calls, input and envelope) with the zod
+// schemas its inputs are checked by, are encoding, as gqlgen, gqlparser
+// and encoding/json are for Go; node-postgres and its
 // parsers are the driver; the shared package @crudbench/node-base is the
 // app's. Every other package is other (logging with pino, tokens,
 // bcryptjs, dataloader and Mercurius's loaders' single-user-cache — as Go's
@@ -69,6 +71,7 @@ func init() {
 			"fast-json-stringify", "@fastify/fast-json-stringify-compiler", "@fastify/ajv-compiler",
 			"@fastify/merge-json-schemas", "@fastify/deepmerge", "ajv", "ajv-formats", "fast-uri",
 			"json-schema-ref-resolver", "fast-deep-equal", "secure-json-parse",
+			"@trpc/*", "zod",
 		},
 		results.LayerDriver: {
 			"pg", "pg-pool", "pg-protocol", "pg-types", "pg-int8", "pg-connection-string",

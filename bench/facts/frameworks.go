@@ -16,8 +16,8 @@ const (
 // goFrameworks and nodeFrameworks are the libraries the apps are compared
 // on, Go module path or npm name to the name the report prints, in the
 // order it prints them: the application framework (NestJS), the HTTP,
-// gRPC or GraphQL server, the GraphQL library,
-// templates, the data loader, the PostgreSQL driver. The rest of an app's
+// gRPC or GraphQL server, the tRPC server and its input schemas (zod),
+// the GraphQL library, templates, the data loader, the PostgreSQL driver. The rest of an app's
 // dependencies are only counted.
 var (
 	goFrameworks = [][2]string{
@@ -36,6 +36,8 @@ var (
 		{"@apollo/server", "@apollo/server"},
 		{"mercurius", "mercurius"},
 		{"graphql-yoga", "graphql-yoga"},
+		{"@trpc/server", "@trpc/server"},
+		{"zod", "zod"},
 		{"graphql", "graphql"},
 		{"dataloader", "dataloader"},
 		{"pg", "pg"},
