@@ -1,6 +1,6 @@
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { buildSchema as buildGraphQLSchema } from '@crudbench/node-base/graphql/schema.js';
-import { badInput } from './inputs.js';
+import { badInput } from '@crudbench/node-base/graphql/apollo.js';
 import { resolvers } from './resolvers.js';
 
 // The Go app's schema files, the one source of truth for every GraphQL app.
