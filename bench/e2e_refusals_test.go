@@ -256,14 +256,14 @@ func gqlVacancy(change map[string]any) map[string]any {
 }
 
 // TestRefusals sends every request of a table to the apps of a kind, rest
-// with express and fastify, graphql with yoga, apollo, mercurius and
+// with express, fastify, nest and nest-fastify, graphql with yoga, apollo, mercurius and
 // mercurius-jit, on one database: each must
 // answer the status and the error code (and the fields named) the contract
 // fixes, and all of them the same.
 func TestRefusals(t *testing.T) {
 	requireNode(t)
 	var rows []stack.App
-	for _, name := range []string{"rest", "express", "fastify", "graphql", "yoga", "apollo", "mercurius", "mercurius-jit"} {
+	for _, name := range []string{"rest", "express", "fastify", "nest", "nest-fastify", "graphql", "yoga", "apollo", "mercurius", "mercurius-jit"} {
 		row, ok := stack.FindBuiltin(name)
 		if !ok {
 			t.Fatalf("no built-in app %s", name)
@@ -273,8 +273,8 @@ func TestRefusals(t *testing.T) {
 	_, procs := startApps(t, rows)
 	client := &http.Client{Timeout: 30 * time.Second}
 
-	t.Run("rest, express and fastify", func(t *testing.T) {
-		pair := []*stack.Process{procs["rest"], procs["express"], procs["fastify"]}
+	t.Run("rest, express, fastify, nest and nest-fastify", func(t *testing.T) {
+		pair := []*stack.Process{procs["rest"], procs["express"], procs["fastify"], procs["nest"], procs["nest-fastify"]}
 		tokens := map[string]map[string]string{}
 		for _, p := range pair {
 			tokens[p.Name] = map[string]string{}

@@ -3,7 +3,9 @@ package facts_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -162,12 +164,20 @@ var nodeApps = []struct {
 	{"yoga", "graphql-yoga graphql dataloader pg", []string{"apps/graphql/graph/*.graphqls"}},
 	{"apollo", "express @apollo/server graphql dataloader pg", []string{"apps/graphql/graph/*.graphqls"}},
 	{"mercurius", "fastify mercurius graphql pg", []string{"apps/graphql/graph/*.graphqls"}},
+	// TypeScript, compiled by its build step into dist/; both platforms'
+	// servers are in its closure.
+	{"nest", "@nestjs/core express fastify pg", []string{"resources/openapi.yaml"}},
 }
 
 func TestMeasureNodeApps(t *testing.T) {
 	for _, c := range nodeApps {
 		t.Run(c.app, func(t *testing.T) {
 			installed(t)
+			if row, ok := stack.FindBuiltin(c.app); ok && row.BuildScript != "" {
+				if err := stack.BuildNode(context.Background(), root, row, io.Discard); err != nil {
+					t.Fatal(err)
+				}
+			}
 			f, err := facts.MeasureNode(context.Background(), root, c.app)
 			if err != nil {
 				t.Fatal(err)
@@ -219,7 +229,8 @@ func checkNodeApp(t *testing.T, app string, read []string, f results.StackFacts)
 	}
 	// The app's code is every script outside its tests (a bench script
 	// too: Node.js ships the folder); node-base's test kit is test code,
-	// and the files it reads test data.
+	// and the files it reads test data. TypeScript is lines, but what a
+	// deploy ships is what tsc compiled from it, dist/.
 	code := func(d string) []string {
 		var names []string
 		for _, name := range tracked(t, d, ".js", ".ts") {
@@ -236,10 +247,19 @@ func checkNodeApp(t *testing.T, app string, read []string, f results.StackFacts)
 	if want := nonBlank(t, tracked(t, dir+"/test", ".js", ".ts")...); f.Own.Tests != want || want == 0 {
 		t.Errorf("Own.Tests = %d, want the %d non-blank lines of test", f.Own.Tests, want)
 	}
-	if f.Own.Go != 0 || f.Own.Generated != 0 || f.Own.Other != 0 {
-		t.Errorf("Own = %+v: the folder holds code, tests, a README and npm's files only", f.Own)
+	if want := nonBlank(t, tracked(t, dir+"/tsconfig.json")...); f.Own.Other != want {
+		t.Errorf("Own.Other = %d, want the %d non-blank lines of the compiler's settings", f.Own.Other, want)
 	}
-	shipped := append(append(ownJS, dir+"/package.json"), read...)
+	if f.Own.Go != 0 || f.Own.Generated != 0 {
+		t.Errorf("Own = %+v: the folder holds code, tests, a README, npm's and tsc's files only", f.Own)
+	}
+	var ownShipped []string
+	for _, name := range ownJS {
+		if !strings.HasSuffix(name, ".ts") {
+			ownShipped = append(ownShipped, name)
+		}
+	}
+	shipped := append(append(append(ownShipped, compiled(t, dir)...), dir+"/package.json"), read...)
 	var sharedJS []string
 	for _, d := range localDirs {
 		sharedJS = append(sharedJS, code(d)...)
@@ -261,6 +281,29 @@ func checkNodeApp(t *testing.T, app string, read []string, f results.StackFacts)
 	if f.DeployedBytes != want {
 		t.Errorf("DeployedBytes = %d, want the %d packages npm ls lists and the sources, %d", f.DeployedBytes, len(packages), want)
 	}
+}
+
+// compiled lists the files of dir/dist (relative to the module), what
+// its build step compiled, but its hidden ones (tsc's record of the
+// build); none for an app without one.
+func compiled(t *testing.T, dir string) []string {
+	t.Helper()
+	var names []string
+	err := filepath.WalkDir(filepath.Join(root, dir, "dist"), func(name string, d os.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) {
+			return filepath.SkipAll
+		}
+		if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), ".") {
+			return err
+		}
+		rel, err := filepath.Rel(root, name)
+		names = append(names, filepath.ToSlash(rel))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return names
 }
 
 // checkNodeFrameworks checks that f names the frameworks want, at the

@@ -73,6 +73,15 @@ var Builtin = []App{
 		Name: "fastify", Kind: scenario.KindREST, Toolchain: ToolchainNode, Package: "fastify", Main: "src/main.js",
 		Difference: "Node.js + Fastify 5 (Ajv-validated bodies, fast-json-stringify answers) + node-postgres (pg) instead of Go + chi + pgx: one process, whose JavaScript runs on one thread",
 	},
+	{
+		Name: "nest", Kind: scenario.KindREST, Toolchain: ToolchainNode, Package: "nest", Main: "dist/main.js", BuildScript: "build",
+		Difference: "Node.js + NestJS 12 in TypeScript (modules, controllers, guards, one exception filter; tsc at build time) on its Express 5 platform + node-postgres (pg) instead of Go + chi + pgx: one process, whose JavaScript runs on one thread",
+	},
+	{
+		Name: "nest-fastify", Kind: scenario.KindREST, Toolchain: ToolchainNode, Package: "nest", Main: "dist/main.js", BuildScript: "build",
+		RunEnv:     []string{"NEST_PLATFORM=fastify"},
+		Difference: "nest with NEST_PLATFORM=fastify: the same modules, controllers, guards and filter on Nest's Fastify 5 platform instead of its Express one",
+	},
 	{Name: "graphql", Kind: scenario.KindGraphQL, Package: "graphql"},
 	{
 		Name: "graphql-tuned", Kind: scenario.KindGraphQL, Package: "graphql",
