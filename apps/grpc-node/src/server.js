@@ -24,16 +24,32 @@ const SHUTDOWN_GRACE_MS = 10_000;
  * SERVER_OPTIONS are the Go app's bounds, as grpc-js names them: a
  * received message of at most the HTTP apps' body limit (1 MiB; larger is
  * RESOURCE_EXHAUSTED), at most 100 streams a connection
- * (SETTINGS_MAX_CONCURRENT_STREAMS; grpc-js's default is unlimited). The
- * header block is held to 64 KiB by node:http2's own
- * SETTINGS_MAX_HEADER_LIST_SIZE (65,535), which grpc-js leaves as it is:
- * its server takes no option for it ('grpc.max_metadata_size' is its
- * client's).
+ * (SETTINGS_MAX_CONCURRENT_STREAMS; grpc-js's default is unlimited).
  */
 const SERVER_OPTIONS = {
   'grpc.max_receive_message_length': 1 << 20,
   'grpc.max_concurrent_streams': 100,
 };
+
+/**
+ * MAX_HEADER_LIST_BYTES is the HTTP apps' header budget (64 KiB, the Go
+ * app's grpc.MaxHeaderListSize), as SETTINGS_MAX_HEADER_LIST_SIZE: node:http2
+ * refuses a header block past it as it arrives (RST_STREAM
+ * ENHANCE_YOUR_CALM). grpc-js's server takes no option for it
+ * ('grpc.max_metadata_size' is not one: grpc-js enforces no metadata
+ * limit), and node:http2 neither advertises nor enforces one unless told:
+ * an 80 KiB block was served. So the setting is added to the options
+ * grpc-js makes its HTTP/2 servers with (commonServerOptions, read when
+ * bindAsync creates them; @grpc/grpc-js is pinned, and test/h2.test.js
+ * fails should it stop reading them).
+ */
+const MAX_HEADER_LIST_BYTES = 64 << 10;
+
+/** limitHeaderList adds SETTINGS_MAX_HEADER_LIST_SIZE to the HTTP/2 settings server will listen with. */
+function limitHeaderList(server) {
+  const options = server.commonServerOptions;
+  options.settings = { ...options.settings, maxHeaderListSize: MAX_HEADER_LIST_BYTES };
+}
 
 /** run starts the app and resolves once it has shut down after signal. */
 export async function run(env, { signal } = {}) {
@@ -46,6 +62,7 @@ export async function run(env, { signal } = {}) {
     ...SERVER_OPTIONS,
     interceptors: [admit({ requestTimeoutMs: config.requestTimeoutMs, metrics, logger })],
   });
+  limitHeaderList(server);
   server.addService(
     staffService,
     staffHandlers({
