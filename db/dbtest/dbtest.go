@@ -45,14 +45,18 @@ var (
 
 // Main runs the tests of m and stops the throwaway cluster, if one was
 // started. Use it as: func TestMain(m *testing.M) { dbtest.Main(m) }.
-func Main(m *testing.M) {
+func Main(m *testing.M) { os.Exit(Run(m)) }
+
+// Run is Main without the exit: it returns m's exit code, for a TestMain
+// that has more to stop after the tests (a throwaway broker).
+func Run(m *testing.M) int {
 	code := m.Run()
 	if cluster != nil {
 		if err := cluster.Stop(); err != nil {
 			fmt.Fprintln(os.Stderr, "dbtest: stopping the test cluster:", err)
 		}
 	}
-	os.Exit(code)
+	return code
 }
 
 // Empty returns the URL of a new database with the schema and no rows. It

@@ -1,6 +1,6 @@
 // Package metrics gives an app its Prometheus metrics: the process and Go
 // runtime collectors, a request-duration histogram per route pattern and
-// status class (per method and status code for gRPC), and the database pool's statistics. They live in a registry
+// status class (per method and status code for gRPC, per operation and status for AMQP), and the database pool's statistics. They live in a registry
 // of the app's own, not Prometheus's global default, so that nothing a
 // library registers behind the app's back reaches a scrape, and so that two
 // apps in one test binary do not collide. The handler is served on the
@@ -24,6 +24,7 @@ type Metrics struct {
 	registry *prometheus.Registry
 	duration *prometheus.HistogramVec
 	rpcs     *prometheus.HistogramVec
+	messages *prometheus.HistogramVec
 }
 
 // New returns an app's metrics with pool (usually a Store's PoolStats)
@@ -33,12 +34,14 @@ func New(pool func() db.PoolStats) *Metrics {
 		registry: prometheus.NewRegistry(),
 		duration: newDuration(),
 		rpcs:     newRPCDuration(),
+		messages: newMessageDuration(),
 	}
 	m.registry.MustRegister(
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		collectors.NewGoCollector(collectors.WithGoCollectorRuntimeMetrics(gcPauses)),
 		m.duration,
 		m.rpcs,
+		m.messages,
 		poolCollector{stats: pool},
 	)
 	return m
