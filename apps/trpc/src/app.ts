@@ -68,9 +68,27 @@ export function createApp(deps: Deps & { pool: Pool }): (req: IncomingMessage, r
       sendError(res, 'PAYLOAD_TOO_LARGE', `the body is larger than ${MAX_BODY_BYTES} bytes`);
       return;
     }
+    if (!queryIsUTF8(req.url ?? '')) {
+      // URLSearchParams would read a bad escape as U+FFFD and search
+      // for it; the REST apps refuse it (q=%ff), and so does this one.
+      sendError(res, 'BAD_REQUEST', 'the query is not valid percent-encoded UTF-8', { input: 'must be valid UTF-8' });
+      return;
+    }
     (req as Received)[receivedAt] = performance.now();
     handler(req, res);
   };
+}
+
+/** queryIsUTF8 reports whether the query of url, a request target, decodes as UTF-8. */
+function queryIsUTF8(url: string): boolean {
+  const at = url.indexOf('?');
+  if (at < 0 || !url.includes('%', at)) return true;
+  try {
+    decodeURIComponent(url.slice(at + 1).replaceAll('+', ' '));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** HTTP_STATUS is the status of each error this listener writes itself, as tRPC maps its codes. */
@@ -84,12 +102,13 @@ const HTTP_STATUS: Partial<Record<TRPC_ERROR_CODE_KEY, number>> = {
 /**
  * sendError answers a request refused before tRPC runs in tRPC's error
  * envelope, as tRPC answers its own: the message, the JSON-RPC code, and
- * in data tRPC's code and the HTTP status.
+ * in data tRPC's code, the HTTP status and the fields refused.
  */
-export function sendError(res: ServerResponse, code: TRPC_ERROR_CODE_KEY, message: string): void {
+export function sendError(res: ServerResponse, code: TRPC_ERROR_CODE_KEY, message: string, fields?: Record<string, string>): void {
   if (res.headersSent) return;
   const httpStatus = HTTP_STATUS[code] ?? 500;
-  const body = JSON.stringify({ error: { message, code: TRPC_ERROR_CODES_BY_KEY[code], data: { code, httpStatus } } });
+  const data = { code, httpStatus, ...(fields ? { fields } : {}) };
+  const body = JSON.stringify({ error: { message, code: TRPC_ERROR_CODES_BY_KEY[code], data } });
   res.writeHead(httpStatus, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }).end(body);
 }
 

@@ -210,6 +210,13 @@ describe('trpc keeps the contract', () => {
       });
     }
 
+    test('a query whose escapes are not UTF-8: BAD_REQUEST naming the input, as REST names q', async () => {
+      for (const query of ['input=%ff', `input=${encodeURIComponent('{"q":"')}%ff%22%7D`]) {
+        const res = await fetch(`${app.url}/trpc/person.list?${query}`, { headers: { Authorization: `Bearer ${viewer}` } });
+        refused({ status: res.status, headers: res.headers, body: await res.json() }, 400, 'BAD_REQUEST', { input: 'must be valid UTF-8' });
+      }
+    });
+
     test('an input that is not JSON: BAD_REQUEST', async () => {
       const res = await call(app.url, 'person.byId', '{"id":', { token: viewer });
       assert.equal(res.status, 400, JSON.stringify(res.body));
