@@ -15,19 +15,6 @@ const PERSON = {
   hiredOn: 'date',
 };
 
-/** newPerson fills in what a create leaves out, as Go's zero values do. */
-const newPerson = (body) => ({
-  employeeNo: 0,
-  firstName: '',
-  lastName: '',
-  email: '',
-  phone: '',
-  department: '',
-  status: '',
-  hiredOn: '',
-  ...body,
-});
-
 /** patchOf returns the members to change; no person field may be cleared. */
 function patchOf(body) {
   const nulls = body.nulls.filter((k) => k !== 'version');
@@ -51,7 +38,7 @@ export function personRoutes(router, { persons, personWriter, reader, writer }) 
       sendJSON(res, 200, page);
     })
     .post(writer, jsonBody(PERSON), async (req, res) => {
-      const p = await personWriter.create(newPerson(req.body));
+      const p = await personWriter.create(req.body);
       res.set('Location', `/api/persons/${p.id}`);
       setETag(res, p.version);
       sendJSON(res, 201, p);

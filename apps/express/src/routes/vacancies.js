@@ -18,20 +18,6 @@ const VACANCY = {
 };
 const CLEARABLE = ['closesOn', 'filledBy'];
 
-/** newVacancy fills in what a create leaves out, as Go's zero values do. */
-const newVacancy = (body) => ({
-  title: '',
-  department: '',
-  location: '',
-  employmentType: '',
-  salaryMinCents: 0,
-  salaryMaxCents: 0,
-  status: '',
-  opensOn: '',
-  description: '',
-  ...body,
-});
-
 /** patchOf returns the members to change; null clears only what may be empty. */
 function patchOf(body) {
   const cannotClear = body.nulls.filter((k) => !CLEARABLE.includes(k) && k !== 'version');
@@ -56,7 +42,7 @@ export function vacancyRoutes(router, { vacancies, reader, writer }) {
       sendJSON(res, 200, page);
     })
     .post(writer, jsonBody(VACANCY), async (req, res) => {
-      const v = await vacancies.create(newVacancy(req.body));
+      const v = await vacancies.create(req.body);
       res.set('Location', `/api/vacancies/${v.id}`);
       setETag(res, v.version);
       sendJSON(res, 201, v);

@@ -17,6 +17,3 @@ export const queryParam = (request, name) => readQueryParam(request.query, reque
  * rules).
  */
 export const versionOf = (request, bodyVersion) => updateVersion(request.headers['if-match'], bodyVersion);
-
-/** withoutNulls returns a body without its null members: a create's null is a member left out. */
-export const withoutNulls = (body) => Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null));

@@ -1,20 +1,7 @@
 import { badRequest } from '@crudbench/node-base/errors.js';
-import { pathId, queryParam, versionOf, withoutNulls } from '../http/params.js';
+import { pathId, queryParam, versionOf } from '../http/params.js';
 import { personAnswer, personBody, personDetailAnswer, personPageAnswer, personPatchBody } from '../schemas.js';
 import { methodNotAllowed } from './methods.js';
-
-/** newPerson fills in what a create leaves out or sends null, as Go's zero values do. */
-const newPerson = (body) => ({
-  employeeNo: 0,
-  firstName: '',
-  lastName: '',
-  email: '',
-  phone: '',
-  department: '',
-  status: '',
-  hiredOn: '',
-  ...withoutNulls(body),
-});
 
 /** patchOf returns the members to change; no person field may be cleared. */
 function patchOf(body) {
@@ -40,7 +27,7 @@ export default async function persons(fastify, { persons, personWriter }) {
   );
 
   fastify.post('/persons', { ...writer, schema: { body: personBody, response: { 201: personAnswer } } }, async (request, reply) => {
-    const p = await personWriter.create(newPerson(request.body));
+    const p = await personWriter.create(request.body);
     return reply.code(201).header('Location', `/api/persons/${p.id}`).header('ETag', `"${p.version}"`).send(p);
   });
   methodNotAllowed(fastify, '/persons', ['GET', 'HEAD', 'POST']);

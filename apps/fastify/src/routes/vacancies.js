@@ -1,23 +1,9 @@
 import { badRequest } from '@crudbench/node-base/errors.js';
-import { pathId, queryParam, versionOf, withoutNulls } from '../http/params.js';
+import { pathId, queryParam, versionOf } from '../http/params.js';
 import { vacancyAnswer, vacancyBody, vacancyPageAnswer, vacancyPatchBody } from '../schemas.js';
 import { methodNotAllowed } from './methods.js';
 
 const CLEARABLE = ['closesOn', 'filledBy'];
-
-/** newVacancy fills in what a create leaves out or sends null, as Go's zero values do. */
-const newVacancy = (body) => ({
-  title: '',
-  department: '',
-  location: '',
-  employmentType: '',
-  salaryMinCents: 0,
-  salaryMaxCents: 0,
-  status: '',
-  opensOn: '',
-  description: '',
-  ...withoutNulls(body),
-});
 
 /** patchOf returns the members to change; null clears only what may be empty. */
 function patchOf(body) {
@@ -43,7 +29,7 @@ export default async function vacancies(fastify, { vacancies }) {
   );
 
   fastify.post('/vacancies', { ...writer, schema: { body: vacancyBody, response: { 201: vacancyAnswer } } }, async (request, reply) => {
-    const v = await vacancies.create(newVacancy(request.body));
+    const v = await vacancies.create(request.body);
     return reply.code(201).header('Location', `/api/vacancies/${v.id}`).header('ETag', `"${v.version}"`).send(v);
   });
   methodNotAllowed(fastify, '/vacancies', ['GET', 'HEAD', 'POST']);

@@ -1,6 +1,6 @@
 import { AppError, ENOTFOUND, staleVersion } from '../errors.js';
 import { query, inTransaction } from './pool.js';
-import { validatePerson } from './validate.js';
+import { validatePerson, withoutNulls } from './validate.js';
 
 // A person's columns and their API shape, shared by the reads and the
 // writes; the statements are the Go app's (queries/person.sql).
@@ -34,6 +34,18 @@ WHERE id = $9 AND version = $10
 RETURNING ${PERSON_COLUMNS}`;
 const DELETE = 'DELETE FROM person WHERE id = $1';
 
+/** ZERO_PERSON is a person of Go's zero values, what a create fills in for what it is not given. */
+const ZERO_PERSON = Object.freeze({
+  employeeNo: 0,
+  firstName: '',
+  lastName: '',
+  email: '',
+  phone: '',
+  department: '',
+  status: '',
+  hiredOn: '',
+});
+
 const params = (p) => [p.employeeNo, p.firstName, p.lastName, p.email, p.phone, p.department, p.status, p.hiredOn];
 
 const notFound = (id) => new AppError(ENOTFOUND, `person ${id} not found`);
@@ -41,8 +53,13 @@ const notFound = (id) => new AppError(ENOTFOUND, `person ${id} not found`);
 /** personWriter creates, updates and deletes persons in pool. */
 export function personWriter(pool) {
   return {
+    /**
+     * create stores a new person; a member input leaves out or sends null
+     * is Go's zero value, as the Go store receives a decoded struct.
+     */
     async create(input) {
-      const p = { phone: '', ...input, status: input.status || 'active' };
+      const p = { ...ZERO_PERSON, ...withoutNulls(input) };
+      p.status ||= 'active';
       validatePerson(p);
       const { rows } = await query(pool, { text: CREATE, values: params(p) });
       return personOf(rows[0]);

@@ -1,6 +1,6 @@
 import { AppError, ENOTFOUND, invalid, staleVersion } from '../errors.js';
 import { query, inTransaction } from './pool.js';
-import { validateVacancy, pageLimit, VACANCY_STATUSES } from './validate.js';
+import { validateVacancy, pageLimit, VACANCY_STATUSES, withoutNulls } from './validate.js';
 import { encodeCursor, decodeCursor } from './cursor.js';
 
 // The statements are the Go app's (queries/vacancy.sql as sqlc expands it),
@@ -47,6 +47,19 @@ const vacancyOf = (r) => ({
   updatedAt: r.updated_at,
 });
 
+/** ZERO_VACANCY is a vacancy of Go's zero values, what a create fills in for what it is not given. */
+const ZERO_VACANCY = Object.freeze({
+  title: '',
+  department: '',
+  location: '',
+  employmentType: '',
+  salaryMinCents: 0,
+  salaryMaxCents: 0,
+  status: '',
+  opensOn: '',
+  description: '',
+});
+
 const params = (v) => [
   v.title,
   v.department,
@@ -87,8 +100,13 @@ export function vacancyStore(pool) {
       return { items, nextCursor };
     },
 
+    /**
+     * create stores a new vacancy; a member input leaves out or sends null
+     * is Go's zero value, as the Go store receives a decoded struct.
+     */
     async create(input) {
-      const v = { ...input, status: input.status || 'draft' };
+      const v = { ...ZERO_VACANCY, ...withoutNulls(input) };
+      v.status ||= 'draft';
       validateVacancy(v);
       const { rows } = await query(pool, { text: CREATE, values: params(v) });
       return vacancyOf(rows[0]);

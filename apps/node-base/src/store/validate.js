@@ -100,3 +100,6 @@ export function pageLimit(raw, field = 'limit') {
   if (!Number.isInteger(n) || n < 1 || n > MAX_LIMIT) throw invalid({ [field]: LIMIT_MESSAGE });
   return n;
 }
+
+/** withoutNulls returns input without its null members: a create's null is a member left out. */
+export const withoutNulls = (input) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null));
