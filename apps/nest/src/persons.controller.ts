@@ -23,19 +23,6 @@ const PERSON = {
 /** PERSON_UPDATE is an update's body: the version it is based on, and the members to change. */
 const PERSON_UPDATE = { version: 'int32', ...PERSON } as const satisfies Shape;
 
-/** newPerson fills in what a create leaves out, as Go's zero values do. */
-const newPerson = (body: Decoded<typeof PERSON>) => ({
-  employeeNo: 0,
-  firstName: '',
-  lastName: '',
-  email: '',
-  phone: '',
-  department: '',
-  status: '',
-  hiredOn: '',
-  ...body,
-});
-
 /** patchOf returns the members to change; no person field may be cleared. */
 function patchOf(body: Decoded<typeof PERSON_UPDATE>): Record<string, unknown> {
   const nulls = body.nulls.filter((k) => k !== 'version');
@@ -66,7 +53,7 @@ export class PersonsController {
   @Location('/api/persons')
   @UseInterceptors(VersionTag)
   create(@JsonBody(PERSON) body: Decoded<typeof PERSON>) {
-    return this.writer.create(newPerson(body));
+    return this.writer.create(body);
   }
 
   @Get(':id')

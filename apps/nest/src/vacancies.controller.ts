@@ -29,20 +29,6 @@ const VACANCY_UPDATE = { version: 'int32', ...VACANCY } as const satisfies Shape
 /** CLEARABLE are the members an update may set to null. */
 const CLEARABLE: readonly string[] = ['closesOn', 'filledBy'];
 
-/** newVacancy fills in what a create leaves out, as Go's zero values do. */
-const newVacancy = (body: Decoded<typeof VACANCY>) => ({
-  title: '',
-  department: '',
-  location: '',
-  employmentType: '',
-  salaryMinCents: 0,
-  salaryMaxCents: 0,
-  status: '',
-  opensOn: '',
-  description: '',
-  ...body,
-});
-
 /** patchOf returns the members to change; null clears only what may be empty. */
 function patchOf(body: Decoded<typeof VACANCY_UPDATE>): Record<string, unknown> {
   const cannotClear = body.nulls.filter((k) => !CLEARABLE.includes(k) && k !== 'version');
@@ -71,7 +57,7 @@ export class VacanciesController {
   @Location('/api/vacancies')
   @UseInterceptors(VersionTag)
   create(@JsonBody(VACANCY) body: Decoded<typeof VACANCY>) {
-    return this.vacancies.create(newVacancy(body));
+    return this.vacancies.create(body);
   }
 
   @Get(':id')
