@@ -76,6 +76,54 @@ func TestValidateOnlyTRPC(t *testing.T) {
 	if t.Failed() {
 		t.Logf("console:\n%s", console)
 	}
+
+	t.Run("a create that does not say its id, attached alone", func(t *testing.T) {
+		// No DATABASE_URL: the failed cycle finds its row by its title
+		// in the server's own list of drafts (vacancy.list), and deletes it.
+		noID := serve(t, trpcOverREST(rest, func(procedure string, status int, data []byte) (int, []byte) {
+			if procedure == "vacancy.create" {
+				var v map[string]any
+				if err := json.Unmarshal(data, &v); err == nil {
+					delete(v, "id")
+					data, _ = json.Marshal(v)
+				}
+			}
+			return status, trpcResult(data)
+		}))
+		console, err := execBench(t, nil, "-validate-only", "-attach", "noid-trpc=trpc@"+noID, "-scenarios", "write")
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+			t.Errorf("bench -validate-only exited with %v, want exit status 1", err)
+		}
+		if want := "    FAILED write: create, POST /trpc/vacancy.create: no vacancy id in the answer"; !strings.Contains(console, want) {
+			t.Errorf("the console does not say %q:\n%s", want, console)
+		}
+		if strings.Contains(console, "may remain") || strings.Contains(console, "could not be removed") {
+			t.Errorf("the cycle's row was not removed:\n%s", console)
+		}
+		token := restLogin(t, http.DefaultClient, rest, "editor")
+		req, _ := http.NewRequest(http.MethodGet, rest+"/api/vacancies?status=draft&limit=1000", nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var page struct {
+			Items []struct {
+				ID    int64
+				Title string
+			}
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&page); err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range page.Items {
+			if strings.Contains(v.Title, "noid-trpc") {
+				t.Errorf("vacancy %d %q, the failed cycle's, is still there", v.ID, v.Title)
+			}
+		}
+	})
 }
 
 // trpcAnswer turns what the REST app answered to a procedure's call (its
