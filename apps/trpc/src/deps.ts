@@ -19,7 +19,11 @@ export interface Page<T> {
 /** Row is a row as the store answers it, in the REST contract's members. */
 export type Row = Record<string, unknown>;
 
-/** VacancyInput is what a create or update sets; null clears closesOn or filledBy. */
+/**
+ * VacancyInput is what a create or update sets; null clears closesOn or
+ * filledBy. A create fills in what it leaves out (the store: Go's zero
+ * values).
+ */
 export interface VacancyInput {
   title?: string;
   department?: string;

@@ -12,19 +12,6 @@ export { contextOf } from './trpc.js';
 export type { Context } from './trpc.js';
 export type { Deps } from './deps.js';
 
-/** EMPTY_VACANCY is what a create leaves out, as Go's zero values are. */
-const EMPTY_VACANCY = {
-  title: '',
-  department: '',
-  location: '',
-  employmentType: '',
-  salaryMinCents: 0,
-  salaryMaxCents: 0,
-  status: '',
-  opensOn: '',
-  description: '',
-};
-
 /** appRouter is every procedure: auth, person and vacancy. */
 export const appRouter = router({
   auth: router({
@@ -61,7 +48,7 @@ export const appRouter = router({
     create: writeProcedure
       .input(input.newVacancy)
       .use(deadline)
-      .mutation(({ ctx, input }) => ctx.deps.vacancies.create({ ...EMPTY_VACANCY, ...input })),
+      .mutation(({ ctx, input }) => ctx.deps.vacancies.create(input)),
     update: writeProcedure
       .input(input.vacancyPatch)
       .use(deadline)
