@@ -68,6 +68,11 @@ type Options struct {
 	// folder. A test that leaves an orphan on purpose gives it a root of
 	// its own.
 	Root string
+	// CPUs, when set, are the only CPUs the node may run on: the VM and
+	// epmd start with that affinity and every process they start inherits
+	// it (the runner's -cpus puts the broker on the non-app side). Empty
+	// leaves them the caller's.
+	CPUs []int
 }
 
 // Broker is a running throwaway RabbitMQ node. Call Stop when done.
@@ -80,6 +85,7 @@ type Broker struct {
 	distPort int
 	epmdPort int
 	out      *pgtemp.LogTail
+	cpus     []int
 
 	mu   sync.Mutex
 	node *child // the Erlang VM; nil while stopped
@@ -116,7 +122,7 @@ func Start(ctx context.Context, opts Options) (*Broker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("broker: create node folder: %w", err)
 	}
-	b := &Broker{dir: dir, server: server, epmdBin: epmdBin, out: pgtemp.NewLogTail(opts.Log, logTailLines)}
+	b := &Broker{dir: dir, server: server, epmdBin: epmdBin, out: pgtemp.NewLogTail(opts.Log, logTailLines), cpus: opts.CPUs}
 	if err := b.configure(); err != nil {
 		_ = b.Stop()
 		return nil, err
@@ -217,7 +223,7 @@ func (b *Broker) start(ctx context.Context) error {
 		// daemon that outlives everything; this one is a child instead.
 		epmd := exec.Command(b.epmdBin, "-port", strconv.Itoa(b.epmdPort), "-address", "127.0.0.1")
 		b.prepare(epmd)
-		c, err := startChild(epmd)
+		c, err := startChild(epmd, b.cpus)
 		if err != nil {
 			return b.errorf("start epmd (%s): %v", b.epmdBin, err)
 		}
@@ -231,7 +237,7 @@ func (b *Broker) start(ctx context.Context) error {
 	// The VM's helpers inherit the output pipe; don't let one that
 	// lingers after the VM hold up Wait.
 	node.WaitDelay = 2 * time.Second
-	c, err := startChild(node)
+	c, err := startChild(node, b.cpus)
 	if err != nil {
 		return b.errorf("start %s: %v", b.server, err)
 	}
@@ -254,16 +260,25 @@ func (b *Broker) prepare(cmd *exec.Cmd) {
 	}
 }
 
-// startChild starts cmd on a locked OS thread that lives as long as the
-// process does: the parent-death signal fires when the forking thread
-// exits, not the process.
-func startChild(cmd *exec.Cmd) (*child, error) {
+// startChild starts cmd, on cpus unless that is empty, on a locked OS
+// thread that lives as long as the process does: the parent-death signal
+// fires when the forking thread exits, not the process.
+func startChild(cmd *exec.Cmd, cpus []int) (*child, error) {
 	c := &child{done: make(chan struct{})}
 	started := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		if err := cmd.Start(); err != nil {
+		var err error
+		restored := true
+		if len(cpus) == 0 {
+			err = cmd.Start()
+		} else {
+			restored, err = onCPUs(cpus, cmd.Start)
+		}
+		if restored {
+			defer runtime.UnlockOSThread()
+		}
+		if err != nil {
 			started <- err
 			return
 		}

@@ -320,3 +320,28 @@ func commsOf(pids []int) string {
 	}
 	return strings.Join(names, ",")
 }
+
+// TestCPUs starts a node on CPU 0 alone: the VM and epmd run there.
+func TestCPUs(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	b, err := broker.Start(ctx, broker.Options{Root: t.TempDir(), CPUs: []int{0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Stop() })
+	for _, pid := range b.PIDs() {
+		status, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+		if err != nil {
+			continue // a helper that came and went
+		}
+		for line := range strings.Lines(string(status)) {
+			if v, ok := strings.CutPrefix(line, "Cpus_allowed_list:"); ok && strings.TrimSpace(v) != "0" {
+				t.Errorf("process %d (%s) may run on CPUs %s, want 0", pid, readComm(pid), strings.TrimSpace(v))
+			}
+		}
+	}
+	if own, err := os.ReadFile("/proc/self/status"); err == nil && strings.Contains(string(own), "Cpus_allowed_list:\t0\n") {
+		t.Error("the caller was left on CPU 0")
+	}
+}
