@@ -22,7 +22,7 @@ import (
 )
 
 // nodeApps are the built-in apps that run on Node.js.
-var nodeApps = []string{"express", "express-cluster", "fastify", "nest", "nest-fastify", "yoga", "apollo", "mercurius", "mercurius-jit", "grpc-node", "trpc"}
+var nodeApps = []string{"express", "express-cluster", "fastify", "nest", "nest-fastify", "yoga", "apollo", "mercurius", "mercurius-jit", "nest-graphql", "nest-mercurius", "grpc-node", "trpc"}
 
 // TestNodeUnitTests runs the Node apps' own tests (node --test) against a
 // throwaway PostgreSQL holding the dataset, as their READMEs say: the
@@ -38,7 +38,7 @@ func TestNodeUnitTests(t *testing.T) {
 	if err := stack.InstallNode(t.Context(), root, io.Discard); err != nil {
 		t.Fatalf("install the Node workspace's dependencies: %v", err)
 	}
-	for _, pkg := range []string{"node-base", "express", "fastify", "nest", "yoga", "apollo", "mercurius", "grpc-node", "trpc"} {
+	for _, pkg := range []string{"node-base", "express", "fastify", "nest", "yoga", "apollo", "mercurius", "nest-graphql", "grpc-node", "trpc"} {
 		t.Run(pkg, func(t *testing.T) {
 			dir := filepath.Join(root, "apps", pkg)
 			out := npm(t, dir, []string{"DATABASE_URL=" + dbURL}, "test")

@@ -256,14 +256,15 @@ func gqlVacancy(change map[string]any) map[string]any {
 }
 
 // TestRefusals sends every request of a table to the apps of a kind, rest
-// with express, fastify, nest and nest-fastify, graphql with yoga, apollo, mercurius and
-// mercurius-jit, on one database: each must
+// with express, fastify, nest and nest-fastify, graphql with yoga, apollo,
+// mercurius, mercurius-jit, nest-graphql and nest-mercurius, on one
+// database: each must
 // answer the status and the error code (and the fields named) the contract
 // fixes, and all of them the same.
 func TestRefusals(t *testing.T) {
 	requireNode(t)
 	var rows []stack.App
-	for _, name := range []string{"rest", "express", "fastify", "nest", "nest-fastify", "graphql", "yoga", "apollo", "mercurius", "mercurius-jit"} {
+	for _, name := range []string{"rest", "express", "fastify", "nest", "nest-fastify", "graphql", "yoga", "apollo", "mercurius", "mercurius-jit", "nest-graphql", "nest-mercurius"} {
 		row, ok := stack.FindBuiltin(name)
 		if !ok {
 			t.Fatalf("no built-in app %s", name)
@@ -314,8 +315,8 @@ func TestRefusals(t *testing.T) {
 		}
 	})
 
-	t.Run("graphql, yoga, apollo, mercurius and mercurius-jit", func(t *testing.T) {
-		pair := []*stack.Process{procs["graphql"], procs["yoga"], procs["apollo"], procs["mercurius"], procs["mercurius-jit"]}
+	t.Run("graphql, yoga, apollo, mercurius, mercurius-jit, nest-graphql and nest-mercurius", func(t *testing.T) {
+		pair := []*stack.Process{procs["graphql"], procs["yoga"], procs["apollo"], procs["mercurius"], procs["mercurius-jit"], procs["nest-graphql"], procs["nest-mercurius"]}
 		tokens := map[string]map[string]string{}
 		for _, p := range pair {
 			tokens[p.Name] = map[string]string{}

@@ -23,7 +23,7 @@ import (
 
 // apps are the services the bench measures: the Go apps, then the Node.js
 // ones (Dockerfile.node), then the gRPC apps, then trpc.
-var apps = []string{"rest", "graphql", "htmx", "express", "express-cluster", "fastify", "nest", "yoga", "apollo", "mercurius", "grpc", "grpc-node", "trpc"}
+var apps = []string{"rest", "graphql", "htmx", "express", "express-cluster", "fastify", "nest", "yoga", "apollo", "mercurius", "nest-graphql", "grpc", "grpc-node", "trpc"}
 
 // servers are all the apps compose runs: every one is measured.
 var servers = apps

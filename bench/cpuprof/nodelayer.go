@@ -32,7 +32,9 @@ var nodeSkipped = map[string]bool{
 // that graphql-yoga serves HTTP through (@whatwg-node), Apollo's Express
 // integration and prom-client (as Go's Prometheus client) are http;
 // graphql-js and what yoga, Apollo Server and Mercurius parse, validate,
-// compile (graphql-jit) and execute documents with, and Fastify's JSON
+// compile (graphql-jit) and execute documents with (NestJS's GraphQL
+// module and its Apollo and Mercurius drivers too, though the rest of
+// @nestjs is http), and Fastify's JSON
 // schemas (Ajv) and serializer (fast-json-stringify), and tRPC's server
 // (@trpc/server: its procedure calls, input and envelope) with the zod
 // schemas its inputs are checked by, are encoding, as gqlgen, gqlparser
@@ -67,7 +69,7 @@ func init() {
 		results.LayerEncoding: {
 			"graphql", "graphql-yoga", "@graphql-yoga/*", "@graphql-tools/*",
 			"@envelop/*", "@repeaterjs/repeater", "cross-inspect",
-			"@apollo/*", "mercurius", "graphql-jit",
+			"@apollo/*", "mercurius", "graphql-jit", "@nestjs/graphql", "@nestjs/apollo", "@nestjs/mercurius",
 			"fast-json-stringify", "@fastify/fast-json-stringify-compiler", "@fastify/ajv-compiler",
 			"@fastify/merge-json-schemas", "@fastify/deepmerge", "ajv", "ajv-formats", "fast-uri",
 			"json-schema-ref-resolver", "fast-deep-equal", "secure-json-parse",

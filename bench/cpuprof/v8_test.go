@@ -277,6 +277,7 @@ func TestNodeLayers(t *testing.T) {
 		{"nest's router", on(frame{"(anonymous)", mod("@nestjs/core/router/router-proxy.js")}), results.LayerHTTP},
 		{"nest's interceptors", []frame{{"subscribe", mod("rxjs/dist/cjs/internal/Observable.js")}}, results.LayerHTTP},
 		{"nest's express platform", on(frame{"(anonymous)", mod("@nestjs/platform-express/adapters/express-adapter.js")}), results.LayerHTTP},
+		{"nest's graphql module", on(frame{"(anonymous)", mod("@nestjs/graphql/dist/services/resolvers-explorer.service.js")}), results.LayerEncoding},
 		{"fastify's serializer", []frame{{"anonymous", mod("fast-json-stringify/index.js")}}, results.LayerEncoding},
 		{"mercurius's loaders", []frame{{"processBatch", mod("single-user-cache/index.js")}}, results.LayerOther},
 		{"the app's JSON writer", on(frame{"sendJSON", "file:///srv/crudbench/apps/express/src/http/respond.js"}), results.LayerEncoding},

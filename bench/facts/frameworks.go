@@ -31,6 +31,7 @@ var (
 	}
 	nodeFrameworks = [][2]string{
 		{"@nestjs/core", "@nestjs/core"},
+		{"@nestjs/graphql", "@nestjs/graphql"},
 		{"express", "express"},
 		{"fastify", "fastify"},
 		{"@apollo/server", "@apollo/server"},

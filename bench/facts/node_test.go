@@ -167,6 +167,8 @@ var nodeApps = []struct {
 	// TypeScript, compiled by its build step into dist/; both platforms'
 	// servers are in its closure.
 	{"nest", "@nestjs/core express fastify pg", []string{"resources/openapi.yaml"}},
+	// Both drivers, and both platforms, are in its closure.
+	{"nest-graphql", "@nestjs/core @nestjs/graphql express fastify @apollo/server mercurius graphql dataloader pg", []string{"apps/graphql/graph/*.graphqls"}},
 }
 
 func TestMeasureNodeApps(t *testing.T) {

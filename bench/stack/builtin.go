@@ -105,6 +105,15 @@ var Builtin = []App{
 		RunEnv:     []string{"MERCURIUS_JIT=1"},
 		Difference: "mercurius with MERCURIUS_JIT=1: each query is compiled by graphql-jit on its second run and runs compiled from then on",
 	},
+	{
+		Name: "nest-graphql", Kind: scenario.KindGraphQL, Toolchain: ToolchainNode, Package: "nest-graphql", Main: "dist/main.js", BuildScript: "build",
+		Difference: "Node.js + NestJS 12 (@nestjs/graphql schema first, resolver classes) with its Apollo driver (Apollo Server 5) on Nest's Express 5 platform + DataLoader + node-postgres (pg) instead of Go + gqlgen + pgx: one process, whose JavaScript runs on one thread",
+	},
+	{
+		Name: "nest-mercurius", Kind: scenario.KindGraphQL, Toolchain: ToolchainNode, Package: "nest-graphql", Main: "dist/main.js", BuildScript: "build",
+		RunEnv:     []string{"NEST_GRAPHQL_DRIVER=mercurius"},
+		Difference: "nest-graphql with NEST_GRAPHQL_DRIVER=mercurius: Nest's Mercurius driver (Mercurius 16, graphql-jit off) on its Fastify 5 platform in place of Apollo on Express",
+	},
 	{Name: "grpc", Kind: scenario.KindGRPC, Package: "grpc", Extra: true},
 	{
 		Name: "grpc-node", Kind: scenario.KindGRPC, Toolchain: ToolchainNode, Package: "grpc-node", Main: "src/main.js",
