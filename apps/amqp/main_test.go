@@ -52,14 +52,9 @@ func TestMain(m *testing.M) {
 func sharedBroker(t testing.TB) string {
 	t.Helper()
 	brokerOnce.Do(func() {
-		if u := os.Getenv("TEST_AMQP_URL"); u != "" {
-			brokerURL = u
-			return
-		}
-		testBroker, brokerErr = startBroker()
-		if brokerErr == nil {
-			brokerURL = testBroker.URL()
-		}
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		brokerURL, testBroker, brokerErr = broker.Use(ctx, "TEST_AMQP_URL", broker.Options{})
 	})
 	if brokerErr != nil {
 		t.Fatal(brokerErr)

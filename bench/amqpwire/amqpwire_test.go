@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -23,10 +22,16 @@ import (
 // brokerURL is the tests' broker: TEST_AMQP_URL, else a throwaway node.
 func brokerURL(t *testing.T) string {
 	t.Helper()
-	if u := os.Getenv("TEST_AMQP_URL"); u != "" {
-		return u
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	url, node, err := broker.Use(ctx, "TEST_AMQP_URL", broker.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	return startBroker(t).URL()
+	if node != nil {
+		t.Cleanup(func() { _ = node.Stop() })
+	}
+	return url
 }
 
 // startBroker starts a throwaway node, stopped when the test ends.

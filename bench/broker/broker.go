@@ -134,6 +134,21 @@ func Start(ctx context.Context, opts Options) (*Broker, error) {
 	return b, nil
 }
 
+// Use is the broker a run or a test binary talks to: the URL in the
+// environment variable env (AMQP_URL for the runner, TEST_AMQP_URL for
+// tests) when it is set, with no node to stop; otherwise a throwaway node
+// started with opts, which the caller stops.
+func Use(ctx context.Context, env string, opts Options) (url string, node *Broker, err error) {
+	if u := os.Getenv(env); u != "" {
+		return u, nil, nil
+	}
+	node, err = Start(ctx, opts)
+	if err != nil {
+		return "", nil, err
+	}
+	return node.URL(), node, nil
+}
+
 // configure picks the ports and writes the node's files.
 func (b *Broker) configure() error {
 	ports, err := freePorts(3)

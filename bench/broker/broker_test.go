@@ -345,3 +345,36 @@ func TestCPUs(t *testing.T) {
 		t.Error("the caller was left on CPU 0")
 	}
 }
+
+func TestUse(t *testing.T) {
+	t.Setenv("BROKER_TEST_URL", "amqp://someone:secret@broker.example:5672/vhost")
+	url, node, err := broker.Use(context.Background(), "BROKER_TEST_URL", broker.Options{})
+	if err != nil || node != nil || url != "amqp://someone:secret@broker.example:5672/vhost" {
+		t.Errorf("Use with the variable set = %q, %v, %v; want its URL and no node", url, node, err)
+	}
+}
+
+// TestStartReportsServerErrors runs a rabbitmq-server that fails at once:
+// Start says so, quotes its output and names the node's log file.
+func TestStartReportsServerErrors(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "rabbitmq-server")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\necho 'no Erlang here' >&2\nexit 3\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "rabbitmq-env"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("RABBITMQ_SERVER", script)
+	root := t.TempDir()
+	b, err := broker.Start(context.Background(), broker.Options{Root: root})
+	if err == nil {
+		_ = b.Stop()
+		t.Fatal("Start succeeded with a server that exits at once")
+	}
+	for _, want := range []string{"exited during start-up", "no Erlang here", "node log: " + root} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("Start's error does not say %q:\n%v", want, err)
+		}
+	}
+}
