@@ -165,6 +165,8 @@ function writePlain(res, status, text, close) {
  * answer, as from net/http.
  */
 function refuseUnparsed(err, socket) {
+  // The parser errs again on every chunk a lingering client still sends.
+  if (socket[lingering]) return;
   const quiet = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ECONNRESET';
   if (quiet || !socket.writable || socket._httpMessage?.headersSent) {
     socket.destroy();
@@ -177,5 +179,29 @@ function refuseUnparsed(err, socket) {
   socket.write(
     `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${text}`,
   );
-  socket.destroySoon();
+  lingerClose(socket);
+}
+
+const lingering = Symbol('lingering');
+
+/** LINGER_MS bounds how long lingerClose reads what a refused client still sends. */
+const LINGER_MS = 2000;
+
+/**
+ * lingerClose closes a connection whose client may still be sending what
+ * was refused (a head past the budget), as net/http's closeWriteAndWait
+ * does: it ends the answer (the client sees it, then the end), reads and
+ * drops what still arrives, and closes once the client has closed too, or
+ * LINGER_MS later. node:http's parser, still reading the socket, errs
+ * again on every chunk (refuseUnparsed lets it). Closing at once, with the client's bytes unread, makes
+ * the kernel reset the connection, and a reset discards the answer the
+ * client had not read yet: it would see "connection reset", not 431.
+ */
+function lingerClose(socket) {
+  socket[lingering] = true;
+  socket.end();
+  socket.resume();
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
 }
