@@ -218,6 +218,13 @@ var gqlRefusals = []gqlRefusal{
 		codes: []string{"GRAPHQL_VALIDATION_FAILED", "GRAPHQL_VALIDATION_FAILED"}, messages: []string{loneAnonymous, loneAnonymous}},
 	{name: "two anonymous operations, graphql-response", role: "editor", query: `{ a: __typename } { b: __typename }`, header: graphqlResponse, status: 400,
 		codes: []string{"GRAPHQL_VALIDATION_FAILED", "GRAPHQL_VALIDATION_FAILED"}, messages: []string{loneAnonymous, loneAnonymous}},
+	// An operation the server cannot choose is gqlgen's request error.
+	{name: "no query over GET", role: "editor", method: "GET", status: 200, codes: []string{"GRAPHQL_VALIDATION_FAILED"}},
+	{name: "no query", role: "editor", rawBody: `{"variables":{}}`, header: graphqlResponse, status: 400, codes: []string{"GRAPHQL_VALIDATION_FAILED"}},
+	{name: "an operation the document does not hold", role: "editor", method: "GET", rawQuery: "query=" + url.QueryEscape(`{ __typename }`) + "&operationName=Nope", status: 200, codes: []string{"GRAPHQL_VALIDATION_FAILED"}},
+	{name: "several operations and no operationName", role: "editor", query: `query A { a: __typename } query B { b: __typename }`, header: graphqlResponse, status: 400, codes: []string{"GRAPHQL_VALIDATION_FAILED"}},
+	{name: "several operations and no operationName over GET", role: "editor", method: "GET", rawQuery: "query=" + url.QueryEscape(`query A { a: __typename } query B { b: __typename }`), status: 200, codes: []string{"GRAPHQL_VALIDATION_FAILED"}},
+	{name: "query not UTF-8 over GET", role: "editor", method: "GET", rawQuery: "query=%7B%20a%3A%20__typename%20%ff%20%7D", status: 200, codes: []string{"GRAPHQL_PARSE_FAILED"}},
 	{name: "an anonymous operation beside a named one", role: "editor", query: `{ a: __typename } query B { b: __typename }`, status: 200,
 		codes: []string{"GRAPHQL_VALIDATION_FAILED"}, messages: []string{loneAnonymous}},
 	{name: "deeply nested variable", role: "editor", query: `query($id: ID!) { person(id: $id) { id } }`,

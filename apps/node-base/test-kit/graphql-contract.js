@@ -19,12 +19,9 @@ const ALL_PERSONS = `query AllPersons { persons(first: 1000) { nodes { id email 
  * describeGraphQLContract describes the contract for the GraphQL app that
  * startApp starts (test-kit/app.js's appStarter of it): one app, started
  * once, for the reads, writes and refusals, then one app for each outage.
- * name names the suites and the rows the app writes. gqlgenMissingOperation
- * (true unless the app says otherwise) wants gqlgen's answer to no query or
- * an operation the document does not hold, GRAPHQL_VALIDATION_FAILED; Yoga
- * answers them BAD_REQUEST before any GraphQL runs.
+ * name names the suites and the rows the app writes.
  */
-export function describeGraphQLContract(name, { startApp, gqlgenMissingOperation = true }) {
+export function describeGraphQLContract(name, { startApp }) {
   describe(`${name} keeps the contract`, () => {
     let app;
     let editor;
@@ -281,19 +278,27 @@ export function describeGraphQLContract(name, { startApp, gqlgenMissingOperation
         assert.equal((await get.json()).errors[0].extensions.code, 'METHOD_NOT_ALLOWED');
       });
 
-      if (gqlgenMissingOperation) {
-        test('no query, or an operation the document does not hold, is GRAPHQL_VALIDATION_FAILED, as gqlgen has it', async () => {
-          for (const query of ['', `?query=${encodeURIComponent('{ __typename }')}&operationName=Nope`]) {
-            const res = await fetch(`${app.url}/graphql${query}`);
-            assert.equal(res.status, 200, query);
+      test('no query, or an operation the document does not hold, is GRAPHQL_VALIDATION_FAILED, as gqlgen has it', async () => {
+        const several = 'query A { a: __typename } query B { b: __typename }';
+        for (const query of [
+          '',
+          `?query=${encodeURIComponent('{ __typename }')}&operationName=Nope`,
+          `?query=${encodeURIComponent(several)}`,
+        ]) {
+          for (const [accept, status] of [
+            ['application/json', 200],
+            ['application/graphql-response+json', 400],
+          ]) {
+            const res = await fetch(`${app.url}/graphql${query}`, { headers: { Accept: accept } });
+            assert.equal(res.status, status, `${query} (${accept})`);
             assert.deepEqual(
               (await res.json()).errors.map((e) => e.extensions.code),
               ['GRAPHQL_VALIDATION_FAILED'],
               query,
             );
           }
-        });
-      }
+        }
+      });
 
       test('a body over 1 MiB is refused before it is read', async () => {
         const res = await fetch(`${app.url}/graphql`, {

@@ -7,7 +7,7 @@ import { bearerToken } from '@crudbench/node-base/tokens.js';
 import { useInputErrors } from './inputs.js';
 import { useLimits } from './limits.js';
 import { createLoaders } from './loaders.js';
-import { useLoneAnonymousOperation } from './operations.js';
+import { useOperationChoice } from './operations.js';
 import { buildSchema } from './schema.js';
 
 /**
@@ -27,14 +27,14 @@ export function createApp({ logger, pool, persons, personWriter, vacancies, user
     logging: logger,
     // Bad input first, then the limits: gqlgen reads the variables before
     // it weighs the query; and gqlparser's rule for an operation type the
-    // schema has no root for; and a document Yoga could not pick an
-    // operation of validated, not refused, when the spec's Lone Anonymous
-    // Operation rule refuses it (after the limits, which parse it).
+    // schema has no root for; and a request Yoga could not pick an
+    // operation for answered as gqlgen answers it (after the limits, which
+    // parse the document).
     plugins: [
       useInputErrors(),
       useLimits(),
       { onValidate: ({ addValidationRule }) => addValidationRule(knownRootTypeRule) },
-      useLoneAnonymousOperation(schema),
+      useOperationChoice(schema),
       useGETParams(),
     ],
     // What is not a GraphQLError of ours is an internal error: logged, and

@@ -1,31 +1,51 @@
-import { Kind, specifiedRules, validate } from 'graphql';
+import { GraphQLError, Kind, getOperationAST, specifiedRules, validate } from 'graphql';
 import { knownRootTypeRule } from '@crudbench/node-base/graphql/rules.js';
 import { REQUEST_ERROR, nameInputErrors } from './inputs.js';
 
+// Yoga picks the operation to run as soon as the document is parsed, and
+// answers a request it cannot pick one for itself, before validating:
+// BAD_REQUEST for no query, OPERATION_RESOLUTION_FAILURE for a document it
+// cannot choose in, 400 whatever the client accepts. gqlgen, and so the
+// contract, answers them as request errors (200 with application/json,
+// 400 with application/graphql-response+json), GRAPHQL_VALIDATION_FAILED.
+
+/** refused is a request error of gqlgen's, in its words. */
+const refused = (message) => new GraphQLError(message, { extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { ...REQUEST_ERROR } } });
+
 /**
- * useLoneAnonymousOperation validates a document that holds an anonymous
- * operation beside others, which Yoga refuses before validating it: Yoga
- * picks the operation to run as soon as the document is parsed and answers
- * one it cannot pick OPERATION_RESOLUTION_FAILURE, 400 whatever the client
- * accepts. Such a document breaks the GraphQL spec's Lone Anonymous
- * Operation rule, and gqlgen and graphql-js answer it as any invalid
- * document: its validation errors (one for each anonymous operation among
- * them), GRAPHQL_VALIDATION_FAILED, a request error. schema is the one
- * Yoga serves.
+ * useOperationChoice answers as gqlgen does a request Yoga cannot pick an
+ * operation for:
+ *
+ * - no query is "no operation provided";
+ * - a document with an anonymous operation beside others breaks the
+ *   GraphQL spec's Lone Anonymous Operation rule, and is validated: its
+ *   validation errors, one for each anonymous operation among them, as
+ *   gqlgen and graphql-js answer any invalid document; schema is the one
+ *   Yoga serves;
+ * - an operationName the document does not hold, or none for a document
+ *   of several operations, is "operation … not found".
  */
-export function useLoneAnonymousOperation(schema) {
+export function useOperationChoice(schema) {
   const rules = [...specifiedRules, knownRootTypeRule];
   return {
-    onParse() {
+    onParams({ params }) {
+      // What is not an object of parameters is Yoga's BAD_REQUEST, as gqlgen's.
+      if (params && typeof params === 'object' && !Array.isArray(params) && params.query == null) throw refused('no operation provided');
+    },
+    onParse({ context }) {
       return ({ result }) => {
-        if (result instanceof Error || !anonymousBesideOthers(result)) return;
-        const errors = validate(schema, result, rules);
-        nameInputErrors(result, errors);
-        for (const error of errors) {
-          error.extensions.code ||= 'GRAPHQL_VALIDATION_FAILED';
-          error.extensions.http ||= { ...REQUEST_ERROR };
+        if (result instanceof Error) return;
+        if (anonymousBesideOthers(result)) {
+          const errors = validate(schema, result, rules);
+          nameInputErrors(result, errors);
+          for (const error of errors) {
+            error.extensions.code ||= 'GRAPHQL_VALIDATION_FAILED';
+            error.extensions.http ||= { ...REQUEST_ERROR };
+          }
+          throw new AggregateError(errors, 'the document is not valid');
         }
-        throw new AggregateError(errors, 'the document is not valid');
+        const name = context?.params?.operationName;
+        if (!getOperationAST(result, name)) throw refused(`operation ${name ?? ''} not found`);
       };
     },
   };

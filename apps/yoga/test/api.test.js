@@ -3,6 +3,4 @@
 import { describeGraphQLContract } from '@crudbench/node-base/test-kit/graphql-contract.js';
 import { startApp } from './start.js';
 
-// Yoga answers no query, or an operation the document does not hold,
-// BAD_REQUEST itself, where gqlgen's is GRAPHQL_VALIDATION_FAILED.
-describeGraphQLContract('Yoga', { startApp, gqlgenMissingOperation: false });
+describeGraphQLContract('Yoga', { startApp });

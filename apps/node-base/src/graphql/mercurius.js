@@ -110,15 +110,15 @@ function refusedErrors(error, request, schema) {
   if (thrown instanceof Refused) return thrown.errors.map((e) => clientError(e, e.extensions.code, e.extensions.fields));
   // A request without a query, which Mercurius answers as a persisted
   // query it does not know, and a GET naming an operation its document
-  // does not hold, where Mercurius's check for a mutation fails: gqlgen's
-  // request errors.
+  // does not hold, or none of several, where Mercurius's check for a
+  // mutation fails (a TypeError, answered 500): gqlgen's request errors.
   if (thrown.code === 'MER_ERR_GQL_PERSISTED_QUERY_NOT_FOUND') {
     return [{ message: 'no operation provided', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }];
   }
-  if (thrown instanceof TypeError && request.method === 'GET' && request.query.operationName) {
+  if (thrown instanceof TypeError && request.method === 'GET') {
     const { query, operationName } = requestOf(request);
     if (!getOperationAST(parse(query), operationName)) {
-      return [{ message: `operation ${operationName} not found`, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }];
+      return [{ message: `operation ${operationName ?? ''} not found`, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }];
     }
   }
   if (thrown.code === 'MER_ERR_METHOD_NOT_ALLOWED') {
