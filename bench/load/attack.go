@@ -1,6 +1,7 @@
 // Package load drives one run of the benchmark with the vegeta library: a
 // constant request rate (open model: requests leave on schedule whatever the
-// server does), a warm-up that is discarded, and a measured window whose
+// server does), or on request a closed loop of a fixed number of clients
+// (closed.go), a warm-up that is discarded, and a measured window whose
 // numbers are aggregated and whose raw results are written in vegeta's own
 // encoding, so that `vegeta report` and `vegeta plot` read them.
 package load
@@ -26,6 +27,12 @@ type Options struct {
 	Name string
 	// Rate is the target in requests per second.
 	Rate float64
+	// Clients, when above zero, makes the attack a closed loop instead of
+	// the open model: that many clients, each sending its next request
+	// as soon as its last was answered, with no think time (ClosedPacer).
+	// Rate must then be zero and Shard nil; the window holds the requests
+	// sent after the warm-up, its Count known at the end.
+	Clients int
 	// Warmup is sent first and discarded; Duration follows and is measured.
 	Warmup, Duration time.Duration
 	// Timeout bounds each request, connecting and reading included.
@@ -172,6 +179,9 @@ func (s schedule) window(rate float64, warmup time.Duration) *Window {
 // measured window's numbers. It waits for every answer before returning.
 // When ctx ends the attack stops early and the outcome is Interrupted.
 func Attack(ctx context.Context, tr vegeta.Targeter, opts Options) (*Outcome, error) {
+	if opts.Clients > 0 && opts.Duration > 0 && opts.Warmup >= 0 {
+		return closedLoop(ctx, tr, opts)
+	}
 	if opts.Rate <= 0 || opts.Duration <= 0 || opts.Warmup < 0 {
 		return nil, fmt.Errorf("attack %s: rate and duration must be above zero", opts.Name)
 	}
@@ -193,7 +203,13 @@ func Attack(ctx context.Context, tr vegeta.Targeter, opts Options) (*Outcome, er
 	}
 	stopWatching()
 	waitHook()
+	return rec.finish(ctx, opts)
+}
 
+// finish completes the outcome of an attack whose every result rec has
+// recorded.
+func (rec *recorder) finish(ctx context.Context, opts Options) (*Outcome, error) {
+	out := rec.out
 	encErr := rec.flush()
 	out.Sent = rec.sent.Load()
 	out.Succeeded = out.Sent - rec.failed.Load()
@@ -210,10 +226,17 @@ func Attack(ctx context.Context, tr vegeta.Targeter, opts Options) (*Outcome, er
 
 // newAttacker returns the vegeta Attacker of opts.
 func newAttacker(opts Options) *vegeta.Attacker {
+	// Workers are unlimited in the open model (see MaxConnections); a
+	// closed loop's clients are its workers, one request in flight each.
+	workers, maxWorkers := uint64(vegeta.DefaultWorkers), uint64(math.MaxUint64)
+	if opts.Clients > 0 {
+		workers, maxWorkers = uint64(opts.Clients), uint64(opts.Clients)
+	}
 	options := []func(*vegeta.Attacker){
 		vegeta.MaxConnections(opts.MaxConnections),
 		vegeta.Connections(max(opts.MaxConnections, 1)),
 		vegeta.KeepAlive(true),
+		vegeta.Workers(workers),
 	}
 	if opts.Transport != nil {
 		// Client replaces vegeta's client whole, so it comes after the
@@ -223,7 +246,7 @@ func newAttacker(opts Options) *vegeta.Attacker {
 	}
 	return vegeta.NewAttacker(append(options,
 		vegeta.Timeout(opts.Timeout),
-		vegeta.MaxWorkers(math.MaxUint64),
+		vegeta.MaxWorkers(maxWorkers),
 		vegeta.Redirects(vegeta.NoFollow), // a site's 303 is the answer measured
 	)...)
 }
@@ -232,7 +255,10 @@ func newAttacker(opts Options) *vegeta.Attacker {
 // the schedule, lets Observe see it, counts it, adds it to the window and
 // writes the window's results to Raw.
 type recorder struct {
-	number       func(seq uint64) uint64
+	number func(seq uint64) uint64
+	// pacer is a closed loop's, which says when its window opened; nil
+	// in the open model.
+	pacer        *ClosedPacer
 	observe      func(*vegeta.Result)
 	out          *Outcome
 	sent, failed atomic.Uint64
@@ -265,6 +291,11 @@ func (rec *recorder) add(r *vegeta.Result) {
 	}
 	if end := r.End(); end.After(rec.out.End) {
 		rec.out.End = end
+	}
+	if rec.pacer != nil {
+		if first, ok := rec.pacer.First(); ok {
+			rec.out.Window.open(first)
+		}
 	}
 	if !rec.out.Window.Add(r) || rec.encode == nil || rec.encErr != nil {
 		return

@@ -3,10 +3,13 @@ package load
 import (
 	"slices"
 	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
-// Second is one second of a window's schedule: the requests due in it, how
-// many of them succeeded, and their latencies. Requests belong to the second
+// Second is one second of a window's schedule: the requests due in it (a
+// closed loop's: sent in it), how many of them succeeded, and their
+// latencies. Requests belong to the second
 // they were due in, not the one they were sent or answered in, so a queue
 // shows in the seconds it built up in and the seconds add up to the window.
 type Second struct {
@@ -30,18 +33,22 @@ func newTimeline(d time.Duration) []bucket {
 	return make([]bucket, max(1, (d+time.Second-1)/time.Second))
 }
 
-// second returns the index of the second the request with sequence number
-// seq was due in: request First+i is due (i+½) intervals after Start.
-func (w *Window) second(seq uint64) int {
+// second returns the index of the second the request of r was due in:
+// request First+i is due (i+½) intervals after Start. A closed loop's
+// requests are due when they are sent: theirs is the second r was sent in.
+func (w *Window) second(r *vegeta.Result) int {
+	if w.closed {
+		return min(max(int(r.Timestamp.Sub(w.Start)/time.Second), 0), len(w.seconds)-1)
+	}
 	interval := w.End.Sub(w.Start) / time.Duration(w.Count)
-	due := time.Duration(2*(seq-w.First)+1) * interval / 2
+	due := time.Duration(2*(r.Seq-w.First)+1) * interval / 2
 	return min(int(due/time.Second), len(w.seconds)-1)
 }
 
 // addToTimeline counts a result of the window in the second it was due in.
-func (w *Window) addToTimeline(seq uint64, latency time.Duration, ok bool) {
-	b := &w.seconds[w.second(seq)]
-	b.latencies = append(b.latencies, latency)
+func (w *Window) addToTimeline(r *vegeta.Result, ok bool) {
+	b := &w.seconds[w.second(r)]
+	b.latencies = append(b.latencies, r.Latency)
 	if ok {
 		b.successes++
 	}

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"time"
@@ -20,6 +21,11 @@ const MaxErrors = 10
 // rate × duration requests. Answers that arrive after the window's end
 // still count for the requests sent inside it.
 //
+// A closed loop's window (see Options.Clients) has no schedule: it holds
+// the requests its clients sent after the warm-up, from the first one the
+// pacer released then (First), and Count is known only at the end; its
+// seconds are those the requests were sent in.
+//
 // A request succeeds when its status is 2xx or 3xx and nothing marked the
 // result as wrong (Result.Error empty): a GraphQL answer carrying errors, or
 // a page of the wrong kind, is a failure even with status 200.
@@ -31,6 +37,8 @@ type Window struct {
 	Start, End time.Time
 	// First and Count select the requests by sequence number.
 	First, Count uint64
+	// closed is true for a closed loop's window.
+	closed bool
 
 	requests, successes uint64
 	// codes counts the status codes; the text keys of Summary are made
@@ -57,8 +65,21 @@ func NewWindow(start time.Time, d time.Duration, first, count uint64) *Window {
 // In reports whether the request with sequence number seq belongs to the
 // window.
 func (w *Window) In(seq uint64) bool {
+	if w.closed {
+		return w.First != math.MaxUint64 && seq >= w.First
+	}
 	return seq >= w.First && seq-w.First < w.Count
 }
+
+// open starts a closed loop's window at request first, once.
+func (w *Window) open(first uint64) {
+	if w.closed && w.First == math.MaxUint64 {
+		w.First = first
+	}
+}
+
+// Closed reports whether the window is a closed loop's.
+func (w *Window) Closed() bool { return w.closed }
 
 // Add counts r if its request belongs to the window and reports whether it
 // did.
@@ -81,7 +102,7 @@ func (w *Window) Add(r *vegeta.Result) bool {
 	if ok {
 		w.successes++
 	}
-	w.addToTimeline(r.Seq, r.Latency, ok)
+	w.addToTimeline(r, ok)
 	if r.Error != "" && len(w.errors) < MaxErrors && !slices.Contains(w.errors, r.Error) {
 		w.errors = append(w.errors, r.Error)
 	}
@@ -143,15 +164,7 @@ func (w *Window) Summary() Summary {
 	if w.requests == 0 {
 		return s
 	}
-	var interval time.Duration
-	if w.Count > 0 {
-		interval = w.End.Sub(w.Start) / time.Duration(w.Count)
-	}
-	// Requests are never sent before they are due, so on schedule the last
-	// one leaves at End - interval/2 and sending is exactly End - Start.
-	due := w.Start.Add(interval / 2)
-	sending := max(w.End.Sub(w.Start), w.lastSent.Sub(due)+interval)
-	elapsed := max(sending, w.lastEnd.Sub(due))
+	sending, elapsed := w.spans()
 	s.Wait = elapsed - sending
 	if sending > 0 {
 		s.AchievedRate = float64(w.requests) / sending.Seconds()
@@ -168,6 +181,26 @@ func (w *Window) Summary() Summary {
 	s.P99 = w.latency.Quantile(0.99)
 	s.LatencyMax = w.latency.Max
 	return s
+}
+
+// spans returns the window's sending time and the time until its last
+// answer (see Summary.AchievedRate and Summary.Throughput). A closed loop
+// sends for the whole window and never after it, so its sending time is
+// the window's length and its answers are counted from the window's start.
+func (w *Window) spans() (sending, elapsed time.Duration) {
+	if w.closed {
+		sending = w.End.Sub(w.Start)
+		return sending, max(sending, w.lastEnd.Sub(w.Start))
+	}
+	var interval time.Duration
+	if w.Count > 0 {
+		interval = w.End.Sub(w.Start) / time.Duration(w.Count)
+	}
+	// Requests are never sent before they are due, so on schedule the last
+	// one leaves at End - interval/2 and sending is exactly End - Start.
+	due := w.Start.Add(interval / 2)
+	sending = max(w.End.Sub(w.Start), w.lastSent.Sub(due)+interval)
+	return sending, max(sending, w.lastEnd.Sub(due))
 }
 
 // WindowOf returns the measured window, with nothing added yet, of the
