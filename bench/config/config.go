@@ -26,6 +26,11 @@ type Config struct {
 	Apps      []string
 	// Rates maps profile → scenario → requests per second, overrides applied.
 	Rates map[string]map[string]float64
+	// Model is how the load is sent: results.ModelOpen, at Rates, or
+	// results.ModelClosed, a loop of Clients clients each sending its
+	// next request when its last was answered (-model, -clients).
+	Model   string
+	Clients int
 
 	Warmup, Duration, Cooldown, Timeout time.Duration
 	// Prime is how long the discarded priming pass before an app's first

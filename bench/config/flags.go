@@ -30,7 +30,8 @@ and runs the light profile. -apps picks built-in apps by name, all of them
 (all), or a group: go (every Go app) or node (every Node.js app, which needs
 Node.js 20+ with npm). DATABASE_URL uses that server instead; -attach measures apps that are already running,
 under names of their own. -validate-only checks every scenario on every app
-and stops there. -capacity searches each scenario and app for the highest
+and stops there. -model closed -clients N sends the load as N clients in a
+loop instead of at constant rates. -capacity searches each scenario and app for the highest
 rate that meets the SLO (-slo-p99). -shard i/N with -start-at makes this
 runner one of N that send one shared schedule to attached apps.
 
@@ -52,7 +53,8 @@ const DefaultGRPCConns = 1
 type flagValues struct {
 	profiles, scenarios, apps, rates, out, attach, pids  *string
 	duration, warmup, cooldown, timeout, interval, prime *time.Duration
-	maxConns, grpcConns, repeat, dbMaxConns              *int
+	maxConns, grpcConns, repeat, dbMaxConns, clients     *int
+	model                                                *string
 	resetDB, validateOnly                                *bool
 	cpus                                                 *string
 
@@ -82,6 +84,8 @@ func defineFlags(fs *flag.FlagSet) flagValues {
 		maxConns:     fs.Int("max-connections", 100, "most connections open to an HTTP app at once"),
 		grpcConns:    fs.Int("grpc-conns", DefaultGRPCConns, "HTTP/2 connections the load of a grpc app goes over, its calls taken in turn (gRPC multiplexes every call in flight over a connection)"),
 		rates:        fs.String("rate", "", "rate overrides in req/s, e.g. read-one=50,high.write=80"),
+		model:        fs.String("model", results.ModelOpen, "how the load is sent: open (each request on schedule at the profile's rate, whatever the app does) or closed (-clients clients, each sending its next request when its last was answered, as hey -c and autocannon do)"),
+		clients:      fs.Int("clients", 0, "with -model closed: how many clients run the loop, `n`, each with a connection of its own"),
 		repeat:       fs.Int("repeat", 1, "measure every run `n` times, and with -capacity search each capacity n times, each on a freshly started app; the report shows medians and the spread"),
 		out:          fs.String("out", "results", "`folder` for the results (a timestamped subfolder is made)"),
 		interval:     fs.Duration("sample-interval", sampler.DefaultInterval, "CPU and memory sampling interval"),
@@ -140,6 +144,7 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	errs = append(errs, cfg.readShard(v.shard, set, time.Now())...)
 	errs = append(errs, cfg.checkMetrics()...)
 	errs = append(errs, cfg.readRates(*v.rates), cfg.checkLimits(), cfg.readCPUs(*v.cpus, set["cpus"]))
+	errs = append(errs, cfg.readModel(*v.model, *v.clients, set))
 	var err error
 	if cfg.Seed, err = seed.ConfigFromEnv(getenv); err != nil {
 		errs = append(errs, err)

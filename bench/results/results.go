@@ -84,6 +84,12 @@ type Settings struct {
 	SampleInterval Duration                      `json:"sampleInterval"`
 	DBMaxConns     int                           `json:"dbMaxConns"`
 	Rates          map[string]map[string]float64 `json:"rates"` // profile -> scenario -> req/s
+	// Model is how the load was sent: ModelOpen or ModelClosed; empty in
+	// files written before there was a choice, whose load was open.
+	Model string `json:"model,omitempty"`
+	// Clients is how many clients the closed loop ran; 0 in the open
+	// model.
+	Clients int `json:"clients,omitempty"`
 	// SLOP99 is the p99 latency of the service level objective; zero in a
 	// version 1 file, which judged no latency.
 	SLOP99 Duration `json:"sloP99,omitempty"`
@@ -105,6 +111,25 @@ type Settings struct {
 	// CPUs says which CPUs each side of the run had; nil in files written
 	// before the runner read them.
 	CPUs *CPUs `json:"cpus,omitempty"`
+}
+
+// Load models: how a run's requests were sent.
+const (
+	// ModelOpen sends at a constant rate, each request on schedule
+	// whatever the server does (-model open, the default).
+	ModelOpen = "open"
+	// ModelClosed runs a fixed number of clients, each sending its next
+	// request when its last was answered (-model closed -clients N).
+	ModelClosed = "closed"
+)
+
+// LoadModel is the model the run's load was sent in: s.Model, or
+// ModelOpen for a file written before there was a choice.
+func (s Settings) LoadModel() string {
+	if s.Model == "" {
+		return ModelOpen
+	}
+	return s.Model
 }
 
 // CPUs says which CPUs each side of a run had: as the processes' own
