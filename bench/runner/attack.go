@@ -14,11 +14,16 @@ import (
 )
 
 // attackOptions sets one run's attack from the configuration: its rate,
-// timings and limits, where raw results go, and how progress is shown.
+// or its clients in a closed loop (-model closed), timings and limits,
+// where raw results go, and how progress is shown.
 func (m *measurer) attackOptions(j load.Job, rate float64, wl *scenario.Workload, raw io.Writer, progress func(load.Progress)) load.Options {
+	if m.cfg.ClosedLoop() {
+		rate = 0
+	}
 	return load.Options{
 		Name:           fmt.Sprintf("%s/%s/%s", j.Profile, j.Scenario, j.App),
 		Rate:           rate,
+		Clients:        m.cfg.Clients,
 		Warmup:         m.cfg.Warmup,
 		Duration:       m.cfg.Duration,
 		Timeout:        m.cfg.Timeout,

@@ -34,8 +34,12 @@ type measurer struct {
 
 // oneLine is the console line of a finished run.
 func oneLine(res results.Result) string {
-	line := fmt.Sprintf("%-9s target %6.1f/s  achieved %6.1f/s  success %6.2f%%  p50 %7.2f ms  p99 %7.2f ms",
-		res.Verdict, res.TargetRate, res.AchievedRate, 100*res.SuccessRatio, res.Latency.P50, res.Latency.P99)
+	rates := fmt.Sprintf("target %6.1f/s  achieved %6.1f/s", res.TargetRate, res.AchievedRate)
+	if res.TargetRate == 0 { // a closed loop's: it has no target
+		rates = fmt.Sprintf("served %6.1f/s", res.Throughput)
+	}
+	line := fmt.Sprintf("%-9s %s  success %6.2f%%  p50 %7.2f ms  p99 %7.2f ms",
+		res.Verdict, rates, 100*res.SuccessRatio, res.Latency.P50, res.Latency.P99)
 	if res.Reason != "" {
 		line += "  (" + res.Reason + ")"
 	}
@@ -47,10 +51,20 @@ func (m *measurer) blank(j load.Job, verdict, reason string) results.Result {
 	return results.Result{
 		Profile: j.Profile, Scenario: j.Scenario, App: j.App,
 		Verdict: verdict, Reason: reason,
-		TargetRate:  m.share(m.cfg.Rates[j.Profile][j.Scenario]),
+		TargetRate:  m.target(m.cfg.Rates[j.Profile][j.Scenario]),
 		StatusCodes: map[string]int{},
 		Errors:      []string{},
 	}
+}
+
+// target is the target rate of a run at rate: its share of it when the run
+// is sharded, and none (0) in a closed loop, whose clients send as fast as
+// the app answers.
+func (m *measurer) target(rate float64) float64 {
+	if m.cfg.ClosedLoop() {
+		return 0
+	}
+	return m.share(rate)
 }
 
 // measure runs one load.Job at rate, the plan's run number slot: log in, wait
@@ -59,7 +73,7 @@ func (m *measurer) blank(j load.Job, verdict, reason string) results.Result {
 func (m *measurer) measure(ctx context.Context, j load.Job, rate float64, label string, left time.Duration, slot int) results.Result {
 	u := m.apps.App(j.App)
 	res := m.blank(j, results.VerdictFailed, "")
-	res.TargetRate = m.share(rate)
+	res.TargetRate = m.target(rate)
 	fail := func(err error) results.Result {
 		res.Reason = err.Error()
 		return res

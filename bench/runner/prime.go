@@ -44,6 +44,10 @@ func (p *fixedProfiles) prime(ctx context.Context, j load.Job, rate float64) err
 		Observe:        wl.Observe,
 		Raw:            io.Discard,
 	}
+	if p.cfg.ClosedLoop() {
+		// Its own clients: a closed loop builds no queue to fear.
+		opts.Rate, opts.Clients = 0, p.cfg.Clients
+	}
 	err = p.m.load.Prime(ctx, j.App, wl, opts)
 	if writesRows(j.Scenario) {
 		if cerr := p.m.db.CleanupWrites(bg, wl, tag, vacanciesBefore); cerr != nil && err == nil {

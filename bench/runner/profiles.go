@@ -32,7 +32,11 @@ func (p *fixedProfiles) run(ctx context.Context) []results.Result {
 	}
 	perRun := p.cfg.Warmup + p.cfg.Duration
 	measured := p.valid.count(jobs)
-	p.con.printf("Measuring %d run(s) of %s each, %s; verdicts against an SLO of p99 ≤ %s.\n", measured, perRun, p.howLong(len(jobs), measured, perRun), p.cfg.SLOP99)
+	closed := ""
+	if p.cfg.ClosedLoop() {
+		closed = fmt.Sprintf(" as a closed loop of %d client(s)", p.cfg.Clients)
+	}
+	p.con.printf("Measuring %d run(s) of %s each%s, %s; verdicts against an SLO of p99 ≤ %s.\n", measured, perRun, closed, p.howLong(len(jobs), measured, perRun), p.cfg.SLOP99)
 
 	reps := map[load.Job][]results.Result{}
 	primed := map[[2]string]bool{}

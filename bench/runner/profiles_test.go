@@ -125,6 +125,28 @@ func TestFixedProfiles(t *testing.T) {
 		}
 	})
 
+	t.Run("a closed loop sends its clients and has no target", func(t *testing.T) {
+		w := newWorld(t, "rest")
+		var sent []load.Options
+		w.serve = func(_ string, opts load.Options, _ int) load.Summary {
+			sent = append(sent, opts)
+			return served(380, opts.Duration, 5*time.Millisecond) // what 4 clients made of it
+		}
+		cfg := testConfig([]string{scenario.ReadOne}, []string{"rest"})
+		cfg.Model, cfg.Clients = results.ModelClosed, 4
+		p := newPhases(t, cfg, w)
+		got := p.profiles(validity{}).run(context.Background())
+		if len(sent) != 1 || sent[0].Clients != 4 || sent[0].Rate != 0 {
+			t.Fatalf("attacks %+v, want one of 4 clients at no rate", sent)
+		}
+		if res := got[0]; res.TargetRate != 0 || res.Throughput != 380 || res.Verdict != results.VerdictOK {
+			t.Errorf("%s at target %v, throughput %v; want ok with no target, 380/s served", res.Verdict, res.TargetRate, res.Throughput)
+		}
+		if out := p.out.String(); !strings.Contains(out, "as a closed loop of 4 client(s)") || !strings.Contains(out, "served  380.0/s") {
+			t.Errorf("console:\n%s", out)
+		}
+	})
+
 	t.Run("repeats folded into one result", func(t *testing.T) {
 		w := newWorld(t, "rest")
 		cfg := testConfig([]string{scenario.ReadOne}, []string{"rest"})

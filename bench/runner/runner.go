@@ -179,7 +179,7 @@ func (r *runner) newRun(ctx context.Context, started time.Time) *results.Run {
 			Cooldown: results.Duration(cfg.Cooldown), Prime: results.Duration(cfg.Prime), Timeout: results.Duration(cfg.Timeout),
 			MaxConnections: cfg.MaxConnections, GRPCConns: cfg.MeasuredGRPCConns(), Repeat: cfg.Repeat,
 			SampleInterval: results.Duration(cfg.SampleInterval), DBMaxConns: cfg.DBMaxConns,
-			Rates: cfg.Rates, SLOP99: results.Duration(cfg.SLOP99), Capacity: cfg.Capacity.Settings(),
+			Rates: cfg.Rates, Model: cfg.Model, Clients: cfg.Clients, SLOP99: results.Duration(cfg.SLOP99), Capacity: cfg.Capacity.Settings(),
 			ProfileCPU: cfg.ProfileCPU, AppInfo: cfg.AppInfo(), Shard: cfg.ShardSettings(),
 		},
 		Environment: results.Environment{
