@@ -19,6 +19,8 @@ p50, p99, the app's CPU per request and RSS, and capacities. With three or
 more repeats on each side (-repeat) every change is tested for
 significance, and a change the test cannot tell from noise is shown as ~.
 Exits with status 1 when a run regressed past -threshold, so CI can use it.
+Runs whose load was sent differently (-model open and closed, or closed
+loops of different -clients) are not compared: that is an error.
 
 `
 
@@ -62,6 +64,9 @@ func diffCommand(args []string, stdout, stderr io.Writer) error {
 	new, err := readRun(fs.Arg(1))
 	if err != nil {
 		return err
+	}
+	if err := diff.Comparable(old, new); err != nil {
+		return fmt.Errorf("diff: %w", err)
 	}
 	rep := diff.Compare(old, new, opt)
 	write := rep.WriteText
