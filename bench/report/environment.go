@@ -47,6 +47,7 @@ func settingsTable(run *results.Run) table {
 		{"profiles", orNA(strings.Join(s.Profiles, ", "))},
 		{"scenarios", orNA(strings.Join(s.Scenarios, ", "))},
 		{"apps", orNA(strings.Join(s.Apps, ", "))},
+		{"load", modelText(run)},
 		{"warm-up (discarded)", durationText(s.Warmup)},
 		{"measured window", durationText(s.Duration)},
 		{"cool-down", durationText(s.Cooldown)},
@@ -113,9 +114,13 @@ func shardText(s results.Settings) string {
 	return ""
 }
 
-// ratesTable shows the target rates per profile and scenario.
+// ratesTable shows the target rates per profile and scenario; a closed
+// loop has none.
 func ratesTable(run *results.Run, l layout) table {
 	t := table{Header: append([]string{"profile"}, l.scenarios...)}
+	if clientsOf(run) > 0 {
+		return t
+	}
 	t.Right = make([]bool, len(t.Header))
 	for i := 1; i < len(t.Right); i++ {
 		t.Right[i] = true

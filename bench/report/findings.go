@@ -98,7 +98,7 @@ func holdSentence(label string, ms []*results.Result, slo results.Duration) stri
 			held = append(held, r.App)
 		}
 	}
-	target := "the target"
+	target := "the closed loop's load (no target rate)" // a closed loop's runs have none
 	if t := ms[0].TargetRate; t > 0 {
 		target = "the target of " + rateText(t) + " req/s"
 	}

@@ -72,13 +72,15 @@ type factsView struct {
 type legend struct{ Name, Color string }
 
 type profileView struct {
-	Name       string
-	Table      table
-	Spread     *table
-	Latency    []template.HTML
-	Throughput template.HTML
-	CPU        template.HTML
-	RSS        template.HTML
+	// Name is the profile's, Title its heading (which names a closed
+	// loop's clients).
+	Name, Title string
+	Table       table
+	Spread      *table
+	Latency     []template.HTML
+	Throughput  template.HTML
+	CPU         template.HTML
+	RSS         template.HTML
 	// Timelines holds each run's latency per second, small multiples.
 	Timelines []template.HTML
 	// OverTime holds the CPU and RSS line charts per scenario; OverTimeNotes
@@ -120,7 +122,8 @@ func renderHTML(dir string, run *results.Run) ([]byte, error) {
 		p.Apps = append(p.Apps, legend{appLabel(run, a), l.color(a)})
 	}
 	for _, prof := range l.profiles {
-		v := profileCharts(dir, l, prof, l.resultsOf(run, prof), hasRepeats(run))
+		v := profileCharts(dir, l, prof, l.resultsOf(run, prof), hasRepeats(run), clientsOf(run))
+		v.Title = profileTitle(run, prof)
 		v.Timelines = timelineCharts(l, l.resultsOf(run, prof), sloMs(run))
 		p.Profiles = append(p.Profiles, v)
 	}
@@ -166,8 +169,8 @@ func cpuSection(run *results.Run, l layout) *cpuView {
 	return v
 }
 
-func profileCharts(dir string, l layout, name string, rs []*results.Result, repeats bool) profileView {
-	v := profileView{Name: name, Table: resultTable(rs)}
+func profileCharts(dir string, l layout, name string, rs []*results.Result, repeats bool, clients int) profileView {
+	v := profileView{Name: name, Table: resultTable(rs, clients)}
 	if repeats {
 		st := spreadTable(rs)
 		v.Spread = &st
@@ -295,7 +298,7 @@ summary { cursor: pointer; }
 <div class="charts">{{range .LoadCharts}}{{.}}{{end}}</div>{{end}}
 
 {{range .Profiles}}
-<h2 id="profile-{{.Name}}">Results: {{.Name}}</h2>
+<h2 id="profile-{{.Name}}">Results: {{.Title}}</h2>
 {{template "table" .Table}}
 {{with .Spread}}<h3>Spread across repeats (max − min)</h3>
 {{template "table" .}}{{end}}

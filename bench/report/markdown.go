@@ -46,8 +46,8 @@ func markdown(run *results.Run) []byte {
 func writeMDResults(b *bytes.Buffer, run *results.Run, l layout) {
 	for _, prof := range l.profiles {
 		rs := l.resultsOf(run, prof)
-		fmt.Fprintf(b, "## Results: %s\n\n", mdText(prof))
-		writeMDTable(b, resultTable(rs))
+		fmt.Fprintf(b, "## Results: %s\n\n", mdText(profileTitle(run, prof)))
+		writeMDTable(b, resultTable(rs, clientsOf(run)))
 		if hasRepeats(run) {
 			fmt.Fprintf(b, "### Spread across repeats: %s (max − min)\n\n", mdText(prof))
 			writeMDTable(b, spreadTable(rs))
@@ -205,6 +205,9 @@ func runLine(run *results.Run) string {
 	}
 	if m := run.Environment.Mode; m != "" {
 		parts = append(parts, "mode "+m)
+	}
+	if n := clientsOf(run); n > 0 {
+		parts = append(parts, fmt.Sprintf("load a closed loop of %d client(s)", n))
 	}
 	if c := run.Environment.GitCommit; c != "" {
 		parts = append(parts, "commit "+c)

@@ -108,8 +108,10 @@ func scenarioGroups(rs []*results.Result) [][]*results.Result {
 	return groups
 }
 
-// resultTable is the main table of one profile.
-func resultTable(rs []*results.Result) table {
+// resultTable is the main table of one profile. The runs of a closed loop
+// of clients (above zero) have no target: their first rate columns are
+// the clients and the rate they were served at.
+func resultTable(rs []*results.Result, clients int) table {
 	t := table{
 		Header: []string{"scenario", "app", "target req/s", "achieved req/s", "throughput req/s", "success",
 			"p50 ms", "p90 ms", "p99 ms", "max ms", "bytes/resp",
@@ -117,8 +119,14 @@ func resultTable(rs []*results.Result) table {
 			"DB stmts/req", "DB CPU", "verdict"},
 		Right: []bool{false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, false},
 	}
+	if clients > 0 {
+		t.Header[colTarget], t.Header[colAchieved] = "clients", "served req/s"
+	}
 	for _, r := range rs {
 		cells := texts(resultCells(r)...)
+		if clients > 0 {
+			cells[colTarget].Text = countText(clients)
+		}
 		cells[colVerdict].Verdict = true
 		t.Rows = append(t.Rows, row{Cells: cells, Class: r.Verdict})
 	}
@@ -304,6 +312,14 @@ func filesTable(run *results.Run, l layout) table {
 
 // howToRead explains the tables; the repeats sentence only when it applies.
 func howToRead(run *results.Run) []string {
+	if n := clientsOf(run); n > 0 {
+		return append(closedLoopMethod(n), howToReadOpen(run)[1:]...)
+	}
+	return howToReadOpen(run)
+}
+
+// howToReadOpen explains the tables of an open run.
+func howToReadOpen(run *results.Run) []string {
 	p := []string{
 		"Each run drives one app with one scenario at a constant target rate (requests per second) for the measured window; a warm-up before it is discarded. " +
 			"Requests are sent on schedule whatever the server does (open model), so a slow server makes requests queue instead of slowing the load down. " +
