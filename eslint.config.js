@@ -7,8 +7,9 @@ import globals from 'globals';
 export default [
   {
     // Not the workspace's code: the Go apps' browser assets, what the
-    // runner writes, and what a TypeScript app's build compiles (dist/).
-    ignores: ['apps/graphql/graphiql/', 'resources/', 'results/', 'bin/', 'apps/*/dist/'],
+    // runner writes, and what a TypeScript app's build compiles (dist/,
+    // and Next.js's .next/ with its next-env.d.ts).
+    ignores: ['apps/graphql/graphiql/', 'resources/', 'results/', 'bin/', 'apps/*/dist/', 'apps/*/.next/', 'apps/*/next-env.d.ts'],
   },
   js.configs.recommended,
   {

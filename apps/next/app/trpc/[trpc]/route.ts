@@ -1,0 +1,41 @@
+// GET (a query) or POST (a mutation) /trpc/<procedure>: crudbench-trpc's
+// router, as the trpc app serves it, through tRPC's fetch adapter. Its
+// refusals are the router's (zod inputs, node-base's errors in tRPC's
+// codes, the deadline's SERVICE_UNAVAILABLE); the headers are the trpc
+// app's (apps/trpc/src/app.ts's responseMeta).
+import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import { appRouter, contextOf } from 'crudbench-trpc/router';
+import { RETRY_AFTER } from '@crudbench/node-base/http/server.js';
+import { deps } from '../../../lib/deps';
+
+export const dynamic = 'force-dynamic';
+
+async function serve(req: Request): Promise<Response> {
+  const d = deps();
+  const receivedAt = performance.now();
+  return fetchRequestHandler({
+    endpoint: '/trpc',
+    req,
+    router: appRouter,
+    // Off, as in the trpc app: the runner sends one call a request, and a
+    // batch would be work without a bound.
+    allowBatching: false,
+    createContext: ({ req }) => contextOf(d, req.headers.get('authorization'), receivedAt),
+    responseMeta({ paths, errors }) {
+      const headers: Record<string, string> = {};
+      if (paths?.includes('auth.login')) headers['Cache-Control'] = 'no-store';
+      if (errors.some((e) => e.code === 'SERVICE_UNAVAILABLE')) headers['Retry-After'] = RETRY_AFTER;
+      if (errors.some((e) => e.code === 'UNAUTHORIZED') && !paths?.includes('auth.login')) {
+        headers['WWW-Authenticate'] = 'Bearer realm="crudbench"';
+      }
+      return { headers };
+    },
+    onError({ error, path }) {
+      if (error.code === 'INTERNAL_SERVER_ERROR') d.logger.error({ err: error.cause ?? error, path }, 'internal error');
+      else if (error.code === 'SERVICE_UNAVAILABLE') d.logger.warn({ err: error.cause ?? error, path }, 'database unavailable');
+    },
+  });
+}
+
+export const GET = serve;
+export const POST = serve;
