@@ -2,6 +2,7 @@ package report_test
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -50,6 +51,13 @@ func TestClosedLoopLabelled(t *testing.T) {
 	page := readFile(t, filepath.Join(dir, report.HTMLFile))
 	if !strings.Contains(page, "Results: light — closed loop of 10 client(s)</h2>") || !strings.Contains(page, "coordinated omission") {
 		t.Error("report.html does not label the closed loop's results")
+	}
+
+	var console strings.Builder
+	report.Summary(&console, closedRun(t))
+	if s := console.String(); !strings.Contains(s, "Profile light — closed loop of 10 client(s)") || !regexp.MustCompile(`CLIENTS +SERVED`).MatchString(s) ||
+		!regexp.MustCompile(`read-one +rest +10 +380\.0 `).MatchString(s) {
+		t.Errorf("console summary of a closed loop:\n%s", s)
 	}
 
 	open := readFile(t, filepath.Join(written(t, newRun(t)), report.MarkdownFile))

@@ -11,7 +11,8 @@ import (
 
 // Summary prints the console summary of run to w: the bottom line (its
 // table and sentences) when there is one, one table per profile with a row
-// per scenario × app (target and achieved rate, success, p50 and p99, app
+// per scenario × app (target and achieved rate, or a closed loop's clients
+// and served rate, success, p50 and p99, app
 // CPU mean, RSS max, DB statements per request, verdict), the capacities
 // when a search ran, then the findings. Unmeasured values print as n/a, as
 // in the reports.
@@ -27,12 +28,19 @@ func Summary(w io.Writer, run *results.Run) {
 			fmt.Fprintf(w, "- %s\n", s)
 		}
 	}
+	clients, rates := clientsOf(run), "TARGET\tACHIEVED"
+	if clients > 0 {
+		rates = "CLIENTS\tSERVED"
+	}
 	for _, p := range l.profiles {
-		fmt.Fprintf(w, "\nProfile %s\n", p)
+		fmt.Fprintf(w, "\nProfile %s\n", profileTitle(run, p))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "SCENARIO\tAPP\tTARGET\tACHIEVED\tSUCCESS\tP50 ms\tP99 ms\tCPU mean\tRSS max MB\tstmts/req\tVERDICT")
+		fmt.Fprintln(tw, "SCENARIO\tAPP\t"+rates+"\tSUCCESS\tP50 ms\tP99 ms\tCPU mean\tRSS max MB\tstmts/req\tVERDICT")
 		for _, r := range l.resultsOf(run, p) {
 			c := resultCells(r)
+			if clients > 0 {
+				c[colTarget] = countText(clients)
+			}
 			// Pick the summary's columns out of the full table row so the
 			// console and the reports can never disagree.
 			fmt.Fprintln(tw, strings.Join([]string{c[colScenario], c[colApp], c[colTarget], c[colAchieved], c[colSuccess],
