@@ -41,6 +41,9 @@ type Method struct {
 	// GRPCConns is the HTTP/2 connections each grpc app's load went over;
 	// 0 when no grpc app was measured.
 	GRPCConns int
+	// Clients is the closed loop's clients (-model closed); 0 for the
+	// open model.
+	Clients int
 }
 
 // MixShare is one scenario's share of the mixed scenario.
@@ -61,25 +64,47 @@ func MethodNotes(m Method) []string {
 
 // standardNotes state what every run's numbers mean.
 func standardNotes(m Method) []string {
-	notes := []string{
-		fmt.Sprintf("Open model: vegeta sends on schedule whatever the app answers, with unlimited workers and at most %d connections per app; requests waiting for a connection count in the latency. Each run is %s of warm-up (discarded) then %s measured; apps are measured one at a time in rotating order with %s of cool-down.",
-			m.MaxConnections, m.Warmup, m.Duration, m.Cooldown),
-		"The measured window is the requests scheduled after the warm-up: exactly rate × duration of them, sent however late the load generator runs. Achieved rate = those requests / the time from when the first was due to the last send plus one scheduled interval, never less than the window's length (below the target when the load generator fell behind and never caught up; a burst that catches up is not a higher rate). Throughput = their successful answers / the later of that time and the time from when the first was due to the last answer. A request succeeds with status 2xx/3xx and the right kind of answer (a GraphQL errors payload or an unexpected status is a failure).",
+	notes := loadNotes(m)
+	notes = append(notes, []string{
 		"Each app gives every request a deadline (REQUEST_TIMEOUT, 5 s by default, the same for all apps) and answers 503 when the database, or a connection from the pool, did not come in time: an overloaded app shows failed requests, not latencies above its deadline.",
 		fmt.Sprintf("read-small asks every app for %d open vacancies (limit/first %d), above the default page of %d, so each app returns the complete open list of the default dataset.", m.ReadSmallLimit, m.ReadSmallLimit, m.DefaultLimit),
 		fmt.Sprintf("read-slim asks each kind for what a client that needs every person's id and name (a picker, a type-ahead) gets from it, for the same %d persons as read-many: GraphQL selects only id, firstName and lastName; the REST API has no sparse-fieldset parameter, so a REST client gets the full list (read-many's request, checked as read-many); the site answers its person picker's fragment, an <option> per person, checked to carry every person's id and names. SQL statements per request count queries, not the columns they read: an app that reads fewer columns of the same rows shows it in PostgreSQL's CPU per request, not in the statement count.", m.ReadSlimLimit),
-		"write: vegeta measures single requests, so a write run is a rotation of single steps — create a vacancy, update a row an earlier create made, delete a row an earlier update changed — each step one request at the target rate (about a third each). Every create has a title of its own; rows still alive when the attack ends are deleted after the window, and the vacancy count is checked to be unchanged.",
+		"write: vegeta measures single requests, so a write run is a rotation of single steps — create a vacancy, update a row an earlier create made, delete a row an earlier update changed — each step one request " + stepPace(m) + " (about a third each). Every create has a title of its own; rows still alive when the attack ends are deleted after the window, and the vacancy count is checked to be unchanged.",
 		fmt.Sprintf("mixed: %s, interleaved evenly; its write share follows the write rotation.", mixText(m.Mix)),
 		fmt.Sprintf("CPU is a fraction of one core (1.0 = one core), read in nanoseconds from each process's CPU clock (clock_getcpuclockid; /proc's 10 ms ticks only for the children PostgreSQL has reaped), rates over windows of at least 1 s; CPU-ms per request divides the window's CPU time by its successful requests, and is shown as below resolution where a reading's lag (up to a scheduler tick per busy thread) could make up all of it. The app, PostgreSQL, the runner and the machine (/proc/stat) are sampled together every %s, so their figures cover the same window; PostgreSQL is the postmaster and its processes, listed from the postmaster's children at every sample (a backend that starts during a run is counted from its first sample) and in full every %d samples, its memory measured every %d samples. App RSS is VmRSS; PostgreSQL memory is the Pss sum of the server's processes; PostgreSQL CPU includes its background processes.",
 			m.SampleInterval, m.TreeEvery, m.MemoryEvery),
 		"SQL statements per request: pg_stat_statements calls in the apps' database over the whole attack, warm-up included (BEGIN and COMMIT count), divided by all its successful requests — a per-request cost, counted with no request straddling the bounds.",
 		"Raw vegeta results (raw/*.bin) hold the measured window only, without response bodies: vegeta report and vegeta plot read them. Samples CSVs: samples/<run>.csv for the app, samples/<run>.postgres.csv for PostgreSQL.",
 		"The runner's own cost (runner): CPU mean is getrusage over the whole invocation (start-up, seeding and validation included), CPU max the busiest attack's average; its CPU-ms per request is its CPU during the attacks divided by every request sent, warm-up included. The sampler's overhead is its own thread's CPU while sampling.",
-	}
+	}...)
 	if m.ParitySource != "" {
 		notes = append(notes, fmt.Sprintf("Field parity was checked against the %s: JSON values compared after lower-casing GraphQL enums and reading GraphQL IDs as numbers; the site's pages were checked to show the same names, e-mail addresses, titles and payers.", m.ParitySource))
 	}
 	return notes
+}
+
+// loadNotes state how the load was sent and what its measured window is:
+// the open model's schedule, or a closed loop's clients.
+func loadNotes(m Method) []string {
+	timing := fmt.Sprintf("Each run is %s of warm-up (discarded) then %s measured; apps are measured one at a time in rotating order with %s of cool-down.", m.Warmup, m.Duration, m.Cooldown)
+	if m.Clients > 0 {
+		return []string{
+			fmt.Sprintf("Closed loop (-model closed): %d client(s), each sending its next request as soon as its last was answered, with no think time, each on a connection of its own: never more than %d request(s) in flight, and the app's speed sets the rate. ", m.Clients, m.Clients) + timing,
+			"The measured window is the requests the clients sent after the warm-up: a client is free again only when its answer came back, and none sends once the window has ended. Served rate = those requests / the window's length. Throughput = their successful answers / the later of the window's length and the time from its start to the last answer. A request succeeds with status 2xx/3xx and the right kind of answer (a GraphQL errors payload or an unexpected status is a failure).",
+		}
+	}
+	return []string{
+		fmt.Sprintf("Open model: vegeta sends on schedule whatever the app answers, with unlimited workers and at most %d connections per app; requests waiting for a connection count in the latency. ", m.MaxConnections) + timing,
+		"The measured window is the requests scheduled after the warm-up: exactly rate × duration of them, sent however late the load generator runs. Achieved rate = those requests / the time from when the first was due to the last send plus one scheduled interval, never less than the window's length (below the target when the load generator fell behind and never caught up; a burst that catches up is not a higher rate). Throughput = their successful answers / the later of that time and the time from when the first was due to the last answer. A request succeeds with status 2xx/3xx and the right kind of answer (a GraphQL errors payload or an unexpected status is a failure).",
+	}
+}
+
+// stepPace says how a write run's steps are paced.
+func stepPace(m Method) string {
+	if m.Clients > 0 {
+		return "from the clients in turn"
+	}
+	return "at the target rate"
 }
 
 // sourceNotes state how figures from the apps' metrics were taken, when

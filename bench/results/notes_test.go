@@ -24,8 +24,11 @@ func TestMethodNotes(t *testing.T) {
 		wantNot []string
 	}{
 		{"plain", func(*results.Method) {},
-			[]string{"at most 100 connections per app", "3s of warm-up (discarded) then 15s measured", "limit/first 200", "read-slim asks each kind", "for the same 500 persons", "mixed: 60% read-one, 40% write,"},
+			[]string{"Open model: vegeta sends on schedule", "at most 100 connections per app", "3s of warm-up (discarded) then 15s measured", "limit/first 200", "read-slim asks each kind", "for the same 500 persons", "mixed: 60% read-one, 40% write,"},
 			[]string{"App metrics", "replicas", "CPU profiles", "Field parity"}},
+		{"closed loop", func(m *results.Method) { m.Clients = 4 },
+			[]string{"Closed loop (-model closed): 4 client(s)", "never more than 4 request(s) in flight", "3s of warm-up (discarded) then 15s measured", "the requests the clients sent after the warm-up", "each step one request from the clients in turn"},
+			[]string{"Open model", "scheduled after the warm-up", "at the target rate"}},
 		{"scraped replicas", func(m *results.Method) { m.ScrapeInterval, m.Replicas = time.Second, true },
 			[]string{"scraped every 1s", "An app run as replicas"}, []string{"CPU profiles"}},
 		{"profiled, parity checked", func(m *results.Method) { m.ProfileCPU, m.ParitySource = true, "database" },
