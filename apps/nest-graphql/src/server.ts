@@ -13,7 +13,7 @@ const DEFAULT_ADDR = ':8094'; // … apollo 8088, mercurius 8089, fastify 8090, 
  * once it has shut down after signal: node-base's run, which reads the
  * configuration, opens the pool, serves the metrics and stops gracefully.
  */
-export function run(env: NodeJS.ProcessEnv, { signal }: { signal?: AbortSignal } = {}) {
+export async function run(env: NodeJS.ProcessEnv, { signal }: { signal?: AbortSignal } = {}) {
   const driver = readDriver(env.NEST_GRAPHQL_DRIVER);
   return runApp(
     env,
