@@ -169,6 +169,17 @@ func cpuSection(run *results.Run, l layout) *cpuView {
 	return v
 }
 
+// throughputChart is each run's throughput as a share of its target.
+func throughputChart(l layout, rs []*results.Result) template.HTML {
+	return hbarChart("throughput as % of target (holding the rate needs ≥ "+percent(results.MinThroughputShare, 0)+")", "% of target",
+		profileBars(l, rs, func(r *results.Result) (float64, string, bool) {
+			if !r.Measured() || r.TargetRate <= 0 {
+				return 0, "", false
+			}
+			return r.Throughput / r.TargetRate * 100, fixed(r.Throughput, 1) + " / " + rateText(r.TargetRate) + " req/s", true
+		}), []float64{100 * results.MinThroughputShare, 100}, 100)
+}
+
 func profileCharts(dir string, l layout, name string, rs []*results.Result, repeats bool, clients int) profileView {
 	v := profileView{Name: name, Table: resultTable(rs, clients)}
 	if repeats {
@@ -182,13 +193,9 @@ func profileCharts(dir string, l layout, name string, rs []*results.Result, repe
 	for _, g := range groups {
 		v.Latency = append(v.Latency, latencyChart(l, g))
 	}
-	v.Throughput = hbarChart("throughput as % of target (holding the rate needs ≥ "+percent(results.MinThroughputShare, 0)+")", "% of target",
-		profileBars(l, rs, func(r *results.Result) (float64, string, bool) {
-			if !r.Measured() || r.TargetRate <= 0 {
-				return 0, "", false
-			}
-			return r.Throughput / r.TargetRate * 100, fixed(r.Throughput, 1) + " / " + rateText(r.TargetRate) + " req/s", true
-		}), []float64{100 * results.MinThroughputShare, 100}, 100)
+	if clients == 0 { // a closed loop has no target to hold
+		v.Throughput = throughputChart(l, rs)
+	}
 	v.CPU = hbarChart("app CPU mean (% of one core)", "% of a core",
 		profileBars(l, rs, func(r *results.Result) (float64, string, bool) {
 			if !r.Measured() || !r.AppCost.Available {

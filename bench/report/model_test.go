@@ -52,6 +52,9 @@ func TestClosedLoopLabelled(t *testing.T) {
 	if !strings.Contains(page, "Results: light — closed loop of 10 client(s)</h2>") || !strings.Contains(page, "coordinated omission") {
 		t.Error("report.html does not label the closed loop's results")
 	}
+	if strings.Contains(page, "% of target") {
+		t.Error("report.html charts a closed loop's throughput against a target it did not have")
+	}
 
 	var console strings.Builder
 	report.Summary(&console, closedRun(t))
