@@ -85,7 +85,7 @@ func defineFlags(fs *flag.FlagSet) flagValues {
 		grpcConns:    fs.Int("grpc-conns", DefaultGRPCConns, "HTTP/2 connections the load of a grpc app goes over, its calls taken in turn (gRPC multiplexes every call in flight over a connection)"),
 		rates:        fs.String("rate", "", "rate overrides in req/s, e.g. read-one=50,high.write=80"),
 		model:        fs.String("model", results.ModelOpen, "how the load is sent: open (each request on schedule at the profile's rate, whatever the app does) or closed (-clients clients, each sending its next request when its last was answered, as hey -c and autocannon do)"),
-		clients:      fs.Int("clients", 0, "with -model closed: how many clients run the loop, `n`, each with a connection of its own"),
+		clients:      fs.Int("clients", 0, "with -model closed: how many clients run the loop, `n` (at most -max-connections: against an HTTP app each has a connection of its own)"),
 		repeat:       fs.Int("repeat", 1, "measure every run `n` times, and with -capacity search each capacity n times, each on a freshly started app; the report shows medians and the spread"),
 		out:          fs.String("out", "results", "`folder` for the results (a timestamped subfolder is made)"),
 		interval:     fs.Duration("sample-interval", sampler.DefaultInterval, "CPU and memory sampling interval"),

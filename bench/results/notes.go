@@ -89,7 +89,7 @@ func loadNotes(m Method) []string {
 	timing := fmt.Sprintf("Each run is %s of warm-up (discarded) then %s measured; apps are measured one at a time in rotating order with %s of cool-down.", m.Warmup, m.Duration, m.Cooldown)
 	if m.Clients > 0 {
 		return []string{
-			fmt.Sprintf("Closed loop (-model closed): %d client(s), each sending its next request as soon as its last was answered, with no think time, each on a connection of its own: never more than %d request(s) in flight, and the app's speed sets the rate. ", m.Clients, m.Clients) + timing,
+			fmt.Sprintf("Closed loop (-model closed): %d client(s), each sending its next request as soon as its last was answered, with no think time (against an HTTP app each on a connection of its own): never more than %d request(s) in flight, and the app's speed sets the rate. ", m.Clients, m.Clients) + timing,
 			"The measured window is the requests the clients sent after the warm-up: a client is free again only when its answer came back, and none sends once the window has ended. Served rate = those requests / the window's length. Throughput = their successful answers / the later of the window's length and the time from its start to the last answer. A request succeeds with status 2xx/3xx and the right kind of answer (a GraphQL errors payload or an unexpected status is a failure).",
 		}
 	}
