@@ -42,7 +42,7 @@ const GRAPHQL_CODE = { 400: 'BAD_REQUEST', 500: 'INTERNAL', 503: 'UNAVAILABLE' }
 const TRPC_CODE = { 400: ['BAD_REQUEST', -32600], 500: ['INTERNAL_SERVER_ERROR', -32603], 503: ['SERVICE_UNAVAILABLE', -32603] };
 const TITLE = { 400: 'Bad Request', 500: 'Internal Server Error', 503: 'Service Unavailable' };
 
-function send(req, res, status, message) {
+function send(req, res, status, message, fields) {
   const path = req.url.split('?')[0];
   let type = 'application/json';
   let body;
@@ -50,10 +50,10 @@ function send(req, res, status, message) {
     body = { errors: [{ message, extensions: { code: GRAPHQL_CODE[status] } }] };
   } else if (path.startsWith('/trpc/')) {
     const [code, rpc] = TRPC_CODE[status];
-    body = { error: { message, code: rpc, data: { code, httpStatus: status } } };
+    body = { error: { message, code: rpc, data: { code, httpStatus: status, ...(fields ? { fields } : {}) } } };
   } else {
     type = 'application/problem+json';
-    body = { type: 'about:blank', title: TITLE[status], status, detail: status === 500 ? undefined : message, instance: path };
+    body = { type: 'about:blank', title: TITLE[status], status, detail: status === 500 ? undefined : message, instance: path, fields };
   }
   const text = `${JSON.stringify(body)}\n`;
   res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(text) }).end(text);
@@ -69,6 +69,26 @@ function pathIsUTF8(url) {
   } catch {
     return false;
   }
+}
+
+/** badQueryParam names the first parameter of url's query whose escapes are not UTF-8, or answers null. */
+function badQueryParam(url) {
+  const at = url.indexOf('?');
+  if (at < 0 || !url.includes('%', at)) return null;
+  for (const pair of url.slice(at + 1).split('&')) {
+    const eq = pair.indexOf('=');
+    const [key, value] = eq < 0 ? [pair, ''] : [pair.slice(0, eq), pair.slice(eq + 1)];
+    try {
+      decodeURIComponent(value.replaceAll('+', ' '));
+    } catch {
+      try {
+        return decodeURIComponent(key.replaceAll('+', ' '));
+      } catch {
+        return key;
+      }
+    }
+  }
+  return null;
 }
 
 /** start runs the app and resolves once it has shut down after signal. */
@@ -105,6 +125,15 @@ export function start(env, { signal } = {}) {
           // Next fails a path whose escapes are not UTF-8 with a 500 of its
           // own before any route runs: the Go apps' 400 here.
           if (!pathIsUTF8(req.url)) return send(req, res, 400, 'the path is not valid percent-encoding');
+          // Next hands the routes a query whose escapes are not UTF-8 with
+          // U+FFFD in their place, which a route cannot tell from a client's
+          // U+FFFD: refused here as the REST apps refuse q=%ff and the trpc
+          // app input=%ff, naming the parameter.
+          const bad = badQueryParam(req.url);
+          if (bad !== null && req.url.startsWith('/trpc/')) {
+            return send(req, res, 400, 'the query is not valid percent-encoded UTF-8', { input: 'must be valid UTF-8' });
+          }
+          if (bad !== null && req.url.startsWith('/api/')) return send(req, res, 400, 'invalid input', { [bad]: 'must be valid UTF-8' });
           return handle(req, res);
         }, answers);
         return { server, close: () => shared.apollo?.stop() };

@@ -4,15 +4,30 @@
 // codes, the deadline's SERVICE_UNAVAILABLE); the headers are the trpc
 // app's (apps/trpc/src/app.ts's responseMeta).
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { appRouter, contextOf } from 'crudbench-trpc/router';
-import { RETRY_AFTER } from '@crudbench/node-base/http/server.js';
+import { MAX_BODY_BYTES, RETRY_AFTER } from '@crudbench/node-base/http/server.js';
 import { deps } from '../../../lib/deps';
 
 export const dynamic = 'force-dynamic';
 
+/**
+ * refusal answers a call refused before tRPC runs in tRPC's error
+ * envelope, as the trpc app's listener refuses it (apps/trpc/src/app.ts).
+ */
+function refusal(code: 'PAYLOAD_TOO_LARGE', message: string): Response {
+  const httpStatus = 413;
+  const data = { code, httpStatus };
+  const body = JSON.stringify({ error: { message, code: TRPC_ERROR_CODES_BY_KEY[code], data } });
+  return new Response(body, { status: httpStatus, headers: { 'Content-Type': 'application/json' } });
+}
+
 async function serve(req: Request): Promise<Response> {
   const d = deps();
   const receivedAt = performance.now();
+  if (Number(req.headers.get('content-length')) > MAX_BODY_BYTES) {
+    return refusal('PAYLOAD_TOO_LARGE', `the body is larger than ${MAX_BODY_BYTES} bytes`);
+  }
   return fetchRequestHandler({
     endpoint: '/trpc',
     req,
