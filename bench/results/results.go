@@ -83,7 +83,7 @@ type Settings struct {
 	Repeat         int                           `json:"repeat"`
 	SampleInterval Duration                      `json:"sampleInterval"`
 	DBMaxConns     int                           `json:"dbMaxConns"`
-	Rates          map[string]map[string]float64 `json:"rates"` // profile -> scenario -> req/s
+	Rates          map[string]map[string]float64 `json:"rates"` // profile -> scenario -> req/s; none for a closed loop
 	// Model is how the load was sent: ModelOpen or ModelClosed; empty in
 	// files written before there was a choice, whose load was open.
 	Model string `json:"model,omitempty"`

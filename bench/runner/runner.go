@@ -170,6 +170,9 @@ func newRunner(cfg config.Config, stdout io.Writer, started time.Time, dirs ...s
 // what it knows of the machine.
 func (r *runner) newRun(ctx context.Context, started time.Time) *results.Run {
 	cfg := r.cfg
+	if cfg.ClosedLoop() {
+		cfg.Rates = nil // a closed loop sends none: its clients set the rate
+	}
 	run := &results.Run{
 		SchemaVersion: results.SchemaVersion,
 		StartedAt:     started.UTC(),
