@@ -192,3 +192,44 @@ func TestClosedLoopRejectsRate(t *testing.T) {
 		}
 	}
 }
+
+// TestClosedPacerDecidesWhenAClientIsFree checks what vegeta's own pacing
+// of N workers gets wrong: the pacer releases no request while every
+// client waits for an answer, and reads the clock only once one is free,
+// so a request a client sends after the warm-up belongs to the window
+// even when its predecessor left during the warm-up, and none leaves
+// after the window's end.
+func TestClosedPacerDecidesWhenAClientIsFree(t *testing.T) {
+	const warmup, duration = time.Second, time.Second
+	p := load.NewClosedPacer(1, warmup, duration, nil)
+	end := time.Now().Add(warmup + duration) // no earlier than the pacer's
+	if _, stop := p.Pace(0, 0); stop {
+		t.Fatal("the first request was not released")
+	}
+	if _, ok := p.First(); ok {
+		t.Fatal("the window opened at the first request: the test needs it sent during the warm-up")
+	}
+	paced := make(chan bool)
+	pace := func(hits uint64) { _, stop := p.Pace(0, hits); paced <- stop }
+
+	go pace(1)
+	select {
+	case <-paced:
+		t.Fatal("a request was released while the only client waited for its answer")
+	case <-time.After(warmup + 100*time.Millisecond): // the client's answer comes after the warm-up
+	}
+	p.Answered()
+	if stop := <-paced; stop {
+		t.Fatal("the client's next request was not released")
+	}
+	if first, ok := p.First(); !ok || first != 1 {
+		t.Errorf("window from request %d (open %v), want 1: sent after the warm-up", first, ok)
+	}
+
+	go pace(2)
+	time.Sleep(time.Until(end) + 100*time.Millisecond) // the answer comes after the window
+	p.Answered()
+	if stop := <-paced; !stop {
+		t.Error("a request was released after the window's end")
+	}
+}
