@@ -29,6 +29,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -407,8 +408,10 @@ func (b *Broker) PID() int {
 
 // PIDs are the processes that make up the broker, for sampling its CPU
 // and memory: the Erlang VM, its descendants (erl_child_setup,
-// inet_gethost) and the node's epmd. A sampler adds the VM's cutime and
-// cstime for helpers that came and went.
+// inet_gethost), the node's epmd, and any other process with the node's
+// HOME (such as a helper the VM started that left its tree). A sampler
+// adds the VM's cutime and cstime for helpers that came and went. It
+// reads /proc: ask once per sampling window, not per sample.
 func (b *Broker) PIDs() []int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -419,6 +422,11 @@ func (b *Broker) PIDs() []int {
 	}
 	if b.epmd != nil && !isDone(b.epmd) {
 		pids = append(pids, b.epmd.proc.Pid)
+	}
+	for _, pid := range withEnv("HOME="+b.dir, 0) {
+		if !slices.Contains(pids, pid) {
+			pids = append(pids, pid)
+		}
 	}
 	return pids
 }
