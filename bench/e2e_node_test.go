@@ -22,7 +22,7 @@ import (
 )
 
 // nodeApps are the built-in apps that run on Node.js.
-var nodeApps = []string{"express", "express-cluster", "fastify", "nest", "nest-fastify", "yoga", "apollo", "mercurius", "mercurius-jit", "nest-graphql", "nest-mercurius", "grpc-node", "trpc"}
+var nodeApps = []string{"express", "express-cluster", "fastify", "nest", "nest-fastify", "yoga", "apollo", "mercurius", "mercurius-jit", "nest-graphql", "nest-mercurius", "grpc-node", "trpc", "next-rest", "next-graphql", "next-trpc"}
 
 // TestNodeUnitTests runs the Node apps' own tests (node --test) against a
 // throwaway PostgreSQL holding the dataset, as their READMEs say: the
@@ -38,7 +38,7 @@ func TestNodeUnitTests(t *testing.T) {
 	if err := stack.InstallNode(t.Context(), root, io.Discard); err != nil {
 		t.Fatalf("install the Node workspace's dependencies: %v", err)
 	}
-	for _, pkg := range []string{"node-base", "express", "fastify", "nest", "yoga", "apollo", "mercurius", "nest-graphql", "grpc-node", "trpc"} {
+	for _, pkg := range []string{"node-base", "express", "fastify", "nest", "yoga", "apollo", "mercurius", "nest-graphql", "grpc-node", "trpc", "next"} {
 		t.Run(pkg, func(t *testing.T) {
 			dir := filepath.Join(root, "apps", pkg)
 			out := npm(t, dir, []string{"DATABASE_URL=" + dbURL}, "test")
@@ -111,7 +111,11 @@ func TestNodeApps(t *testing.T) {
 			if row.Kind == "grpc" {
 				scheme = "grpc"
 			}
-			want = append(want, fmt.Sprintf("\nStarted %s at %s://127.0.0.1:", app, scheme),
+			started := fmt.Sprintf("\nStarted %s at %s://127.0.0.1:", app, scheme)
+			if row.Shares != "" {
+				started = fmt.Sprintf("\n%s is served by the same process (pid ", app)
+			}
+			want = append(want, started,
 				fmt.Sprintf("  %s (kind %s): passed read-one, read-small, read-many, read-slim, write, mixed, control\n", app, row.Kind))
 		}
 		for _, line := range want {

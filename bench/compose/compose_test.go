@@ -176,6 +176,12 @@ func TestAppsMatchRunner(t *testing.T) {
 	stages := dockerStages(t, "../../Dockerfile.node")
 	for _, b := range stack.Builtin {
 		t.Run(b.Name, func(t *testing.T) {
+			if slices.Contains(notComposed, b.Name) {
+				if slices.Contains(servers, b.Name) {
+					t.Errorf("compose runs it: take it off notComposed")
+				}
+				return
+			}
 			if !slices.Contains(servers, b.Name) {
 				if len(b.RunEnv) == 0 && len(b.BuildEnv) == 0 {
 					t.Errorf("a built-in app, not a variant of its environment alone, and compose does not run it")
@@ -201,6 +207,11 @@ func TestAppsMatchRunner(t *testing.T) {
 		})
 	}
 }
+
+// notComposed are the built-in apps compose does not run yet, as
+// docs/compose.md says: the next app's rows, whose image (next build in a
+// stage of Dockerfile.node) is still to be written.
+var notComposed = []string{"next-rest", "next-graphql", "next-trpc"}
 
 // stage is one stage of a Dockerfile: the stage it is built FROM and the
 // text of its instructions.

@@ -19,7 +19,7 @@ func TestAppGroups(t *testing.T) {
 		t.Fatalf("%s not on PATH: %s", missing, stack.NodeInstall)
 	}
 	goApps := []string{"rest", "graphql", "graphql-tuned", "grpc", "htmx", "htmx-tuned"}
-	nodeApps := []string{"express", "express-cluster", "fastify", "nest", "nest-fastify", "yoga", "apollo", "mercurius", "mercurius-jit", "nest-graphql", "nest-mercurius", "grpc-node", "trpc"}
+	nodeApps := []string{"express", "express-cluster", "fastify", "nest", "nest-fastify", "yoga", "apollo", "mercurius", "mercurius-jit", "nest-graphql", "nest-mercurius", "grpc-node", "trpc", "next-rest", "next-graphql", "next-trpc"}
 	for _, tt := range []struct {
 		apps string
 		want []string
@@ -31,7 +31,7 @@ func TestAppGroups(t *testing.T) {
 		{"all,node", stack.BuiltinNames()},
 		{"yoga,go", []string{"rest", "graphql", "graphql-tuned", "yoga", "grpc", "htmx", "htmx-tuned"}},
 		{"node,express,node", nodeApps},
-		{"htmx, node ,rest", []string{"rest", "express", "express-cluster", "fastify", "nest", "nest-fastify", "yoga", "apollo", "mercurius", "mercurius-jit", "nest-graphql", "nest-mercurius", "grpc-node", "trpc", "htmx"}},
+		{"htmx, node ,rest", []string{"rest", "express", "express-cluster", "fastify", "nest", "nest-fastify", "yoga", "apollo", "mercurius", "mercurius-jit", "nest-graphql", "nest-mercurius", "grpc-node", "trpc", "next-rest", "next-graphql", "next-trpc", "htmx"}},
 	} {
 		t.Run(tt.apps, func(t *testing.T) {
 			cfg, err := config.Parse([]string{"-apps", tt.apps}, env(nil), io.Discard)

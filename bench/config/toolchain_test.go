@@ -32,7 +32,7 @@ func TestMissingNode(t *testing.T) {
 	t.Setenv("PATH", bin)
 
 	goApps := []string{"rest", "graphql", "graphql-tuned", "grpc", "htmx", "htmx-tuned"}
-	nodeApps := "express, express-cluster, fastify, nest, nest-fastify, yoga, apollo, mercurius, mercurius-jit, nest-graphql, nest-mercurius, grpc-node, trpc"
+	nodeApps := "express, express-cluster, fastify, nest, nest-fastify, yoga, apollo, mercurius, mercurius-jit, nest-graphql, nest-mercurius, grpc-node, trpc, next-rest, next-graphql, next-trpc"
 	for _, apps := range []string{"all", "all,go"} {
 		t.Run(apps, func(t *testing.T) {
 			cfg, err := config.Parse([]string{"-apps", apps}, env(nil), io.Discard)
@@ -64,7 +64,7 @@ func TestMissingNode(t *testing.T) {
 		{"node", "node (" + nodeApps + ") needs node and npm (not on PATH)"},
 		{"all,node", "node (" + nodeApps + ") needs node and npm (not on PATH)"},
 		{"go,node", "node (" + nodeApps + ") needs node and npm (not on PATH)"},
-		{"yoga,node", "node (express, express-cluster, fastify, nest, nest-fastify, apollo, mercurius, mercurius-jit, nest-graphql, nest-mercurius, grpc-node, trpc) needs node and npm (not on PATH); yoga needs node and npm"},
+		{"yoga,node", "node (express, express-cluster, fastify, nest, nest-fastify, apollo, mercurius, mercurius-jit, nest-graphql, nest-mercurius, grpc-node, trpc, next-rest, next-graphql, next-trpc) needs node and npm (not on PATH); yoga needs node and npm"},
 	} {
 		t.Run(tt.apps, func(t *testing.T) {
 			_, err := config.Parse([]string{"-apps", tt.apps}, env(nil), io.Discard)

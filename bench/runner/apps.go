@@ -149,14 +149,30 @@ func (s *appStart) run(ctx context.Context, root, dbURL string) (map[string]*app
 	secret := make([]byte, 32)
 	_, _ = rand.Read(secret)
 	apps := map[string]*appUnderTest{}
+	// The first row of a process starts it; the rows that share it
+	// (stack.App.Shares) are measured on it.
+	owners := map[string]*appUnderTest{}
 	for _, row := range rows {
-		logPath := filepath.Join(s.dir, results.LogsDir, row.Name+".log")
+		if owner, ok := owners[row.Process()]; ok {
+			u := &appUnderTest{toolchain: row.Toolchain, tree: row.Tree, start: owner.start, process: row.Process()}
+			if err := u.use(row.Name, row.Kind, owner.proc, s.cfg.NoProc); err != nil {
+				return apps, err
+			}
+			if s.cfg.NoProc {
+				s.notes.source(row.Name, u)
+			}
+			apps[row.Name] = u
+			s.con.printf("%s is served by the same process (pid %d).\n", row.Name, owner.proc.PID)
+			continue
+		}
+		logPath := filepath.Join(s.dir, results.LogsDir, row.Process()+".log")
 		logFile, err := os.Create(logPath)
 		if err != nil {
 			return apps, err
 		}
 		s.undo(logFile.Close)
-		u := &appUnderTest{toolchain: row.Toolchain, tree: row.Tree}
+		u := &appUnderTest{toolchain: row.Toolchain, tree: row.Tree, process: row.Process()}
+		owners[row.Process()] = u
 		u.start = func(ctx context.Context) (*stack.Process, error) {
 			p, err := s.launch.Start(ctx, row, filepath.Join(s.bin, row.Name), stack.AppConfig{
 				DatabaseURL: dbURL,
@@ -185,7 +201,30 @@ func (s *appStart) run(ctx context.Context, root, dbURL string) (map[string]*app
 		s.notes.tree(row.Name, u)
 		s.con.printf("Started %s at %s (pid %d%s).\n", row.Name, p.URL, p.PID, workers(p))
 	}
+	s.notes.shared(s.cfg.Apps, apps)
 	return apps, nil
+}
+
+// shared says, for every process that serves more than one of the apps
+// (names, in report order), that their figures are that one process's.
+func (b *notebook) shared(names []string, apps map[string]*appUnderTest) {
+	byProcess := map[string][]string{}
+	var order []string
+	for _, name := range names {
+		u := apps[name]
+		if u == nil || u.process == "" {
+			continue
+		}
+		if byProcess[u.process] == nil {
+			order = append(order, u.process)
+		}
+		byProcess[u.process] = append(byProcess[u.process], name)
+	}
+	for _, p := range order {
+		if rows := byProcess[p]; len(rows) > 1 {
+			b.note(fmt.Sprintf("%s share one process, started once: the CPU and RSS of each are that process's, whichever API was driven, and its idle RSS holds every API's code.", strings.Join(rows, ", ")))
+		}
+	}
 }
 
 // use makes p, a process of the app called name of kind, the one u
@@ -230,6 +269,14 @@ func (r *runner) Restart(ctx context.Context, app string) (int, error) {
 	if err := u.use(app, u.app.Kind, p, r.cfg.NoProc); err != nil {
 		p.Stop()
 		return 0, err
+	}
+	// The apps that share the process go on with the new one.
+	for name, w := range r.apps {
+		if w != u && w.process != "" && w.process == u.process {
+			if err := w.use(name, w.app.Kind, p, r.cfg.NoProc); err != nil {
+				return 0, err
+			}
+		}
 	}
 	return p.PID, nil
 }

@@ -62,6 +62,10 @@ type appUnderTest struct {
 	// start starts the app the runner started once more, with the same
 	// settings (runner.Restart); nil for an attached app.
 	start func(ctx context.Context) (*stack.Process, error)
+	// process names the row whose process serves the app (its own name,
+	// or the row it shares it with: stack.App.Process); empty when
+	// attached.
+	process string
 	// debugURL is the app's admin address, where it serves pprof; empty
 	// when it has none (a Node app, an attached app without -debug-url).
 	debugURL string

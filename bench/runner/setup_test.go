@@ -181,3 +181,41 @@ func TestAppStart(t *testing.T) {
 		})
 	}
 }
+
+// TestAppStartShared checks that rows sharing one process (next-rest,
+// next-graphql, next-trpc) start it once, are each measured on it, and
+// that the notes say so.
+func TestAppStartShared(t *testing.T) {
+	apps := []string{"rest", "next-rest", "next-graphql", "next-trpc"}
+	cfg := testConfig([]string{"read-one"}, apps)
+	p := newPhases(t, cfg, newWorld(t))
+	if err := os.MkdirAll(filepath.Join(p.m.dir, results.LogsDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	l := &fakeLauncher{settings: map[string][]stack.AppConfig{}, failStart: map[string]error{}}
+	s := &appStart{cfg: cfg, con: p.m.con, notes: p.notes, dir: p.m.dir, bin: t.TempDir(), launch: l,
+		pin: func() error { return nil }, undo: func(func() error) {}}
+	got, err := s.run(context.Background(), "/module", "postgres://db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"build rest,next-rest,next-graphql,next-trpc", "start rest", "start next-rest"}; !slices.Equal(l.steps, want) {
+		t.Errorf("steps %v, want %v: one process for the three next rows", l.steps, want)
+	}
+	owner := got["next-rest"]
+	for _, name := range apps[2:] {
+		u := got[name]
+		if u == nil || u.app.Name != name || u.proc != owner.proc || u.pid != owner.proc.PID || u.app.BaseURL != owner.app.BaseURL {
+			t.Errorf("%s: %+v, want next-rest's process (pid %d) under its own name", name, u, owner.proc.PID)
+		}
+	}
+	if got["rest"].proc == owner.proc {
+		t.Error("rest shares next-rest's process")
+	}
+	if !p.hasNote("next-rest, next-graphql, next-trpc share one process, started once") {
+		t.Errorf("notes lack the shared process:\n%s", strings.Join(p.notes.notes, "\n"))
+	}
+	if !strings.Contains(p.out.String(), fmt.Sprintf("next-trpc is served by the same process (pid %d).", owner.proc.PID)) {
+		t.Errorf("console lacks the shared process:\n%s", p.out)
+	}
+}

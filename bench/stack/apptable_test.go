@@ -97,6 +97,10 @@ func defaultAddr(t *testing.T, root string, a stack.App) string {
 		if files, err = filepath.Glob(filepath.Join(dir, "src", "*.[jt]s")); err != nil {
 			t.Fatal(err)
 		}
+		// A Main outside src/ (next's server.js) sets it there.
+		if !strings.HasPrefix(a.Main, "src/") && !strings.HasPrefix(a.Main, "dist/") {
+			files = append(files, filepath.Join(dir, a.Main))
+		}
 		re = nodeAddr
 	}
 	var addrs []string

@@ -45,6 +45,21 @@ type App struct {
 	// trpc kinds, added later, so that a default run stays the comparison
 	// of the three kinds it always was, and as long.
 	Extra bool
+	// Shares names the row whose process serves this row too: an app that
+	// serves several kinds in one process (next: REST, GraphQL and tRPC
+	// in one Next.js server) is one row per kind, the first with a
+	// process of its own, the others naming it. The runner starts that
+	// process once and measures it for each row; empty for every other row.
+	Shares string
+}
+
+// Process is the name of the row whose process serves a: a.Shares, or
+// a's own name.
+func (a App) Process() string {
+	if a.Shares != "" {
+		return a.Shares
+	}
+	return a.Name
 }
 
 // Toolchain names the language toolchain that builds and runs an app.
@@ -121,6 +136,18 @@ var Builtin = []App{
 	},
 	{
 		Name: "trpc", Kind: scenario.KindTRPC, Toolchain: ToolchainNode, Package: "trpc", Main: "dist/main.js", BuildScript: "build", Extra: true,
+	},
+	{
+		Name: "next-rest", Kind: scenario.KindREST, Toolchain: ToolchainNode, Package: "next", Main: "server.js", BuildScript: "build",
+		Difference: "Node.js + Next.js 16 route handlers (App Router, next build) + node-postgres (pg) instead of Go + chi + pgx, under node-base's HTTP server with Next as its request handler; one process, shared with next-graphql and next-trpc",
+	},
+	{
+		Name: "next-graphql", Kind: scenario.KindGraphQL, Toolchain: ToolchainNode, Package: "next", Main: "server.js", BuildScript: "build", Shares: "next-rest",
+		Difference: "Node.js + Apollo Server 5 through its Next.js integration (@as-integrations/next) in a Next.js 16 route handler + DataLoader + node-postgres (pg) instead of Go + gqlgen + pgx: next-rest's process",
+	},
+	{
+		Name: "next-trpc", Kind: scenario.KindTRPC, Toolchain: ToolchainNode, Package: "next", Main: "server.js", BuildScript: "build", Shares: "next-rest",
+		Difference: "the trpc app's router (crudbench-trpc) through tRPC's fetch adapter in a Next.js 16 route handler instead of tRPC's standalone Node adapter: next-rest's process",
 	},
 	{Name: "htmx", Kind: scenario.KindSite, Package: "htmx"},
 	{
