@@ -218,6 +218,43 @@ export function describeGraphQLContract(name, { startApp }) {
         }
       });
 
+      test('a number not written as an int64 in digits is refused for an Int (a request error) and an Int64 (BAD_USER_INPUT naming it)', async () => {
+        // Sent as text: JSON.stringify would write 1e3 and 1000.0 as 1000.
+        const post = (query, variables, accept = 'application/json') =>
+          fetch(`${app.url}/graphql`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', Accept: accept, Authorization: `Bearer ${editor}` },
+            body: `{"query":${JSON.stringify(query)},"variables":${variables}}`,
+          });
+        const answer = async (res) => {
+          const body = await res.json();
+          return [res.status, body.errors?.map((e) => [e.extensions.code, Object.keys(e.extensions.fields ?? {})])];
+        };
+        const page = 'query($n: Int) { persons(first: $n) { nodes { id } } }';
+        for (const n of ['1e3', '1000.0', '1.5', '9223372036854775808']) {
+          assert.deepEqual(await answer(await post(page, `{"n":${n}}`)), [200, [['GRAPHQL_VALIDATION_FAILED', []]]], n);
+          assert.deepEqual(
+            await answer(await post(page, `{"n":${n}}`, 'application/graphql-response+json')),
+            [400, [['GRAPHQL_VALIDATION_FAILED', []]]],
+            `${n} (application/graphql-response+json)`,
+          );
+        }
+        const get = await fetch(`${app.url}/graphql?query=${encodeURIComponent(page)}&variables=${encodeURIComponent('{"n":1E3}')}`, {
+          headers: { Authorization: `Bearer ${editor}` },
+        });
+        assert.deepEqual(await answer(get), [200, [['GRAPHQL_VALIDATION_FAILED', []]]], 'over GET');
+        const patch = 'mutation($p: VacancyPatch!) { updateVacancy(id: 1, version: 1, input: $p) { id } }';
+        for (const cents of ['5e6', '5000000.0', '9223372036854775808']) {
+          assert.deepEqual(
+            await answer(await post(patch, `{"p":{"salaryMaxCents":${cents}}}`)),
+            [200, [['BAD_USER_INPUT', ['salaryMaxCents']]]],
+            cents,
+          );
+        }
+        // A string that looks like such a number is not one.
+        assert.deepEqual(await answer(await post(page, '{"n":10,"s":"1e3 1.5"}')), [200, undefined]);
+      });
+
       test("an anonymous operation beside another is the spec's Lone Anonymous Operation, one validation error each", async () => {
         const lone = 'This anonymous operation must be the only defined operation.';
         for (const [query, messages] of [

@@ -2,6 +2,7 @@ import { createYoga } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
 import { sendNodeResponse } from '@whatwg-node/server';
 import { knownRootTypeRule } from '@crudbench/node-base/graphql/rules.js';
+import { parseRequestBody, parseVariables } from '@crudbench/node-base/graphql/variables.js';
 import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
 import { bearerToken } from '@crudbench/node-base/tokens.js';
 import { useInputErrors } from './inputs.js';
@@ -35,7 +36,7 @@ export function createApp({ logger, pool, persons, personWriter, vacancies, user
       useLimits(),
       { onValidate: ({ addValidationRule }) => addValidationRule(knownRootTypeRule) },
       useOperationChoice(schema),
-      useGETParams(),
+      useRequestParsing(),
     ],
     // What is not a GraphQLError of ours is an internal error: logged, and
     // answered without details.
@@ -156,31 +157,66 @@ async function ping(pool) {
 }
 
 /**
- * useGETParams refuses a GET whose variables or extensions parameter is
- * not a JSON object, as the Go app does (400 BAD_REQUEST), where Yoga's
- * parser would throw and the error be answered as an internal one.
+ * useRequestParsing reads a POST's body and a GET's parameters with
+ * node-base's variables.js, which notes the numbers of the variables as
+ * written (an Int or Int64 given 1e3 is refused, as the Go app refuses
+ * it), where Yoga's parsers would read 1e3 as 1000; and refuses a GET
+ * whose variables or extensions parameter is not a JSON object, as the Go
+ * app does (400 BAD_REQUEST), where Yoga's parser would throw and the
+ * error be answered as an internal one.
  */
-function useGETParams() {
+function useRequestParsing() {
   return {
-    onRequestParse({ request, url }) {
-      if (request.method !== 'GET') return;
-      for (const name of ['variables', 'extensions']) {
-        const raw = url.searchParams.get(name);
-        if (raw && !isJSONObject(raw)) {
-          throw new GraphQLError(`the ${name} parameter is not a JSON object like {"id": "4"}`, {
-            extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
-          });
-        }
-      }
+    onRequestParse({ request, url, setRequestParser }) {
+      if (request.method === 'POST') setRequestParser(parsePOST);
+      else if (request.method === 'GET') setRequestParser(() => parseGET(url.searchParams));
     },
   };
 }
 
-function isJSONObject(text) {
+/**
+ * parsePOST reads a JSON body as Yoga's parser does, but from its bytes,
+ * so that a byte-order mark stays and is refused; a body that is no JSON
+ * is 400 for every client, as the Go app answers it.
+ */
+async function parsePOST(request) {
+  const text = Buffer.from(await request.arrayBuffer()).toString('utf8');
+  let body;
   try {
-    const v = JSON.parse(text);
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
+    body = parseRequestBody(text);
   } catch {
-    return false;
+    throw new GraphQLError('POST body sent invalid JSON.', { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
+  }
+  if (typeof body !== 'object' || body === null) {
+    throw new GraphQLError(`POST body is expected to be object but received ${body === null ? 'null' : typeof body}`, {
+      extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+    });
+  }
+  return body;
+}
+
+/** parseGET is a GET's request, as Yoga's parser reads it. */
+function parseGET(params) {
+  const [variables, extensions] = ['variables', 'extensions'].map((name) => {
+    const raw = params.get(name);
+    if (!raw) return undefined;
+    const v = jsonObject(raw);
+    if (!v) {
+      throw new GraphQLError(`the ${name} parameter is not a JSON object like {"id": "4"}`, {
+        extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+      });
+    }
+    return v;
+  });
+  return { operationName: params.get('operationName') || undefined, query: params.get('query') || undefined, variables, extensions };
+}
+
+/** jsonObject is text's JSON object, its numbers noted, or undefined when text is none. */
+function jsonObject(text) {
+  try {
+    const v = parseVariables(text);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : undefined;
+  } catch {
+    return undefined;
   }
 }

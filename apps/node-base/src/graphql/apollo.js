@@ -14,6 +14,7 @@ import {
 import { createInputs } from './inputs.js';
 import { MAX_QUERY_TOKENS, checkDocument, checkNesting, checkQuerySize, measureOperation } from './limits.js';
 import { knownRootTypeRule } from './rules.js';
+import { noteVariables } from './variables.js';
 
 // Apollo Server 5 on Express 5 as the Go graphql app answers, for every
 // app that serves GraphQL with Apollo: apollo, and nest-graphql, whose
@@ -198,6 +199,8 @@ function useLimits() {
         async responseForOperation(requestContext) {
           const { schema, document, operation, request } = requestContext;
           if (!operation) return null; // Apollo refuses it
+          // A GET's variables as Apollo parsed them: their numbers as written.
+          if (request.http?.method === 'GET') noteVariables(request.variables, new URLSearchParams(request.http.search).get('variables'));
           const errors = variableErrors(schema, document, operation, request.variables);
           if (errors.length === 0) {
             const { refusal } = measureOperation(schema, document, operation, request.variables, bounds(requestContext));
@@ -215,7 +218,11 @@ function useLimits() {
 // What the Go app refuses before GraphQL, as Express middleware in front
 // of Apollo's: refuseUnserved before the body is read, refuseByteOrderMark
 // as express.json's verify, bodyRefusal for its errors, refuseLargeQuery
-// once it is read.
+// once it is read (and the body's variables' numbers noted as written,
+// variables.js).
+
+/** rawBodies holds each request's body as it came, from express.json's verify to refuseLargeQuery. */
+const rawBodies = new WeakMap();
 
 /** NOT_A_REQUEST is the message of a body that is no GraphQL request. */
 const NOT_A_REQUEST = 'the body is not a GraphQL request: send one JSON object like {"query": "…", "variables": {…}}';
@@ -260,10 +267,11 @@ export function refuseUnserved(req, res, next) {
  * refuseByteOrderMark, express.json's verify, refuses a body that starts
  * with a byte-order mark, which JSON sent over a network must not carry
  * (RFC 8259, 8.1) and which express.json would skip: the Go app answers it
- * 400.
+ * 400. It keeps the body for refuseLargeQuery.
  */
 export function refuseByteOrderMark(req, res, buf) {
   if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) throw new SyntaxError('the body starts with a byte-order mark');
+  rawBodies.set(req, buf);
 }
 
 /**
@@ -286,11 +294,16 @@ export function bodyRefusal(err) {
 
 /**
  * refuseLargeQuery is the Express middleware refusing a query text over
- * MAX_QUERY_BYTES before Apollo parses it, as a request error.
+ * MAX_QUERY_BYTES before Apollo parses it, as a request error, and noting
+ * the numbers of the body's variables as written.
  */
 export function refuseLargeQuery(req, res, next) {
   const query = req.method === 'POST' ? req.body?.query : req.query.query;
   const refused = typeof query === 'string' ? checkQuerySize(query) : null;
-  if (!refused) return next();
+  if (!refused) {
+    const raw = rawBodies.get(req);
+    if (raw && typeof req.body?.variables === 'object') noteVariables(req.body.variables, raw.toString('utf8'), 'variables');
+    return next();
+  }
   return writeError(req, res, requestErrorStatus(req.headers.accept), refused.code, refused.message);
 }

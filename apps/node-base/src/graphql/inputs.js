@@ -12,6 +12,7 @@ import {
   typeFromAST,
   visit,
 } from 'graphql';
+import { inexactNumbers } from './variables.js';
 
 // Bad input is refused as the Go app refuses it (apps/graphql/README.md,
 // Errors), where graphql-js and the GraphQL engines would answer otherwise:
@@ -23,7 +24,14 @@ import {
 //   gqlgen reads such values when it runs the field;
 // - a variable of the wrong shape (required but missing, null where it
 //   cannot be, an object that is not one) is GRAPHQL_VALIDATION_FAILED, a
-//   request error like a failed validation.
+//   request error like a failed validation;
+// - a number not written as an int64 in digits (1e3, 1000.0, 1.5, or one
+//   beyond int64), which JSON.parse may read as an integer, is refused
+//   where an Int or an Int64 takes it, as the Go app reads the number's
+//   text: for an Int GRAPHQL_VALIDATION_FAILED (gqlparser validates
+//   variables of the built-in scalars), for an Int64 BAD_USER_INPUT naming
+//   its field (the app's scalar refuses it). The app parses its body and
+//   a GET's variables with variables.js, which notes such numbers.
 
 /**
  * createInputs returns the GraphQL apps' checks of bad input: badInput, the
@@ -60,6 +68,7 @@ export function createInputs({ fieldHttp, requestHttp } = {}) {
    */
   function checkVariables(schema, operation, inputs, names) {
     const errors = [];
+    const numbers = inexactNumbers(inputs);
     for (const def of operation.variableDefinitions ?? []) {
       const variable = def.variable.name.value;
       const type = typeFromAST(schema, def.type);
@@ -70,6 +79,11 @@ export function createInputs({ fieldHttp, requestHttp } = {}) {
         if (isNonNullType(type) && !def.defaultValue) {
           errors.push(requestError(`Variable "$${variable}" of required type "${type}" was not provided.`, def));
         }
+        continue;
+      }
+      const inexact = numbers.length > 0 && integerError(def, type, numbers, names);
+      if (inexact) {
+        errors.push(inexact);
         continue;
       }
       coerceInputValue(value, type, (path, invalid, error) => {
@@ -92,6 +106,34 @@ export function createInputs({ fieldHttp, requestHttp } = {}) {
       });
     }
     return errors;
+  }
+
+  /**
+   * integerError is the error of the first of numbers (inexactNumbers')
+   * given in the variable of def, of type, for an Int or an Int64, or
+   * null.
+   */
+  function integerError(def, type, numbers, names) {
+    const variable = def.variable.name.value;
+    for (const { path, text } of numbers) {
+      if (path[0] !== variable) continue;
+      const at = path.slice(1);
+      const scalar = typeAt(type, at);
+      const name = scalar && getNamedType(scalar).name;
+      if (name === 'Int') {
+        const where = at.length ? ` at "${at.join('.')}"` : '';
+        return requestError(`Variable "$${variable}" got invalid value ${text}${where}; an Int is a whole number written in digits`, def);
+      }
+      if (name === 'Int64') {
+        const field = at.findLast((p) => typeof p === 'string') ?? names().get(variable) ?? variable;
+        const message = 'must be a whole number written in digits within int64';
+        return new GraphQLError(message, {
+          nodes: def,
+          extensions: { code: 'BAD_USER_INPUT', fields: { [field]: message }, ...http(fieldHttp) },
+        });
+      }
+    }
+    return null;
   }
 
   /**

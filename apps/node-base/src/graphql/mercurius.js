@@ -4,6 +4,7 @@ import { CLIENT_CODES, REQUEST_CODES, allNull, mediaType, requestErrorStatus, re
 import { createInputs } from './inputs.js';
 import { MAX_QUERY_TOKENS, checkDocument, checkNesting, checkQuerySize, measureOperation } from './limits.js';
 import { knownRootTypeRule } from './rules.js';
+import { noteVariables, parseVariables } from './variables.js';
 
 // Mercurius 16 on Fastify 5 as the Go graphql app answers, for every app
 // that serves GraphQL with Mercurius: mercurius, and nest-mercurius, whose
@@ -77,7 +78,7 @@ function requestOf(request) {
   if (request.method === 'POST') return { query: request.body?.query, variables: request.body?.variables };
   let variables;
   try {
-    variables = request.query.variables ? JSON.parse(request.query.variables) : undefined;
+    variables = request.query.variables ? parseVariables(request.query.variables) : undefined;
   } catch {
     variables = undefined;
   }
@@ -264,6 +265,9 @@ export const limitHooks = {
   async preExecution(schema, document, context, variables) {
     const operation = getOperation(document, context);
     if (!operation) return;
+    // A GET's variables as Mercurius parsed them: their numbers as written.
+    const request = context.reply?.request;
+    if (request?.method === 'GET') noteVariables(variables, request.query.variables);
     const errors = variableErrors(schema, document, operation, variables);
     if (errors.length > 0) throw new Refused(errors);
     const { refusal: refused } = measureOperation(schema, document, operation, variables, bounds(context));
@@ -289,7 +293,8 @@ export const notFound = (request, reply) => reply.code(404).type('text/plain; ch
  * would read text too), OPTIONS answered with the methods; and Fastify's
  * JSON parser refusing a body with a byte-order mark, which JSON sent over
  * a network must not carry (RFC 8259, 8.1) and which Fastify's parser
- * would skip.
+ * would skip, and noting the numbers of a body's variables as written
+ * (variables.js).
  */
 export function addRequestChecks(app, { requestTimeoutMs }) {
   app.decorateRequest('deadline', 0);
@@ -321,9 +326,16 @@ export function addRequestChecks(app, { requestTimeoutMs }) {
   const parseJSON = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body.charCodeAt(0) !== 0xfeff) return parseJSON(request, body, done);
-    const err = new SyntaxError('the body starts with a byte-order mark');
-    err.statusCode = 400;
-    return done(err, undefined);
+    if (body.charCodeAt(0) === 0xfeff) {
+      const err = new SyntaxError('the body starts with a byte-order mark');
+      err.statusCode = 400;
+      return done(err, undefined);
+    }
+    // Fastify's parser (it refuses __proto__), then the variables'
+    // numbers as written (variables.js).
+    return parseJSON(request, body, (err, parsed) => {
+      if (!err) noteVariables(parsed?.variables, body, 'variables');
+      done(err, parsed);
+    });
   });
 }
