@@ -1,6 +1,7 @@
 import { createYoga } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
 import { sendNodeResponse } from '@whatwg-node/server';
+import { mediaType, writeError } from '@crudbench/node-base/graphql/errors.js';
 import { knownRootTypeRule } from '@crudbench/node-base/graphql/rules.js';
 import { parseRequestBody, parseVariables } from '@crudbench/node-base/graphql/variables.js';
 import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
@@ -86,20 +87,20 @@ export function createApp({ logger, pool, persons, personWriter, vacancies, user
     }
     if (path === '/graphql' && !ALLOWED.includes(req.method)) {
       res.setHeader('Allow', ALLOWED.join(', '));
-      sendError(req, res, 405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed here: send POST (or GET for a query)`);
+      writeError(req, res, 405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed here: send POST (or GET for a query)`);
       return;
     }
     if (Number(req.headers['content-length']) > MAX_BODY_BYTES) {
       // Node reads and drops the body it will not use, so that the client
       // can finish sending it and read the answer.
-      sendError(req, res, 413, 'REQUEST_TOO_LARGE', `the body is larger than ${MAX_BODY_BYTES} bytes`);
+      writeError(req, res, 413, 'REQUEST_TOO_LARGE', `the body is larger than ${MAX_BODY_BYTES} bytes`);
       return;
     }
     // Yoga would also read application/graphql+json and forms; the Go app,
     // and so the contract, take JSON only.
     if (path === '/graphql' && req.method === 'POST' && mediaType(req.headers['content-type']) !== 'application/json') {
       const got = req.headers['content-type'] ? `Content-Type ${req.headers['content-type']}` : 'no Content-Type';
-      sendError(req, res, 415, 'UNSUPPORTED_MEDIA_TYPE', `send the request as Content-Type: application/json, not ${got}`);
+      writeError(req, res, 415, 'UNSUPPORTED_MEDIA_TYPE', `send the request as Content-Type: application/json, not ${got}`);
       return;
     }
     // The deadline reaches the plugins as part of Yoga's context. Yoga's
@@ -111,7 +112,7 @@ export function createApp({ logger, pool, persons, personWriter, vacancies, user
       response = await yoga.handleNodeRequestAndResponse(req, res, { req, res, deadline });
     } catch (err) {
       logger.error({ err }, 'internal error');
-      sendError(req, res, 500, 'INTERNAL', 'internal error');
+      writeError(req, res, 500, 'INTERNAL', 'internal error');
       return;
     }
     await sendNodeResponse(response, res, req);
@@ -120,31 +121,6 @@ export function createApp({ logger, pool, persons, personWriter, vacancies, user
 
 // The methods /graphql serves, as the Go app lists them in Allow.
 const ALLOWED = ['GET', 'HEAD', 'POST', 'OPTIONS'];
-
-/** mediaType is a Content-Type's type and subtype, lower case, without parameters. */
-const mediaType = (header) => (header ?? '').split(';')[0].trim().toLowerCase();
-
-/**
- * responseType is the media type of an answer to req, as the Go app
- * chooses it: application/json when the client accepts it (or anything),
- * else application/graphql-response+json.
- */
-function responseType(req) {
-  const accept = req.headers.accept;
-  if (!accept) return 'application/json';
-  for (const part of accept.split(',')) {
-    const type = mediaType(part);
-    if (type === '*/*' || type === 'application/*' || type === 'application/json') return 'application/json';
-    if (type === 'application/graphql-response+json') return type;
-  }
-  return 'application/graphql-response+json';
-}
-
-/** sendError answers a request refused before GraphQL runs: one error with its code, no data. */
-export function sendError(req, res, status, code, message) {
-  const body = JSON.stringify({ errors: [{ message, extensions: { code } }] });
-  res.writeHead(status, { 'Content-Type': responseType(req), 'Content-Length': Buffer.byteLength(body) }).end(body);
-}
 
 /** ping reports whether the database answers within 2 s. */
 async function ping(pool) {

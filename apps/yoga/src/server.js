@@ -1,7 +1,8 @@
-import { createApp, sendError } from './app.js';
+import { createApp } from './app.js';
 import client from 'prom-client';
 import { metricsServer } from '@crudbench/node-base/graphql/metrics.js';
 import { answers } from '@crudbench/node-base/graphql/answers.js';
+import { writeError } from '@crudbench/node-base/graphql/errors.js';
 import { run as runApp } from '@crudbench/node-base/http/run.js';
 import { personStore } from '@crudbench/node-base/graphql/persons.js';
 
@@ -19,7 +20,7 @@ export function run(env, { signal } = {}) {
       serveMetrics: metricsServer(client),
       start({ serve, ...deps }) {
         // The Go apps' HTTP rules, and the request deadline Yoga has not.
-        return { server: serve(createApp(deps), answers(sendError)) };
+        return { server: serve(createApp(deps), answers(writeError)) };
       },
     },
   );
