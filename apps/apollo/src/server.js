@@ -1,7 +1,7 @@
 import { createApollo, createApp } from './app.js';
 import client from 'prom-client';
 import { writeError } from '@crudbench/node-base/graphql/errors.js';
-import { metricsServer } from '@crudbench/node-base/graphql/metrics.js';
+import { metricsServer } from '@crudbench/node-base/metrics.js';
 import { answers } from '@crudbench/node-base/graphql/answers.js';
 import { run as runApp } from '@crudbench/node-base/http/run.js';
 import { personStore } from '@crudbench/node-base/graphql/persons.js';

@@ -3,28 +3,18 @@ import client from 'prom-client';
 import { registerRuntimeMetrics } from '@crudbench/node-base/metrics.js';
 import { registerPoolMetrics } from '@crudbench/node-base/store/poolMetrics.js';
 
+// A single process serves its figures with node-base's metricsServer
+// (server.js); a cluster's primary serves its workers' added up.
+
 /**
  * registerMetrics adds to registry the process's CPU and memory
  * (process_cpu_seconds_total, process_resident_memory_bytes: the figures the
- * bench reads from every app) and the pool's connections.
+ * bench reads from every app) and the pool's connections, as node-base's
+ * metricsServer does.
  */
-export function registerMetrics(registry, pool) {
+function registerMetrics(registry, pool) {
   registerRuntimeMetrics(client, registry);
   registerPoolMetrics(client, registry, pool);
-}
-
-/** serveMetrics serves /metrics on addr, and nothing else. */
-export function serveMetrics(addr, pool) {
-  const registry = new client.Registry();
-  registerMetrics(registry, pool);
-  const server = http.createServer(async (req, res) => {
-    if (req.url !== '/metrics') {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'Content-Type': registry.contentType }).end(await registry.metrics());
-  });
-  return new Promise((resolve) => server.listen(addr.port, addr.host || undefined, () => resolve(server)));
 }
 
 /**

@@ -1,7 +1,9 @@
 import cluster from 'node:cluster';
 import { createApp } from './app.js';
 import { sendProblem } from './http/respond.js';
-import { reportToPrimary, serveMetrics } from './metrics.js';
+import client from 'prom-client';
+import { reportToPrimary } from './metrics.js';
+import { metricsServer } from '@crudbench/node-base/metrics.js';
 import { run as runApp } from '@crudbench/node-base/http/run.js';
 import { personStore } from '@crudbench/node-base/store/persons.js';
 
@@ -16,7 +18,7 @@ export function run(env, { signal } = {}) {
       defaultAddr: DEFAULT_ADDR,
       name: 'crudbench-express',
       persons: personStore,
-      serveMetrics,
+      serveMetrics: metricsServer(client),
       start({ serve, ...deps }) {
         // A cluster worker's figures go to the primary, which adds them up.
         if (cluster.isWorker) reportToPrimary(deps.pool);

@@ -1,5 +1,6 @@
 import { buildApp } from './app.js';
-import { serveMetrics } from './metrics.js';
+import client from 'prom-client';
+import { metricsServer } from '@crudbench/node-base/metrics.js';
 import { run as runApp } from '@crudbench/node-base/http/run.js';
 import { personStore } from '@crudbench/node-base/store/persons.js';
 
@@ -14,7 +15,7 @@ export function run(env, { signal } = {}) {
       defaultAddr: DEFAULT_ADDR,
       name: 'crudbench-fastify',
       persons: personStore,
-      serveMetrics,
+      serveMetrics: metricsServer(client),
       async start(deps) {
         const app = buildApp(deps);
         await app.ready();

@@ -2,7 +2,7 @@ import { createApp } from './app.js';
 import client from 'prom-client';
 import { writeError } from '@crudbench/node-base/graphql/errors.js';
 import { ConfigError } from '@crudbench/node-base/config.js';
-import { metricsServer } from '@crudbench/node-base/graphql/metrics.js';
+import { metricsServer } from '@crudbench/node-base/metrics.js';
 import { answers } from '@crudbench/node-base/graphql/answers.js';
 import { run as runApp } from '@crudbench/node-base/http/run.js';
 import { personStore } from '@crudbench/node-base/graphql/persons.js';

@@ -48,7 +48,7 @@ declare module '@crudbench/node-base/graphql/errors.js' {
   export function responseType(accept: string | undefined): string;
 }
 
-declare module '@crudbench/node-base/graphql/metrics.js' {
+declare module '@crudbench/node-base/metrics.js' {
   import type { Server } from 'node:http';
   export function metricsServer(client: unknown): (addr: { host: string; port: number }, pool: unknown) => Promise<Server>;
 }

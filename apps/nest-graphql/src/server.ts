@@ -1,5 +1,5 @@
 import client from 'prom-client';
-import { metricsServer } from '@crudbench/node-base/graphql/metrics.js';
+import { metricsServer } from '@crudbench/node-base/metrics.js';
 import { personStore } from '@crudbench/node-base/graphql/persons.js';
 import { run as runApp } from '@crudbench/node-base/http/run.js';
 import { type Serve, createApp } from './app.js';

@@ -1,6 +1,7 @@
+import * as client from 'prom-client';
 import { run as runApp } from '@crudbench/node-base/http/run.js';
+import { metricsServer } from '@crudbench/node-base/metrics.js';
 import { personStore } from '@crudbench/node-base/store/persons.js';
-import { serveMetrics } from './metrics.js';
 import { platformOf, startNest } from './platform.js';
 
 // rest 8081 … express 8084, yoga 8085, express-cluster 8086, grpc 8087,
@@ -22,7 +23,7 @@ export async function run(env: NodeJS.ProcessEnv, { signal }: { signal?: AbortSi
       defaultAddr: DEFAULT_ADDR,
       name: 'crudbench-nest',
       persons: personStore,
-      serveMetrics,
+      serveMetrics: metricsServer(client),
       start: (deps) => startNest(deps, platform),
     },
   );

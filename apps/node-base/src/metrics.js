@@ -1,6 +1,9 @@
 // The runtime's own figures every Node app exports beside its pool's:
 // prom-client's default metrics, with the settings the bench reads them
-// at, so that every app's pauses are measured alike.
+// at, so that every app's pauses are measured alike; and the METRICS_ADDR
+// server of every HTTP app that serves them.
+import http from 'node:http';
+import { registerPoolMetrics } from './store/poolMetrics.js';
 
 /**
  * GC_DURATION_BUCKETS are the bounds, in seconds, of the collections'
@@ -31,4 +34,29 @@ export function registerRuntimeMetrics(client, registry) {
     gcDurationBuckets: GC_DURATION_BUCKETS,
     eventLoopMonitoringPrecision: EVENT_LOOP_RESOLUTION_MS,
   });
+}
+
+/**
+ * metricsServer returns an HTTP app's serveMetrics(addr, pool), which
+ * http/run.js calls for METRICS_ADDR: /metrics on addr, and nothing else,
+ * with the process's CPU and memory (process_cpu_seconds_total,
+ * process_resident_memory_bytes), the runtime's pauses and the pool's
+ * connections, the figures the bench reads from every app, registered with
+ * client, the app's own prom-client.
+ */
+export function metricsServer(client) {
+  return function serveMetrics(addr, pool) {
+    const registry = new client.Registry();
+    registerRuntimeMetrics(client, registry);
+    registerPoolMetrics(client, registry, pool);
+
+    const server = http.createServer(async (req, res) => {
+      if (req.url !== '/metrics') {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': registry.contentType }).end(await registry.metrics());
+    });
+    return new Promise((resolve) => server.listen(addr.port, addr.host || undefined, () => resolve(server)));
+  };
 }

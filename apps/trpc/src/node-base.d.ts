@@ -57,7 +57,8 @@ declare module '@crudbench/node-base/store/persons.js' {
 }
 
 declare module '@crudbench/node-base/metrics.js' {
-  export function registerRuntimeMetrics(client: unknown, registry: unknown): void;
+  import type { Server } from 'node:http';
+  export function metricsServer(client: unknown): (addr: { host: string; port: number }, pool: unknown) => Promise<Server>;
 }
 
 declare module '@crudbench/node-base/store/poolMetrics.js' {

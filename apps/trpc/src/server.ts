@@ -1,7 +1,8 @@
+import client from 'prom-client';
 import { run as runApp } from '@crudbench/node-base/http/run.js';
+import { metricsServer } from '@crudbench/node-base/metrics.js';
 import { personStore } from '@crudbench/node-base/store/persons.js';
 import { createApp, sendError } from './app.js';
-import { serveMetrics } from './metrics.js';
 import type { Deps } from './deps.js';
 
 const DEFAULT_ADDR = ':8095'; // rest 8081, graphql 8082, htmx 8083, express 8084, … grpc-node 8091
@@ -15,7 +16,7 @@ export function run(env: NodeJS.ProcessEnv, { signal }: { signal?: AbortSignal }
       defaultAddr: DEFAULT_ADDR,
       name: 'crudbench-trpc',
       persons: personStore,
-      serveMetrics,
+      serveMetrics: metricsServer(client),
       start({ serve, ...deps }) {
         // The Go apps' HTTP rules (node-base's server: slow heads, the
         // header budget, framing, a body bounded by the deadline) before

@@ -1,6 +1,6 @@
 import { createApp } from './app.js';
 import client from 'prom-client';
-import { metricsServer } from '@crudbench/node-base/graphql/metrics.js';
+import { metricsServer } from '@crudbench/node-base/metrics.js';
 import { answers } from '@crudbench/node-base/graphql/answers.js';
 import { writeError } from '@crudbench/node-base/graphql/errors.js';
 import { run as runApp } from '@crudbench/node-base/http/run.js';

@@ -163,8 +163,10 @@ declare module '@crudbench/node-base/tokens.js' {
 }
 
 declare module '@crudbench/node-base/metrics.js' {
+  import type { Server } from 'node:http';
   import type * as client from 'prom-client';
-  export function registerRuntimeMetrics(prom: typeof client, registry: client.Registry): void;
+  import type { Pool } from '@crudbench/node-base/http/run.js';
+  export function metricsServer(prom: typeof client): (addr: { host: string; port: number }, pool: Pool) => Promise<Server>;
 }
 
 declare module '@crudbench/node-base/store/poolMetrics.js' {
