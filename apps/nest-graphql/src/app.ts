@@ -8,9 +8,9 @@ import { answers } from '@crudbench/node-base/graphql/answers.js';
 import { writeError } from '@crudbench/node-base/graphql/errors.js';
 import { addRequestChecks } from '@crudbench/node-base/graphql/mercurius.js';
 import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
+import { NestLogger } from '@crudbench/node-base/nestLogger.js';
 import { AppModule } from './app.module.js';
 import type { Deps, Driver } from './deps.js';
-import { NestLogger } from './logger.js';
 
 /** Serve is node-base's createServer for a listener, with the Go apps' HTTP rules and request deadline (http/run.js). */
 export type Serve = (listener: (req: NodeBase.Request, res: NodeBase.Response) => unknown, answers: NodeBase.Answers) => Server;

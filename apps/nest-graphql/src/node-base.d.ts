@@ -93,3 +93,16 @@ declare module '@crudbench/node-base/graphql/mercurius.js' {
   export const limitHooks: Record<string, unknown>;
   export function addRequestChecks(app: unknown, options: { requestTimeoutMs: number }): void;
 }
+
+declare module '@crudbench/node-base/nestLogger.js' {
+  /** NestLogger is Nest's LoggerService on the app's pino logger. */
+  export class NestLogger {
+    constructor(logger: unknown);
+    log(message: unknown, ...rest: unknown[]): void;
+    debug(message: unknown, ...rest: unknown[]): void;
+    verbose(message: unknown, ...rest: unknown[]): void;
+    warn(message: unknown, ...rest: unknown[]): void;
+    error(message: unknown, ...rest: unknown[]): void;
+    fatal(message: unknown, ...rest: unknown[]): void;
+  }
+}

@@ -8,9 +8,9 @@ import { ConfigError } from '@crudbench/node-base/config.js';
 import { MAX_HEADER_BYTES } from '@crudbench/node-base/http/protocol.js';
 import type { Deps, Logger, Started } from '@crudbench/node-base/http/run.js';
 import type { Answers } from '@crudbench/node-base/http/server.js';
+import { NestLogger } from '@crudbench/node-base/nestLogger.js';
 import { AppModule } from './app.module.js';
 import { PROBLEM_JSON, problemOf, writeProblem } from './http/problem.js';
-import { NestLogger } from './logger.js';
 
 /** Platform is the HTTP platform Nest runs on: Express (its default) or Fastify. */
 export type Platform = 'express' | 'fastify';

@@ -174,3 +174,17 @@ declare module '@crudbench/node-base/store/poolMetrics.js' {
   import type { Pool } from '@crudbench/node-base/http/run.js';
   export function registerPoolMetrics(prom: typeof client, registry: client.Registry, pool: Pool): void;
 }
+
+declare module '@crudbench/node-base/nestLogger.js' {
+  import type { Logger } from '@crudbench/node-base/http/run.js';
+  /** NestLogger is Nest's LoggerService on the app's logger. */
+  export class NestLogger {
+    constructor(logger: Logger);
+    log(message: unknown, ...rest: unknown[]): void;
+    debug(message: unknown, ...rest: unknown[]): void;
+    verbose(message: unknown, ...rest: unknown[]): void;
+    warn(message: unknown, ...rest: unknown[]): void;
+    error(message: unknown, ...rest: unknown[]): void;
+    fatal(message: unknown, ...rest: unknown[]): void;
+  }
+}
