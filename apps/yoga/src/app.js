@@ -1,11 +1,11 @@
 import { createYoga } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
 import { sendNodeResponse } from '@whatwg-node/server';
+import { authenticate, ping } from '@crudbench/node-base/graphql/context.js';
 import { mediaType, writeError } from '@crudbench/node-base/graphql/errors.js';
 import { knownRootTypeRule } from '@crudbench/node-base/graphql/rules.js';
 import { parseRequestBody, parseVariables } from '@crudbench/node-base/graphql/variables.js';
 import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
-import { bearerToken } from '@crudbench/node-base/tokens.js';
 import { useInputErrors } from './inputs.js';
 import { useLimits } from './limits.js';
 import { createLoaders } from './loaders.js';
@@ -57,18 +57,15 @@ export function createApp({ logger, pool, persons, personWriter, vacancies, user
       },
     },
     context({ request }) {
-      const ctx = { persons, personWriter, vacancies, users, tokens, loaders: createLoaders(persons) };
-      const header = request.headers.get('authorization');
-      if (header) {
-        const token = bearerToken(header);
-        try {
-          if (!token) throw new Error('not a bearer token');
-          ctx.user = tokens.verify(token);
-        } catch (err) {
-          ctx.tokenError = err.expired ? 'the token has expired: log in again' : 'the token is not valid: log in again';
-        }
-      }
-      return ctx;
+      return {
+        persons,
+        personWriter,
+        vacancies,
+        users,
+        tokens,
+        loaders: createLoaders(persons),
+        ...authenticate(request.headers.get('authorization'), tokens),
+      };
     },
   });
 
@@ -121,16 +118,6 @@ export function createApp({ logger, pool, persons, personWriter, vacancies, user
 
 // The methods /graphql serves, as the Go app lists them in Allow.
 const ALLOWED = ['GET', 'HEAD', 'POST', 'OPTIONS'];
-
-/** ping reports whether the database answers within 2 s. */
-async function ping(pool) {
-  try {
-    await Promise.race([pool.query('SELECT 1'), new Promise((_, reject) => setTimeout(reject, 2000, new Error('ping timeout')).unref())]);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * useRequestParsing reads a POST's body and a GET's parameters with
