@@ -17,6 +17,7 @@ import { apolloOptions, badInput } from '@crudbench/node-base/graphql/apollo.js'
 import { authenticate } from '@crudbench/node-base/graphql/context.js';
 import { mediaType, requestErrorStatus, responseType } from '@crudbench/node-base/graphql/errors.js';
 import { checkQuerySize } from '@crudbench/node-base/graphql/limits.js';
+import { parseRequestBody } from '@crudbench/node-base/graphql/variables.js';
 import { createResolvers } from '@crudbench/node-base/graphql/resolvers.js';
 import { buildSchema } from '@crudbench/node-base/graphql/schema.js';
 import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
@@ -113,7 +114,9 @@ export async function serve(req: Request): Promise<Response> {
     if (raw === null) return error(req, 413, 'REQUEST_TOO_LARGE', `the body is larger than ${MAX_BODY_BYTES} bytes`);
     if (raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf) return error(req, 400, 'BAD_REQUEST', NOT_A_REQUEST);
     try {
-      parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
+      // Its variables' numbers noted as written (1e3 is no Int), as apollo's
+      // Express middleware notes them.
+      parsed = parseRequestBody(new TextDecoder('utf-8', { fatal: true }).decode(raw));
     } catch {
       return error(req, 400, 'BAD_REQUEST', NOT_A_REQUEST);
     }
