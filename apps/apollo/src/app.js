@@ -3,9 +3,10 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
 import { apolloOptions, bodyRefusal, refuseByteOrderMark, refuseLargeQuery, refuseUnserved } from '@crudbench/node-base/graphql/apollo.js';
-import { authenticate, ping } from '@crudbench/node-base/graphql/context.js';
+import { authenticate } from '@crudbench/node-base/graphql/context.js';
 import { writeError } from '@crudbench/node-base/graphql/errors.js';
 import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
+import { ping } from '@crudbench/node-base/store/pool.js';
 import { createLoaders } from './loaders.js';
 import { buildSchema } from './schema.js';
 

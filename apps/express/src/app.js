@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import express from 'express';
 import { authenticate, requireEditor } from './http/auth.js';
 import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
+import { ping } from '@crudbench/node-base/store/pool.js';
 import { errorHandler, sendProblem } from './http/respond.js';
 import { loginRoutes } from './routes/login.js';
 import { personRoutes } from './routes/persons.js';
@@ -56,12 +57,8 @@ function ready(pool) {
   return async (req, res) => {
     res.setHeader('Content-Type', 'application/json');
     res.setHeader('Cache-Control', 'no-store');
-    try {
-      await Promise.race([pool.query('SELECT 1'), new Promise((_, reject) => setTimeout(reject, 2000, new Error('ping timeout')).unref())]);
-      res.end('{"status":"ready"}');
-    } catch {
-      res.status(503).end('{"status":"unavailable"}');
-    }
+    if (await ping(pool)) res.end('{"status":"ready"}');
+    else res.status(503).end('{"status":"unavailable"}');
   };
 }
 

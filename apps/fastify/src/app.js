@@ -3,6 +3,7 @@ import querystring from 'node:querystring';
 import Fastify, { LogController } from 'fastify';
 import { MAX_HEADER_BYTES } from '@crudbench/node-base/http/protocol.js';
 import { MAX_BODY_BYTES, createServer } from '@crudbench/node-base/http/server.js';
+import { ping } from '@crudbench/node-base/store/pool.js';
 import { PROBLEM_JSON, instanceOf, problemBytes, writeProblem } from './http/problem.js';
 import auth from './plugins/auth.js';
 import deadline from './plugins/deadline.js';
@@ -84,7 +85,7 @@ export function buildApp({ logger, pool, persons: personReads, personWriter, vac
     return reply.send('ok');
   });
   app.get('/readyz', async (request, reply) => {
-    const ready = await answers(pool);
+    const ready = await ping(pool);
     reply.type('application/json').header('Cache-Control', 'no-store');
     return reply.code(ready ? 200 : 503).send(ready ? READY : UNAVAILABLE);
   });
@@ -130,15 +131,5 @@ class RequestLog extends LogController {
       },
       'request',
     );
-  }
-}
-
-/** answers reports whether the database answers a ping within 2 s. */
-async function answers(pool) {
-  try {
-    await Promise.race([pool.query('SELECT 1'), new Promise((_, reject) => setTimeout(reject, 2000, new Error('ping timeout')).unref())]);
-    return true;
-  } catch {
-    return false;
   }
 }

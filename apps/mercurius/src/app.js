@@ -1,8 +1,9 @@
 import Fastify, { LogController } from 'fastify';
 import mercurius from 'mercurius';
-import { authenticate, ping } from '@crudbench/node-base/graphql/context.js';
+import { authenticate } from '@crudbench/node-base/graphql/context.js';
 import { addRequestChecks, limitHooks, mercuriusOptions, notFound } from '@crudbench/node-base/graphql/mercurius.js';
 import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
+import { ping } from '@crudbench/node-base/store/pool.js';
 import { loaders } from './loaders.js';
 import { buildSchema } from './schema.js';
 

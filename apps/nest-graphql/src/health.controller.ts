@@ -1,5 +1,5 @@
 import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
-import { ping } from '@crudbench/node-base/graphql/context.js';
+import { ping } from '@crudbench/node-base/store/pool.js';
 import { DEPS, type Deps } from './deps.js';
 
 /** The response's part both of Nest's platforms have: Express's res and Fastify's reply alike. */

@@ -77,7 +77,6 @@ declare module '@crudbench/node-base/graphql/schema.js' {
 
 declare module '@crudbench/node-base/graphql/context.js' {
   export function authenticate(header: string | undefined, tokens: unknown): { user?: unknown; tokenError?: string };
-  export function ping(pool: unknown): Promise<boolean>;
 }
 
 declare module '@crudbench/node-base/graphql/apollo.js' {
@@ -105,4 +104,9 @@ declare module '@crudbench/node-base/nestLogger.js' {
     error(message: unknown, ...rest: unknown[]): void;
     fatal(message: unknown, ...rest: unknown[]): void;
   }
+}
+
+declare module '@crudbench/node-base/store/pool.js' {
+  /** ping reports whether the database of pool answers within 2 s. */
+  export function ping(pool: unknown): Promise<boolean>;
 }

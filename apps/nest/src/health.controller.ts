@@ -1,6 +1,7 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { readFileSync } from 'node:fs';
+import { ping } from '@crudbench/node-base/store/pool.js';
 import { Public } from './auth.js';
 import { Database } from './dependencies.js';
 
@@ -29,7 +30,7 @@ export class HealthController {
   /** readyz answers 200 while the database answers a ping within 2 s, else 503. */
   @Get('readyz')
   async readyz(@Res() response: unknown): Promise<void> {
-    const ready = await answers(this.database);
+    const ready = await ping(this.database);
     const http = this.adapterHost.httpAdapter;
     http.setHeader(response, 'Cache-Control', 'no-store');
     http.reply(response, { status: ready ? 'ready' : 'unavailable' }, ready ? 200 : 503);
@@ -39,21 +40,5 @@ export class HealthController {
   @Header('Content-Type', 'application/yaml')
   description(): string {
     return this.openapi;
-  }
-}
-
-/** answers reports whether the database answers a ping within 2 s. */
-async function answers(database: Database): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise((_, reject) => {
-    timer = setTimeout(reject, 2000, new Error('ping timeout'));
-  });
-  try {
-    await Promise.race([database.query('SELECT 1'), late]);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -5,6 +5,7 @@ import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server';
 import { MAX_BODY_BYTES, RETRY_AFTER } from '@crudbench/node-base/http/server.js';
+import { ping } from '@crudbench/node-base/store/pool.js';
 import { appRouter } from './router.js';
 import { contextOf } from './trpc.js';
 import type { Deps } from './deps.js';
@@ -114,12 +115,7 @@ export function sendError(res: ServerResponse, code: TRPC_ERROR_CODE_KEY, messag
 
 /** ready answers 200 while the database answers a ping within 2 s, 503 otherwise. */
 async function ready(pool: Pool, res: ServerResponse): Promise<void> {
-  let ok = true;
-  try {
-    await Promise.race([pool.query('SELECT 1'), new Promise((_, reject) => setTimeout(reject, 2000, new Error('ping timeout')).unref())]);
-  } catch {
-    ok = false;
-  }
+  const ok = await ping(pool);
   res.writeHead(ok ? 200 : 503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
   res.end(ok ? '{"status":"ready"}' : '{"status":"unavailable"}');
 }

@@ -64,3 +64,8 @@ declare module '@crudbench/node-base/metrics.js' {
 declare module '@crudbench/node-base/store/poolMetrics.js' {
   export function registerPoolMetrics(client: unknown, registry: unknown, pool: unknown): void;
 }
+
+declare module '@crudbench/node-base/store/pool.js' {
+  /** ping reports whether the database of pool answers within 2 s. */
+  export function ping(pool: { query(text: string): Promise<unknown> }): Promise<boolean>;
+}

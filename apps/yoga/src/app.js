@@ -1,11 +1,12 @@
 import { createYoga } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
 import { sendNodeResponse } from '@whatwg-node/server';
-import { authenticate, ping } from '@crudbench/node-base/graphql/context.js';
+import { authenticate } from '@crudbench/node-base/graphql/context.js';
 import { mediaType, writeError } from '@crudbench/node-base/graphql/errors.js';
 import { knownRootTypeRule } from '@crudbench/node-base/graphql/rules.js';
 import { parseRequestBody, parseVariables } from '@crudbench/node-base/graphql/variables.js';
 import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
+import { ping } from '@crudbench/node-base/store/pool.js';
 import { useInputErrors } from './inputs.js';
 import { useLimits } from './limits.js';
 import { createLoaders } from './loaders.js';

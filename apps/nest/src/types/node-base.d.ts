@@ -188,3 +188,8 @@ declare module '@crudbench/node-base/nestLogger.js' {
     fatal(message: unknown, ...rest: unknown[]): void;
   }
 }
+
+declare module '@crudbench/node-base/store/pool.js' {
+  /** ping reports whether the database of pool answers within 2 s. */
+  export function ping(pool: { query(text: string): Promise<unknown> }): Promise<boolean>;
+}

@@ -185,3 +185,13 @@ export async function inTransaction(pool, fn) {
     client.release(broken);
   }
 }
+
+/** ping reports whether the database of pool answers within 2 s: every HTTP app's /readyz. */
+export async function ping(pool) {
+  try {
+    await Promise.race([pool.query('SELECT 1'), new Promise((_, reject) => setTimeout(reject, 2000, new Error('ping timeout')).unref())]);
+    return true;
+  } catch {
+    return false;
+  }
+}
