@@ -26,6 +26,10 @@ export function createApp({ logger, pool, persons, personWriter, vacancies, user
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: MAX_BODY_BYTES,
     ...(serverFactory && { serverFactory }),
+    // node-base's server answers what Node's parser refuses and closes
+    // lingering; Fastify's own handler would then destroy the socket, and
+    // the reset would discard that answer (the protocol suite's 431 case).
+    clientErrorHandler: () => {},
   });
   addRequestChecks(app, { requestTimeoutMs });
 

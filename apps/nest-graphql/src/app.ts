@@ -51,6 +51,10 @@ export async function createApp(driver: Driver, deps: Deps, serve?: Serve): Prom
       bodyLimit: MAX_BODY_BYTES,
       ...(serve && {
         serverFactory: (handler: (req: NodeBase.Request, res: NodeBase.Response) => unknown) => serve(handler, answers(writeError)),
+        // node-base's server answers what Node's parser refuses and closes
+        // lingering; Fastify's own handler would then destroy the socket,
+        // and the reset would discard that answer.
+        clientErrorHandler: () => {},
       }),
     });
     const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(deps, driver), adapter, options);

@@ -51,6 +51,10 @@ export async function startNest(deps: Deps, platform: Platform): Promise<Started
         server = deps.serve(logRequests(deps.logger, handler), answers);
         return server;
       },
+      // node-base's server answers what Node's parser refuses and closes
+      // lingering; Fastify's own handler would then destroy the socket,
+      // and the reset would discard that answer.
+      clientErrorHandler: () => {},
       // A path Fastify cannot decode (a bad percent-escape) is answered
       // before Nest's routes, and so before its filter.
       frameworkErrors: (

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { MAX_COOKIES, MAX_HEADER_BYTES, MAX_HEADER_FIELDS } from '../src/http/protocol.js';
 import { READ_HEADER_TIMEOUT_MS } from '../src/http/server.js';
@@ -140,6 +142,30 @@ export function describeProtocolRules(name, { start, bodyPath }) {
         }
       });
     }
+
+    test('a head past the budget still being sent gets its 431, not a reset', async () => {
+      // Four megabytes of request line, more than the sockets' buffers
+      // hold: the parser gives up on it while most of it is in flight.
+      // A server (or a framework's own clientError handler behind it)
+      // that then closes the socket with those bytes unread makes the
+      // kernel reset the connection, and the reset throws away the 431
+      // the client had not read yet: it must read them and close after
+      // the client, as net/http lingers. The client reads only once it
+      // has sent everything, as one that writes its request first does.
+      const { hostname, port } = new URL(app.url);
+      const socket = net.connect(Number(port), hostname);
+      await once(socket, 'connect');
+      socket.pause();
+      const chunks = [];
+      socket.on('data', (c) => chunks.push(c));
+      const closed = new Promise((resolve, reject) => {
+        socket.on('error', reject);
+        socket.on('close', resolve);
+      });
+      socket.end(`GET /${'1'.repeat(4 << 20)} HTTP/1.1\r\nHost: x\r\n\r\n`, () => socket.resume());
+      await closed;
+      assert.match(Buffer.concat(chunks).toString('latin1'), /^HTTP\/1\.1 431 /);
+    });
 
     test('Expect: 100-continue: 100 for a body within the limit, 413 and no 100 over it, connection closed', async () => {
       const conn = await RawConn.open(app.url);
