@@ -39,6 +39,7 @@ import (
 	amqp "github.com/rabbitmq/amqp091-go"
 
 	"crudbench/db/pgtemp"
+	"crudbench/internal/affinity"
 )
 
 const (
@@ -289,7 +290,7 @@ func startChild(cmd *exec.Cmd, cpus []int) (*child, error) {
 		if len(cpus) == 0 {
 			err = cmd.Start()
 		} else {
-			restored, err = onCPUs(cpus, cmd.Start)
+			restored, err = affinity.OnCPUs("broker", cpus, cmd.Start)
 		}
 		if restored {
 			defer runtime.UnlockOSThread()

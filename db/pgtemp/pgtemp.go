@@ -32,6 +32,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"crudbench/internal/affinity"
 )
 
 const (
@@ -197,7 +199,7 @@ func (c *Cluster) run(cmd *exec.Cmd) error {
 		if len(c.cpus) == 0 {
 			err = cmd.Start()
 		} else {
-			restored, err = onCPUs(c.cpus, cmd.Start)
+			restored, err = affinity.OnCPUs("server", c.cpus, cmd.Start)
 		}
 		if restored {
 			defer runtime.UnlockOSThread()
