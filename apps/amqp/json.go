@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"crudbench/apps/internal/httpproblem"
 	"crudbench/db"
 )
 
@@ -20,23 +21,23 @@ import (
 // serve.MaxBodyBytes, which Handle checks first) valid UTF-8 holding
 // exactly one JSON object whose members are all fields of T, spelled
 // exactly, with values of the right types. Every rejection is a
-// requestError naming what is wrong (and the field, where there is one);
+// httpproblem.Error naming what is wrong (and the field, where there is one);
 // rules about the values themselves are the Store's business.
 func decode[T any](req *request) (T, error) {
 	var v T
 	mediaType, _, err := mime.ParseMediaType(req.contentType)
 	if err != nil || mediaType != "application/json" {
-		return v, &requestError{status: http.StatusUnsupportedMediaType, detail: "the body must be JSON: send the content type application/json"}
+		return v, &httpproblem.Error{Status: http.StatusUnsupportedMediaType, Detail: "the body must be JSON: send the content type application/json"}
 	}
 	trimmed := bytes.TrimLeft(req.body, " \t\r\n")
 	switch {
 	case len(trimmed) == 0:
-		return v, badRequest("the body is empty: send a JSON object", nil)
+		return v, httpproblem.BadRequest("the body is empty: send a JSON object", nil)
 	case !utf8.Valid(req.body):
-		return v, badRequest("the body is not valid UTF-8", nil)
+		return v, httpproblem.BadRequest("the body is not valid UTF-8", nil)
 	case trimmed[0] != '{':
 		// A byte-order mark lands here too: JSON on the wire carries none.
-		return v, badRequest("the body must be a JSON object", nil)
+		return v, httpproblem.BadRequest("the body must be a JSON object", nil)
 	}
 	// encoding/json matches member names case-insensitively, so the names
 	// are checked first, exactly; this pass also rejects malformed JSON
@@ -46,7 +47,7 @@ func decode[T any](req *request) (T, error) {
 		return v, decodeError(err)
 	}
 	if unknown := unknownMembers(members, reflect.TypeFor[T]()); len(unknown) > 0 {
-		return v, badRequest("the body has a field this request does not take", unknown)
+		return v, httpproblem.BadRequest("the body has a field this request does not take", unknown)
 	}
 	if err := json.Unmarshal(req.body, &v); err != nil {
 		return v, decodeError(err)
@@ -54,18 +55,18 @@ func decode[T any](req *request) (T, error) {
 	return v, nil
 }
 
-// decodeError turns an encoding/json error into a client-safe requestError.
+// decodeError turns an encoding/json error into a client-safe httpproblem.Error.
 func decodeError(err error) error {
 	if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok && te.Field != "" {
-		return badRequest("a field has the wrong type", map[string]string{te.Field: typeMessage(te.Type)})
+		return httpproblem.BadRequest("a field has the wrong type", map[string]string{te.Field: typeMessage(te.Type)})
 	}
 	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
-		return badRequest(fmt.Sprintf("the body is not valid JSON: %s (at byte %d)", se.Error(), se.Offset), nil)
+		return httpproblem.BadRequest(fmt.Sprintf("the body is not valid JSON: %s (at byte %d)", se.Error(), se.Offset), nil)
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return badRequest("the body is not valid JSON: it ends too early", nil)
+		return httpproblem.BadRequest("the body is not valid JSON: it ends too early", nil)
 	}
-	return badRequest("the body does not match the request's shape", nil)
+	return httpproblem.BadRequest("the body does not match the request's shape", nil)
 }
 
 // unknownMembers returns a message for each member of a JSON object that

@@ -6,6 +6,7 @@ import (
 
 	amqp "github.com/rabbitmq/amqp091-go"
 
+	"crudbench/apps/internal/httpproblem"
 	"crudbench/db"
 )
 
@@ -19,7 +20,7 @@ func param(req *request, name string) (string, error) {
 	}
 	s, ok := v.(string)
 	if !ok {
-		return "", badRequest("a parameter header must be a string", map[string]string{name: "must be a string header (" + typeName(v) + " sent)"})
+		return "", httpproblem.BadRequest("a parameter header must be a string", map[string]string{name: "must be a string header (" + typeName(v) + " sent)"})
 	}
 	return s, nil
 }
@@ -51,11 +52,11 @@ func idParam(req *request) (int64, error) {
 		return 0, err
 	}
 	if s == "" {
-		return 0, badRequest("this operation needs the id header", map[string]string{"id": "is required"})
+		return 0, httpproblem.BadRequest("this operation needs the id header", map[string]string{"id": "is required"})
 	}
 	id, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || id <= 0 || s[0] == '+' {
-		return 0, badRequest("the id header must be a positive whole number", map[string]string{"id": "must be a positive whole number"})
+		return 0, httpproblem.BadRequest("the id header must be a positive whole number", map[string]string{"id": "must be a positive whole number"})
 	}
 	return id, nil
 }
@@ -94,9 +95,9 @@ func versionOf(body optional[int32]) (int32, error) {
 	if body.Set && !body.Null {
 		return body.Value, nil
 	}
-	return 0, &requestError{
-		status: http.StatusPreconditionRequired,
-		detail: `an update must name the version it is based on: send "version" in the body`,
-		fields: map[string]string{"version": "is required"},
+	return 0, &httpproblem.Error{
+		Status: http.StatusPreconditionRequired,
+		Detail: `an update must name the version it is based on: send "version" in the body`,
+		Fields: map[string]string{"version": "is required"},
 	}
 }

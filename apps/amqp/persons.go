@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"crudbench/apps/internal/httpproblem"
 	"crudbench/db"
 )
 
@@ -53,7 +54,7 @@ func (p personPatchRequest) patch() (db.PersonPatch, error) {
 		HiredOn:    datePtr(patchField(p.HiredOn, "hiredOn", null)),
 	}
 	if len(null) > 0 {
-		return out, badRequest("a field that cannot be cleared is null", null)
+		return out, httpproblem.BadRequest("a field that cannot be cleared is null", null)
 	}
 	return out, nil
 }
@@ -77,7 +78,7 @@ func handlePersonList(store *db.Store) handler {
 		res, err := store.FindPersons(ctx, db.PersonFilter{Search: q, After: after, Limit: limit})
 		if e := db.ErrorOf(err); e != nil && e.Fields["search"] != "" {
 			// The Store calls it search; here it is the q header.
-			return 0, nil, badRequest("invalid parameter", map[string]string{"q": e.Fields["search"]})
+			return 0, nil, httpproblem.BadRequest("invalid parameter", map[string]string{"q": e.Fields["search"]})
 		}
 		if err != nil {
 			return 0, nil, err

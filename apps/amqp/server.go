@@ -11,6 +11,7 @@ import (
 	amqp "github.com/rabbitmq/amqp091-go"
 
 	"crudbench/apps/internal/auth"
+	"crudbench/apps/internal/httpproblem"
 	"crudbench/apps/internal/metrics"
 	"crudbench/apps/internal/serve"
 	"crudbench/db"
@@ -137,7 +138,7 @@ func (s *Server) answer(ctx context.Context, req *request) (rep reply) {
 		return s.fail(ctx, req, operation{}, s.unknownOperation(req.op))
 	}
 	if len(req.body) > serve.MaxBodyBytes {
-		return s.fail(ctx, req, op, tooLarge)
+		return s.fail(ctx, req, op, httpproblem.TooLarge)
 	}
 	ctx, err := s.authorize(ctx, op.access, req)
 	if err != nil {

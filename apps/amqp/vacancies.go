@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"crudbench/apps/internal/httpproblem"
 	"crudbench/db"
 )
 
@@ -70,7 +71,7 @@ func (v vacancyPatchRequest) patch() (db.VacancyPatch, error) {
 		out.FilledBy = &v.FilledBy.Value
 	}
 	if len(null) > 0 {
-		return out, badRequest("a field that cannot be cleared is null", null)
+		return out, httpproblem.BadRequest("a field that cannot be cleared is null", null)
 	}
 	return out, nil
 }

@@ -12,13 +12,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"crudbench/apps/internal/httpproblem"
 	"crudbench/apps/internal/serve"
 	"crudbench/db"
 )
-
-// tooLarge answers a body over serve.MaxBodyBytes, which the shared
-// middleware caps.
-var tooLarge = &requestError{status: http.StatusRequestEntityTooLarge, detail: fmt.Sprintf("the body is larger than %d bytes", serve.MaxBodyBytes)}
 
 // encode writes v as a JSON response with the given status.
 func encode(w http.ResponseWriter, status int, v any) {
@@ -42,29 +39,29 @@ func writeJSON(w http.ResponseWriter, status int, contentType string, v any) {
 // application/json, the body (which the shared middleware caps at
 // serve.MaxBodyBytes) valid UTF-8 holding exactly one JSON object whose members are all fields of T, spelled
 // exactly, with values of the right types. Every rejection is a
-// requestError naming what is wrong (and the field, where there is one);
+// httpproblem.Error naming what is wrong (and the field, where there is one);
 // rules about the values themselves are the store's business.
 func decode[T any](r *http.Request) (T, error) {
 	var v T
 	mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mediaType != "application/json" {
-		return v, &requestError{status: http.StatusUnsupportedMediaType, detail: "the body must be JSON: send Content-Type: application/json"}
+		return v, &httpproblem.Error{Status: http.StatusUnsupportedMediaType, Detail: "the body must be JSON: send Content-Type: application/json"}
 	}
 	body, err := io.ReadAll(r.Body)
 	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-		return v, tooLarge
+		return v, httpproblem.TooLarge
 	}
 	if err != nil {
-		return v, badRequest("the body could not be read", nil)
+		return v, httpproblem.BadRequest("the body could not be read", nil)
 	}
 	trimmed := bytes.TrimLeft(body, " \t\r\n")
 	switch {
 	case len(trimmed) == 0:
-		return v, badRequest("the body is empty: send a JSON object", nil)
+		return v, httpproblem.BadRequest("the body is empty: send a JSON object", nil)
 	case !utf8.Valid(body):
-		return v, badRequest("the body is not valid UTF-8", nil)
+		return v, httpproblem.BadRequest("the body is not valid UTF-8", nil)
 	case trimmed[0] != '{':
-		return v, badRequest("the body must be a JSON object", nil)
+		return v, httpproblem.BadRequest("the body must be a JSON object", nil)
 	}
 	// encoding/json matches member names to fields case-insensitively
 	// ("TITLE" would set title) and has no switch against it, so the names
@@ -75,7 +72,7 @@ func decode[T any](r *http.Request) (T, error) {
 		return v, decodeError(err)
 	}
 	if unknown := unknownMembers(members, reflect.TypeFor[T]()); len(unknown) > 0 {
-		return v, badRequest("the body has a field this request does not take", unknown)
+		return v, httpproblem.BadRequest("the body has a field this request does not take", unknown)
 	}
 	if err := json.Unmarshal(body, &v); err != nil {
 		return v, decodeError(err)
@@ -83,18 +80,18 @@ func decode[T any](r *http.Request) (T, error) {
 	return v, nil
 }
 
-// decodeError turns an encoding/json error into a client-safe requestError.
+// decodeError turns an encoding/json error into a client-safe httpproblem.Error.
 func decodeError(err error) error {
 	if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok && te.Field != "" {
-		return badRequest("a field has the wrong type", map[string]string{te.Field: typeMessage(te.Type)})
+		return httpproblem.BadRequest("a field has the wrong type", map[string]string{te.Field: typeMessage(te.Type)})
 	}
 	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
-		return badRequest(fmt.Sprintf("the body is not valid JSON: %s (at byte %d)", se.Error(), se.Offset), nil)
+		return httpproblem.BadRequest(fmt.Sprintf("the body is not valid JSON: %s (at byte %d)", se.Error(), se.Offset), nil)
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return badRequest("the body is not valid JSON: it ends too early", nil)
+		return httpproblem.BadRequest("the body is not valid JSON: it ends too early", nil)
 	}
-	return badRequest("the body does not match the request's shape", nil)
+	return httpproblem.BadRequest("the body does not match the request's shape", nil)
 }
 
 // unknownMembers returns a message for each member of a JSON object that

@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"crudbench/apps/internal/httpproblem"
 	"crudbench/db"
 )
 
@@ -14,7 +15,7 @@ import (
 func pathID(r *http.Request) (int64, error) {
 	id, err := strconv.ParseInt(chi.URLParam(r, "id"), 10, 64)
 	if err != nil || id <= 0 {
-		return 0, badRequest("the id in the path must be a positive whole number", map[string]string{"id": "must be a positive whole number"})
+		return 0, httpproblem.BadRequest("the id in the path must be a positive whole number", map[string]string{"id": "must be a positive whole number"})
 	}
 	return id, nil
 }

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"crudbench/apps/internal/httpproblem"
 	"crudbench/db"
 )
 
@@ -55,7 +56,7 @@ func (p personPatchRequest) patch() (db.PersonPatch, error) {
 		HiredOn:    datePtr(patchField(p.HiredOn, "hiredOn", null)),
 	}
 	if len(null) > 0 {
-		return out, badRequest("a field that cannot be cleared is null", null)
+		return out, httpproblem.BadRequest("a field that cannot be cleared is null", null)
 	}
 	return out, nil
 }
@@ -73,7 +74,7 @@ func handlePersonList(logger *slog.Logger, store *db.Store) http.Handler {
 		res, err := store.FindPersons(r.Context(), db.PersonFilter{Search: q.Get("q"), After: q.Get("after"), Limit: limit})
 		if e := db.ErrorOf(err); e != nil && e.Fields["search"] != "" {
 			// The store calls it search; here it is the q parameter.
-			err = badRequest("invalid query parameter", map[string]string{"q": e.Fields["search"]})
+			err = httpproblem.BadRequest("invalid query parameter", map[string]string{"q": e.Fields["search"]})
 		}
 		if err != nil {
 			respondError(w, r, logger, err)

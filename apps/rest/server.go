@@ -8,6 +8,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"crudbench/apps/internal/auth"
+	"crudbench/apps/internal/httpproblem"
 	"crudbench/apps/internal/metrics"
 	"crudbench/apps/internal/serve"
 	"crudbench/db"
@@ -35,7 +36,7 @@ func NewServer(logger *slog.Logger, store *db.Store, tokens *auth.Tokens, timeou
 			writeProblem(w, r, http.StatusInternalServerError, "", nil)
 		},
 		OnTooLarge: func(w http.ResponseWriter, r *http.Request) {
-			writeProblem(w, r, http.StatusRequestEntityTooLarge, tooLarge.detail, nil)
+			writeProblem(w, r, http.StatusRequestEntityTooLarge, httpproblem.TooLarge.Detail, nil)
 		},
 	}.Wrap(mux)
 }

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"crudbench/apps/internal/httpproblem"
 	"crudbench/db"
 )
 
@@ -72,7 +73,7 @@ func (v vacancyPatchRequest) patch() (db.VacancyPatch, error) {
 		out.FilledBy = &v.FilledBy.Value
 	}
 	if len(null) > 0 {
-		return out, badRequest("a field that cannot be cleared is null", null)
+		return out, httpproblem.BadRequest("a field that cannot be cleared is null", null)
 	}
 	return out, nil
 }

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"crudbench/apps/internal/httpproblem"
 )
 
 // setETag names the version of a single resource, so that a client can send
@@ -22,23 +24,23 @@ func versionOf(r *http.Request, body optional[int32]) (int32, error) {
 	if header != "" {
 		n, ok := parseETag(header)
 		if !ok {
-			return 0, badRequest(`If-Match must be one ETag as this API sends it, like "3"`, nil)
+			return 0, httpproblem.BadRequest(`If-Match must be one ETag as this API sends it, like "3"`, nil)
 		}
 		fromHeader = n
 	}
 	inBody := body.Set && !body.Null
 	switch {
 	case inBody && header != "" && body.Value != fromHeader:
-		return 0, badRequest("the body's version and If-Match disagree", map[string]string{"version": "does not match If-Match"})
+		return 0, httpproblem.BadRequest("the body's version and If-Match disagree", map[string]string{"version": "does not match If-Match"})
 	case inBody:
 		return body.Value, nil
 	case header != "":
 		return fromHeader, nil
 	}
-	return 0, &requestError{
-		status: http.StatusPreconditionRequired,
-		detail: `an update must name the version it is based on: send "version" in the body or an If-Match header`,
-		fields: map[string]string{"version": "is required"},
+	return 0, &httpproblem.Error{
+		Status: http.StatusPreconditionRequired,
+		Detail: `an update must name the version it is based on: send "version" in the body or an If-Match header`,
+		Fields: map[string]string{"version": "is required"},
 	}
 }
 
