@@ -7,6 +7,7 @@ import (
 	amqp "github.com/rabbitmq/amqp091-go"
 
 	"crudbench/apps/internal/httpproblem"
+	"crudbench/apps/internal/jsonbody"
 	"crudbench/db"
 )
 
@@ -91,7 +92,7 @@ func newPage[T any](items []T, next string) page[T] {
 
 // versionOf is the version an update is based on, from its body: missing
 // is 428, as REST answers an update that names none.
-func versionOf(body optional[int32]) (int32, error) {
+func versionOf(body jsonbody.Optional[int32]) (int32, error) {
 	if body.Set && !body.Null {
 		return body.Value, nil
 	}

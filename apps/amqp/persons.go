@@ -4,60 +4,9 @@ import (
 	"context"
 
 	"crudbench/apps/internal/httpproblem"
+	"crudbench/apps/internal/jsonbody"
 	"crudbench/db"
 )
-
-// personRequest is the body of person.create, REST's.
-type personRequest struct {
-	EmployeeNo int32           `json:"employeeNo"`
-	FirstName  string          `json:"firstName"`
-	LastName   string          `json:"lastName"`
-	Email      string          `json:"email"`
-	Phone      string          `json:"phone"`
-	Department string          `json:"department"`
-	Status     db.PersonStatus `json:"status"`
-	HiredOn    date            `json:"hiredOn"`
-}
-
-func (p personRequest) input() db.PersonInput {
-	return db.PersonInput{
-		EmployeeNo: p.EmployeeNo, FirstName: p.FirstName, LastName: p.LastName, Email: p.Email,
-		Phone: p.Phone, Department: p.Department, Status: p.Status, HiredOn: db.Date(p.HiredOn),
-	}
-}
-
-// personPatchRequest is the body of person.update: the version it is
-// based on and the fields to change.
-type personPatchRequest struct {
-	Version    optional[int32]           `json:"version"`
-	EmployeeNo optional[int32]           `json:"employeeNo"`
-	FirstName  optional[string]          `json:"firstName"`
-	LastName   optional[string]          `json:"lastName"`
-	Email      optional[string]          `json:"email"`
-	Phone      optional[string]          `json:"phone"`
-	Department optional[string]          `json:"department"`
-	Status     optional[db.PersonStatus] `json:"status"`
-	HiredOn    optional[date]            `json:"hiredOn"`
-}
-
-// patch returns the Store's patch; no field of a person may be null.
-func (p personPatchRequest) patch() (db.PersonPatch, error) {
-	null := map[string]string{}
-	out := db.PersonPatch{
-		EmployeeNo: patchField(p.EmployeeNo, "employeeNo", null),
-		FirstName:  patchField(p.FirstName, "firstName", null),
-		LastName:   patchField(p.LastName, "lastName", null),
-		Email:      patchField(p.Email, "email", null),
-		Phone:      patchField(p.Phone, "phone", null),
-		Department: patchField(p.Department, "department", null),
-		Status:     patchField(p.Status, "status", null),
-		HiredOn:    datePtr(patchField(p.HiredOn, "hiredOn", null)),
-	}
-	if len(null) > 0 {
-		return out, httpproblem.BadRequest("a field that cannot be cleared is null", null)
-	}
-	return out, nil
-}
 
 // handlePersonList answers a page of persons (headers limit, after, q: a
 // substring of first name, last name or email).
@@ -106,11 +55,11 @@ func handlePersonGet(store *db.Store) handler {
 // handlePersonCreate stores a new person: 201 with it.
 func handlePersonCreate(store *db.Store) handler {
 	return func(ctx context.Context, req *request) (int, any, error) {
-		in, err := decode[personRequest](req)
+		in, err := decode[jsonbody.Person](req)
 		if err != nil {
 			return 0, nil, err
 		}
-		p, err := store.CreatePerson(ctx, in.input())
+		p, err := store.CreatePerson(ctx, in.Input())
 		if err != nil {
 			return 0, nil, err
 		}
@@ -126,11 +75,11 @@ func handlePersonUpdate(store *db.Store) handler {
 		if err != nil {
 			return 0, nil, err
 		}
-		in, err := decode[personPatchRequest](req)
+		in, err := decode[jsonbody.PersonPatch](req)
 		if err != nil {
 			return 0, nil, err
 		}
-		upd, err := in.patch()
+		upd, err := in.Patch()
 		if err != nil {
 			return 0, nil, err
 		}

@@ -6,60 +6,9 @@ import (
 	"net/http"
 
 	"crudbench/apps/internal/httpproblem"
+	"crudbench/apps/internal/jsonbody"
 	"crudbench/db"
 )
-
-// personRequest is the body of POST /api/persons.
-type personRequest struct {
-	EmployeeNo int32           `json:"employeeNo"`
-	FirstName  string          `json:"firstName"`
-	LastName   string          `json:"lastName"`
-	Email      string          `json:"email"`
-	Phone      string          `json:"phone"`
-	Department string          `json:"department"`
-	Status     db.PersonStatus `json:"status"`
-	HiredOn    date            `json:"hiredOn"`
-}
-
-func (p personRequest) input() db.PersonInput {
-	return db.PersonInput{
-		EmployeeNo: p.EmployeeNo, FirstName: p.FirstName, LastName: p.LastName, Email: p.Email,
-		Phone: p.Phone, Department: p.Department, Status: p.Status, HiredOn: db.Date(p.HiredOn),
-	}
-}
-
-// personPatchRequest is the body of PATCH /api/persons/{id}: the version it
-// is based on and the fields to change.
-type personPatchRequest struct {
-	Version    optional[int32]           `json:"version"`
-	EmployeeNo optional[int32]           `json:"employeeNo"`
-	FirstName  optional[string]          `json:"firstName"`
-	LastName   optional[string]          `json:"lastName"`
-	Email      optional[string]          `json:"email"`
-	Phone      optional[string]          `json:"phone"`
-	Department optional[string]          `json:"department"`
-	Status     optional[db.PersonStatus] `json:"status"`
-	HiredOn    optional[date]            `json:"hiredOn"`
-}
-
-// patch returns the store's patch; no field of a person may be null.
-func (p personPatchRequest) patch() (db.PersonPatch, error) {
-	null := map[string]string{}
-	out := db.PersonPatch{
-		EmployeeNo: patchField(p.EmployeeNo, "employeeNo", null),
-		FirstName:  patchField(p.FirstName, "firstName", null),
-		LastName:   patchField(p.LastName, "lastName", null),
-		Email:      patchField(p.Email, "email", null),
-		Phone:      patchField(p.Phone, "phone", null),
-		Department: patchField(p.Department, "department", null),
-		Status:     patchField(p.Status, "status", null),
-		HiredOn:    datePtr(patchField(p.HiredOn, "hiredOn", null)),
-	}
-	if len(null) > 0 {
-		return out, httpproblem.BadRequest("a field that cannot be cleared is null", null)
-	}
-	return out, nil
-}
 
 // handlePersonList answers a page of persons, optionally filtered by q (a
 // substring of first name, last name or email).
@@ -106,12 +55,12 @@ func handlePersonGet(logger *slog.Logger, store *db.Store) http.Handler {
 // handlePersonCreate stores a new person: 201 with its Location and ETag.
 func handlePersonCreate(logger *slog.Logger, store *db.Store) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		in, err := decode[personRequest](r)
+		in, err := decode[jsonbody.Person](r)
 		if err != nil {
 			respondError(w, r, logger, err)
 			return
 		}
-		p, err := store.CreatePerson(r.Context(), in.input())
+		p, err := store.CreatePerson(r.Context(), in.Input())
 		if err != nil {
 			respondError(w, r, logger, err)
 			return
@@ -131,12 +80,12 @@ func handlePersonUpdate(logger *slog.Logger, store *db.Store) http.Handler {
 			respondError(w, r, logger, err)
 			return
 		}
-		in, err := decode[personPatchRequest](r)
+		in, err := decode[jsonbody.PersonPatch](r)
 		if err != nil {
 			respondError(w, r, logger, err)
 			return
 		}
-		upd, err := in.patch()
+		upd, err := in.Patch()
 		if err != nil {
 			respondError(w, r, logger, err)
 			return

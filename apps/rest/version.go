@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"crudbench/apps/internal/httpproblem"
+	"crudbench/apps/internal/jsonbody"
 )
 
 // setETag names the version of a single resource, so that a client can send
@@ -18,7 +19,7 @@ func setETag(w http.ResponseWriter, version int32) {
 // "version", else the If-Match header's ETag. Neither is 428 (the update
 // would otherwise overwrite blindly); both, when they differ, is 400.
 // Whether the version is still current is the store's business (409).
-func versionOf(r *http.Request, body optional[int32]) (int32, error) {
+func versionOf(r *http.Request, body jsonbody.Optional[int32]) (int32, error) {
 	header := strings.TrimSpace(r.Header.Get("If-Match"))
 	var fromHeader int32
 	if header != "" {
