@@ -28,7 +28,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -277,36 +276,18 @@ func (b *Broker) prepare(cmd *exec.Cmd) {
 	}
 }
 
-// startChild starts cmd, on cpus unless that is empty, on a locked OS
-// thread that lives as long as the process does: the parent-death signal
-// fires when the forking thread exits, not the process.
+// startChild starts cmd with affinity.Start, on cpus unless that is
+// empty.
 func startChild(cmd *exec.Cmd, cpus []int) (*child, error) {
 	c := &child{done: make(chan struct{})}
-	started := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread()
-		var err error
-		restored := true
-		if len(cpus) == 0 {
-			err = cmd.Start()
-		} else {
-			restored, err = affinity.OnCPUs("broker", cpus, cmd.Start)
-		}
-		if restored {
-			defer runtime.UnlockOSThread()
-		}
-		if err != nil {
-			started <- err
-			return
-		}
-		c.proc = cmd.Process
-		started <- nil
-		c.waitErr = cmd.Wait()
+	err := affinity.Start("broker", cmd, cpus, func(err error) {
+		c.waitErr = err
 		close(c.done)
-	}()
-	if err := <-started; err != nil {
+	})
+	if err != nil {
 		return nil, err
 	}
+	c.proc = cmd.Process
 	return c, nil
 }
 

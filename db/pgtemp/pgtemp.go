@@ -23,7 +23,6 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -186,38 +185,21 @@ func (c *Cluster) prepare(cmd *exec.Cmd, cred *syscall.Credential) {
 	}
 }
 
-// run starts the postmaster on c.cpus and reaps it in the background.
+// run starts the postmaster on c.cpus with affinity.Start, which keeps
+// the forking thread as long as the server runs, and reaps it in the
+// background.
 func (c *Cluster) run(cmd *exec.Cmd) error {
-	started := make(chan error, 1)
 	c.done = make(chan struct{})
-	go func() {
-		// The parent-death signal fires when the forking *thread* exits, not
-		// the process, so that thread must live as long as the server.
-		runtime.LockOSThread()
-		var err error
-		restored := true
-		if len(c.cpus) == 0 {
-			err = cmd.Start()
-		} else {
-			restored, err = affinity.OnCPUs("server", c.cpus, cmd.Start)
-		}
-		if restored {
-			defer runtime.UnlockOSThread()
-		}
-		if err != nil {
-			started <- err
-			return
-		}
-		c.proc = cmd.Process
-		started <- nil
-		c.waitErr = cmd.Wait()
+	err := affinity.Start("server", cmd, c.cpus, func(err error) {
+		c.waitErr = err
 		close(c.done)
-	}()
-	err := <-started
+	})
 	if err != nil {
 		c.done = nil
+		return err
 	}
-	return err
+	c.proc = cmd.Process
+	return nil
 }
 
 // waitReady connects until the server answers, the server exits, or time runs out.

@@ -5,9 +5,41 @@ package affinity
 
 import (
 	"fmt"
+	"os/exec"
+	"runtime"
 
 	"golang.org/x/sys/unix"
 )
+
+// Start starts cmd, on cpus unless that is empty, from a goroutine locked
+// to its OS thread, and keeps that thread as long as the process runs: the
+// parent-death signal fires when the forking thread exits, not the
+// process. It returns once cmd has started or failed to; after a start,
+// exited is called, on that goroutine, with what cmd.Wait returns. what
+// names the process in errors, as for OnCPUs.
+func Start(what string, cmd *exec.Cmd, cpus []int, exited func(error)) error {
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		var err error
+		restored := true
+		if len(cpus) == 0 {
+			err = cmd.Start()
+		} else {
+			restored, err = OnCPUs(what, cpus, cmd.Start)
+		}
+		if restored {
+			defer runtime.UnlockOSThread()
+		}
+		if err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		exited(cmd.Wait())
+	}()
+	return <-started
+}
 
 // OnCPUs runs start with the calling OS thread restricted to cpus, so
 // that the process it forks inherits them (and, from it, every process
