@@ -91,6 +91,8 @@ type launcher interface {
 	// Start starts app, built as bin, with cfg's settings, and returns
 	// its process once it is ready.
 	Start(ctx context.Context, app stack.App, bin string, cfg stack.AppConfig) (*stack.Process, error)
+	// Stop stops p, a process Start returned.
+	Stop(p *stack.Process) error
 }
 
 // stackLauncher is the launcher of package stack.
@@ -105,6 +107,9 @@ func (stackLauncher) Build(ctx context.Context, root, dir string, apps []stack.A
 func (stackLauncher) Start(ctx context.Context, app stack.App, bin string, cfg stack.AppConfig) (*stack.Process, error) {
 	return stack.StartApp(ctx, app, bin, cfg)
 }
+
+// Stop is p.Stop.
+func (stackLauncher) Stop(p *stack.Process) error { return p.Stop() }
 
 // appStart is the part of setup that builds the measured apps, each from
 // its row of the table, and starts each as its own process with the same
@@ -154,7 +159,7 @@ func (s *appStart) run(ctx context.Context, root, dbURL string) (map[string]*app
 	owners := map[string]*appUnderTest{}
 	for _, row := range rows {
 		if owner, ok := owners[row.Process()]; ok {
-			u := &appUnderTest{toolchain: row.Toolchain, tree: row.Tree, start: owner.start, process: row.Process()}
+			u := &appUnderTest{toolchain: row.Toolchain, tree: row.Tree, start: owner.start, stop: owner.stop, process: row.Process()}
 			if err := u.use(row.Name, row.Kind, owner.proc, s.cfg.NoProc); err != nil {
 				return apps, err
 			}
@@ -171,7 +176,7 @@ func (s *appStart) run(ctx context.Context, root, dbURL string) (map[string]*app
 			return apps, err
 		}
 		s.undo(logFile.Close)
-		u := &appUnderTest{toolchain: row.Toolchain, tree: row.Tree, process: row.Process()}
+		u := &appUnderTest{toolchain: row.Toolchain, tree: row.Tree, process: row.Process(), stop: s.launch.Stop}
 		owners[row.Process()] = u
 		u.start = func(ctx context.Context) (*stack.Process, error) {
 			p, err := s.launch.Start(ctx, row, filepath.Join(s.bin, row.Name), stack.AppConfig{
@@ -184,7 +189,7 @@ func (s *appStart) run(ctx context.Context, root, dbURL string) (map[string]*app
 			if err != nil {
 				return nil, fmt.Errorf("%w (log: %s)", err, logPath)
 			}
-			s.undo(p.Stop)
+			s.undo(func() error { return s.launch.Stop(p) })
 			return p, nil
 		}
 		p, err := u.start(ctx)
@@ -259,7 +264,7 @@ func (r *runner) Login(ctx context.Context, name string) (*scenario.Session, err
 // file. It returns the new process's id.
 func (r *runner) Restart(ctx context.Context, app string) (int, error) {
 	u := r.apps[app]
-	if err := u.proc.Stop(); err != nil {
+	if err := u.stop(u.proc); err != nil {
 		r.note(fmt.Sprintf("%s: stopping it to start it afresh: %v.", app, err))
 	}
 	p, err := u.start(ctx)
@@ -267,7 +272,7 @@ func (r *runner) Restart(ctx context.Context, app string) (int, error) {
 		return 0, err
 	}
 	if err := u.use(app, u.app.Kind, p, r.cfg.NoProc); err != nil {
-		p.Stop()
+		u.stop(p)
 		return 0, err
 	}
 	// The apps that share the process go on with the new one.

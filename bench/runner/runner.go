@@ -62,6 +62,9 @@ type appUnderTest struct {
 	// start starts the app the runner started once more, with the same
 	// settings (runner.Restart); nil for an attached app.
 	start func(ctx context.Context) (*stack.Process, error)
+	// stop stops a process start returned (runner.Restart stops the one
+	// the app runs on first); nil for an attached app.
+	stop func(p *stack.Process) error
 	// process names the row whose process serves the app (its own name,
 	// or the row it shares it with: stack.App.Process); empty when
 	// attached.

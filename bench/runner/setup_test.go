@@ -21,6 +21,8 @@ import (
 type fakeLauncher struct {
 	steps    []string
 	settings map[string][]stack.AppConfig
+	// stopped are the processes stopped, by id.
+	stopped map[int]bool
 	// fail makes the build, or an app's start, fail.
 	failBuild error
 	failStart map[string]error
@@ -53,6 +55,18 @@ func (l *fakeLauncher) Start(_ context.Context, app stack.App, bin string, cfg s
 		p.Workers = l.workers
 	}
 	return p, nil
+}
+
+func (l *fakeLauncher) Stop(p *stack.Process) error {
+	l.steps = append(l.steps, fmt.Sprintf("stop %d", p.PID))
+	if l.stopped[p.PID] {
+		return fmt.Errorf("%s (pid %d) stopped twice", p.Name, p.PID)
+	}
+	if l.stopped == nil {
+		l.stopped = map[int]bool{}
+	}
+	l.stopped[p.PID] = true
+	return nil
 }
 
 // TestAppStart drives the apps' part of setup with a fake launcher, and
