@@ -12,6 +12,7 @@ import (
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
+	"crudbench/bench/amqpwire"
 	"crudbench/bench/grpcwire"
 )
 
@@ -37,6 +38,10 @@ func NewApp(name string, kind Kind, baseURL string) (*App, error) {
 	case kind == KindGRPC:
 		if err != nil || u.Scheme != grpcwire.Scheme || u.Host == "" || strings.Trim(u.Path, "/") != "" {
 			return nil, fmt.Errorf("app %s: base URL %q is not a grpc://host:port address", name, baseURL)
+		}
+	case kind == KindAMQP:
+		if err != nil || u.Scheme != amqpwire.Scheme || u.Host == "" || strings.Trim(u.Path, "/") != "" {
+			return nil, fmt.Errorf("app %s: base URL %q is not an amqprpc://queue address", name, baseURL)
 		}
 	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
 		return nil, fmt.Errorf("app %s: base URL %q is not an http(s) URL", name, baseURL)

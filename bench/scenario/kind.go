@@ -20,10 +20,11 @@ const (
 	KindSite    Kind = "site"    // server-rendered pages and forms, a session cookie
 	KindGRPC    Kind = "grpc"    // unary calls of crudbench.v1.Staff, a bearer token in metadata
 	KindTRPC    Kind = "trpc"    // tRPC procedures over HTTP (GET queries, POST mutations), a bearer token
+	KindAMQP    Kind = "amqp"    // REST's operations as request/reply messages over AMQP 0-9-1, a bearer token in a header
 )
 
 // Kinds lists every kind in report order.
-var Kinds = []Kind{KindREST, KindGraphQL, KindSite, KindGRPC, KindTRPC}
+var Kinds = []Kind{KindREST, KindGraphQL, KindSite, KindGRPC, KindTRPC, KindAMQP}
 
 // ParseKind reads a kind's name.
 func ParseKind(s string) (Kind, error) {
@@ -78,6 +79,8 @@ func dialectOf(k Kind) dialect {
 		return grpcDialect{}
 	case KindTRPC:
 		return trpcDialect{}
+	case KindAMQP:
+		return amqpDialect{}
 	}
 	return nil
 }

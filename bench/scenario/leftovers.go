@@ -68,8 +68,11 @@ func (v *Validator) findTitled(ctx context.Context, s *Session, prefix string) (
 	var t vegeta.Target
 	var rows func(r *vegeta.Result) ([]row, error)
 	switch s.App.Kind {
-	case KindREST:
+	case KindREST, KindAMQP:
 		t = vegeta.Target{Method: http.MethodGet, URL: s.App.BaseURL + "/api/vacancies?status=draft&limit=" + strconv.Itoa(ReadManyLimit), Header: http.Header{"Accept": {"application/json"}}}
+		if s.App.Kind == KindAMQP {
+			t = amqpDrafts(s.App.BaseURL)
+		}
 		rows = func(r *vegeta.Result) ([]row, error) {
 			var page struct{ Items []row }
 			if err := expect(r, http.StatusOK, "application/json"); err != nil {

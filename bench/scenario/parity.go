@@ -68,11 +68,11 @@ func slimPersons(persons any) any {
 }
 
 // referenceOp is the read whose reference an answer of kind to op is
-// compared with: op itself, except that a REST or tRPC client's read-slim
-// is read-many's request (neither takes a field selection), so its answer
+// compared with: op itself, except that a REST, tRPC or AMQP client's
+// read-slim is read-many's request (none takes a field selection), so its answer
 // is the full list and is compared as read-many's.
 func referenceOp(kind Kind, op Op) Op {
-	if op == OpReadSlim && (kind == KindREST || kind == KindTRPC) {
+	if op == OpReadSlim && (kind == KindREST || kind == KindTRPC || kind == KindAMQP) {
 		return OpReadMany
 	}
 	return op
