@@ -66,6 +66,9 @@ type AppConfig struct {
 	// with that affinity, so Go sizes its GOMAXPROCS to them from the
 	// start. Empty leaves it the runner's.
 	CPUs cpuset.Set
+	// AMQPURL is the broker an app of kind amqp consumes its requests
+	// from (AMQP_URL); the other kinds ignore it.
+	AMQPURL string
 }
 
 // Process is an app the bench started.
@@ -102,6 +105,9 @@ type Process struct {
 	output *pgtemp.LogTail
 	// grpc says it speaks gRPC: its readiness is the health service's.
 	grpc bool
+	// readyURL is where an HTTP /readyz is asked: URL, but for an amqp
+	// app, whose requests go to its queue, its admin port.
+	readyURL string
 }
 
 // StartApp starts app from bin, what Build made of it (a Go app's binary,
@@ -158,8 +164,14 @@ func startOnce(ctx context.Context, app App, bin string, cfg AppConfig) (*Proces
 	cmd := command(app, bin, addr, adminAddr, metricsAddr, cfg)
 	cmd.Stdout, cmd.Stderr = last, last
 	p := &Process{Name: app.Name, URL: "http://" + addr, DebugURL: "http://" + adminAddr, cmd: cmd, done: make(chan struct{}), output: last, grpc: app.Kind == scenario.KindGRPC}
-	if p.grpc {
+	p.readyURL = p.URL
+	switch app.Kind {
+	case scenario.KindGRPC:
 		p.URL = grpcwire.Scheme + "://" + addr
+	case scenario.KindAMQP:
+		// ADDR is its admin port (/healthz, /readyz); its requests go to
+		// the queue on the broker.
+		p.URL = scenario.AMQPBaseURL(scenario.AMQPQueue)
 	}
 	p.MetricsURL = p.DebugURL + "/metrics"
 	if metricsAddr != "" {
@@ -200,6 +212,9 @@ func command(app App, bin, addr, adminAddr, metricsAddr string, cfg AppConfig) *
 		"AUTH_SECRET="+cfg.AuthSecret,
 		"LOG_LEVEL=info", // request logging (debug) would dominate the measurement
 	)
+	if app.Kind == scenario.KindAMQP {
+		cmd.Env = append(cmd.Env, "AMQP_URL="+cfg.AMQPURL, "AMQP_QUEUE="+scenario.AMQPQueue)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{
 		// Its own process group: a Ctrl-C in the terminal reaches the
 		// runner only, which then stops the apps in order.
@@ -287,7 +302,7 @@ func (p *Process) waitReady(ctx context.Context) error {
 func (p *Process) readyz() func(ctx context.Context) bool {
 	client := &http.Client{Timeout: time.Second}
 	return func(ctx context.Context) bool {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.URL+"/readyz", nil)
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.readyURL+"/readyz", nil)
 		resp, err := client.Do(req)
 		if err != nil {
 			return false
@@ -341,7 +356,7 @@ func freeAddr() (string, error) {
 // common settings: a shell's GOMAXPROCS or REQUEST_TIMEOUT must not reach
 // the apps, whose rows and common settings alone say how they run; a
 // shell's METRICS_ADDR would have every Go app bind one port.
-var notInherited = []string{"GOGC", "GOMAXPROCS", "GOMEMLIMIT", "GODEBUG", "NODE_OPTIONS", "WORKERS", "REQUEST_TIMEOUT", "TOKEN_TTL", "HTMX_RENDERER", "METRICS_ADDR"}
+var notInherited = []string{"GOGC", "GOMAXPROCS", "GOMEMLIMIT", "GODEBUG", "NODE_OPTIONS", "WORKERS", "REQUEST_TIMEOUT", "TOKEN_TTL", "HTMX_RENDERER", "METRICS_ADDR", "AMQP_PREFETCH"}
 
 // inherited is the runner's environment without notInherited.
 func inherited() []string {

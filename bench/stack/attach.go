@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	neturl "net/url"
 	"os"
 	"slices"
 	"strconv"
@@ -30,7 +31,10 @@ type Attached struct {
 // a built-in app's name, whose kind the table gives. A built-in name can
 // only be attached as its own kind. A grpc app is given as host:port,
 // "candidate=grpc@host:9090" (or grpc://host:port), and gets the URL
-// grpc://host:port, the address its requests go to (grpcwire).
+// grpc://host:port, the address its requests go to (grpcwire). An amqp
+// app is given as the AMQP URL of the broker it consumes its queue from,
+// "candidate=amqp@amqp://user:pass@host:5672/vhost"; the apps of kind
+// amqp of one run are on one broker.
 func ParseAttach(value string) ([]Attached, error) {
 	var out []Attached
 	for item := range strings.SplitSeq(value, ",") {
@@ -40,12 +44,22 @@ func ParseAttach(value string) ([]Attached, error) {
 		}
 		a, err := parseAttached(item)
 		if err != nil {
-			return nil, fmt.Errorf("-attach %q: %w", item, err)
+			return nil, fmt.Errorf("-attach %q: %w", redactItem(item), err)
 		}
 		if slices.ContainsFunc(out, func(b Attached) bool { return b.Name == a.Name }) {
 			return nil, fmt.Errorf("-attach: app %s is attached twice", a.Name)
 		}
 		out = append(out, a)
+	}
+	var broker string
+	for _, a := range out {
+		switch {
+		case a.Kind != scenario.KindAMQP:
+		case broker == "":
+			broker = a.URL
+		case a.URL != broker:
+			return nil, fmt.Errorf("-attach: the amqp apps of a run are on one broker; %s is on another (give each run one AMQP URL)", a.Name)
+		}
 	}
 	return out, nil
 }
@@ -62,14 +76,20 @@ func parseAttached(item string) (Attached, error) {
 	}
 	builtin, isBuiltin := FindBuiltin(name)
 	a := Attached{Name: name, Kind: builtin.Kind}
-	if strings.HasPrefix(value, "http://") || strings.HasPrefix(value, "https://") || strings.HasPrefix(value, grpcPrefix) {
+	if strings.HasPrefix(value, "http://") || strings.HasPrefix(value, "https://") || strings.HasPrefix(value, grpcPrefix) || isAMQPURL(value) {
 		if !isBuiltin {
-			return Attached{}, fmt.Errorf("%s is not a built-in app (%s): give its kind, e.g. %s=rest@%s", name, strings.Join(BuiltinNames(), ", "), name, value)
+			return Attached{}, fmt.Errorf("%s is not a built-in app (%s): give its kind, e.g. %s=rest@%s", name, strings.Join(BuiltinNames(), ", "), name, redactURL(value))
 		}
-		if (builtin.Kind == scenario.KindGRPC) != strings.HasPrefix(value, grpcPrefix) {
-			return Attached{}, fmt.Errorf("%s is of kind %s: a grpc app is at grpc://host:port, every other at an http(s) URL", name, builtin.Kind)
+		if (builtin.Kind == scenario.KindGRPC) != strings.HasPrefix(value, grpcPrefix) || (builtin.Kind == scenario.KindAMQP) != isAMQPURL(value) {
+			return Attached{}, fmt.Errorf("%s is of kind %s: a grpc app is at grpc://host:port, an amqp app at its broker's amqp://user:pass@host:port/vhost, every other at an http(s) URL", name, builtin.Kind)
 		}
 		a.URL = strings.TrimRight(value, "/")
+		if builtin.Kind == scenario.KindAMQP {
+			if err := checkAMQPURL(value); err != nil {
+				return Attached{}, err
+			}
+			a.URL = value
+		}
 		return a, nil
 	}
 	kind, url, ok := strings.Cut(value, "@")
@@ -84,12 +104,57 @@ func parseAttached(item string) (Attached, error) {
 		return Attached{}, fmt.Errorf("%s is the built-in app of kind %s: attach a %s server under another name", name, builtin.Kind, k)
 	}
 	a.Kind, a.URL = k, strings.TrimRight(strings.TrimSpace(url), "/")
-	if k == scenario.KindGRPC {
+	switch k {
+	case scenario.KindGRPC:
 		if a.URL, err = grpcURL(a.URL); err != nil {
 			return Attached{}, err
 		}
+	case scenario.KindAMQP:
+		a.URL = strings.TrimSpace(url)
+		if err := checkAMQPURL(a.URL); err != nil {
+			return Attached{}, err
+		}
+	default:
+		if isAMQPURL(a.URL) {
+			return Attached{}, fmt.Errorf("an AMQP URL is an amqp app's broker: attach it as name=amqp@%s, not as kind %s", redactURL(a.URL), k)
+		}
 	}
 	return a, nil
+}
+
+// isAMQPURL reports whether value is an AMQP URL, a broker's.
+func isAMQPURL(value string) bool {
+	return strings.HasPrefix(value, "amqp://") || strings.HasPrefix(value, "amqps://")
+}
+
+// checkAMQPURL accepts the broker URL of an amqp app: amqp:// or amqps://
+// with a host, as the amqp app itself takes AMQP_URL.
+func checkAMQPURL(value string) error {
+	u, err := neturl.Parse(value)
+	if err != nil || !isAMQPURL(value) || u.Host == "" {
+		return fmt.Errorf("an amqp app is attached at its broker's URL, amqp://user:pass@host:port/vhost (or amqps://), not %q", redactURL(value))
+	}
+	return nil
+}
+
+// redactItem is an -attach item with the password of an AMQP URL in it
+// replaced, for an error message.
+func redactItem(item string) string {
+	for _, scheme := range []string{"amqp://", "amqps://"} {
+		if i := strings.Index(item, scheme); i >= 0 {
+			return item[:i] + redactURL(item[i:])
+		}
+	}
+	return item
+}
+
+// redactURL is value with any password in it replaced, for an error
+// message.
+func redactURL(value string) string {
+	if u, err := neturl.Parse(value); err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	return value
 }
 
 // grpcPrefix starts the URL of a grpc app.

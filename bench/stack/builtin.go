@@ -41,8 +41,8 @@ type App struct {
 	// app; empty for the default itself.
 	Difference string
 	// Extra keeps a kind's default app out of the apps measured when -apps
-	// is not given (-apps all, or its name, includes it): the grpc and
-	// trpc kinds, added later, so that a default run stays the comparison
+	// is not given (-apps all, or its name, includes it): the grpc, trpc
+	// and amqp kinds, added later, so that a default run stays the comparison
 	// of the three kinds it always was, and as long.
 	Extra bool
 	// Shares names the row whose process serves this row too: an app that
@@ -149,6 +149,7 @@ var Builtin = []App{
 		Name: "next-trpc", Kind: scenario.KindTRPC, Toolchain: ToolchainNode, Package: "next", Main: "server.js", BuildScript: "build", Shares: "next-rest",
 		Difference: "the trpc app's router (crudbench-trpc) through tRPC's fetch adapter in a Next.js 16 route handler instead of tRPC's standalone Node adapter: next-rest's process",
 	},
+	{Name: "amqp", Kind: scenario.KindAMQP, Package: "amqp", Extra: true},
 	{Name: "htmx", Kind: scenario.KindSite, Package: "htmx"},
 	{
 		Name: "htmx-tuned", Kind: scenario.KindSite, Package: "htmx",
