@@ -18,7 +18,7 @@ func TestAppGroups(t *testing.T) {
 	if missing := stack.ToolchainNode.Missing(); missing != "" {
 		t.Fatalf("%s not on PATH: %s", missing, stack.NodeInstall)
 	}
-	goApps := []string{"rest", "graphql", "graphql-tuned", "grpc", "htmx", "htmx-tuned"}
+	goApps := []string{"rest", "graphql", "graphql-tuned", "grpc", "amqp", "htmx", "htmx-tuned"}
 	nodeApps := []string{"express", "express-cluster", "fastify", "nest", "nest-fastify", "yoga", "apollo", "mercurius", "mercurius-jit", "nest-graphql", "nest-mercurius", "grpc-node", "trpc", "next-rest", "next-graphql", "next-trpc"}
 	for _, tt := range []struct {
 		apps string
@@ -29,7 +29,7 @@ func TestAppGroups(t *testing.T) {
 		{"node,go", stack.BuiltinNames()},
 		{"go,node,all", stack.BuiltinNames()},
 		{"all,node", stack.BuiltinNames()},
-		{"yoga,go", []string{"rest", "graphql", "graphql-tuned", "yoga", "grpc", "htmx", "htmx-tuned"}},
+		{"yoga,go", []string{"rest", "graphql", "graphql-tuned", "yoga", "grpc", "amqp", "htmx", "htmx-tuned"}},
 		{"node,express,node", nodeApps},
 		{"htmx, node ,rest", []string{"rest", "express", "express-cluster", "fastify", "nest", "nest-fastify", "yoga", "apollo", "mercurius", "mercurius-jit", "nest-graphql", "nest-mercurius", "grpc-node", "trpc", "next-rest", "next-graphql", "next-trpc", "htmx"}},
 	} {

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"time"
 
+	"crudbench/bench/barrier"
 	"crudbench/bench/load"
 	"crudbench/bench/results"
 	"crudbench/bench/scenario"
@@ -39,7 +40,10 @@ type Config struct {
 	MaxConnections int
 	// GRPCConns is how many HTTP/2 connections the load of a grpc app
 	// goes over, its calls taken in turn (see the -grpc-conns flag).
-	GRPCConns      int
+	GRPCConns int
+	// AMQPConns is how many AMQP connections the load of an amqp app goes
+	// over, its calls taken in turn (see the -amqp-conns flag).
+	AMQPConns      int
 	Repeat         int
 	SampleInterval time.Duration
 	DBMaxConns     int
@@ -88,6 +92,9 @@ type Config struct {
 	// every run's slot for the work between attacks (-shard-gap).
 	Shard    *load.Shard
 	ShardGap time.Duration
+	// Barrier, when set, sets Shard.Start at run time instead of
+	// -start-at: the start barrier the shards meet at (-barrier).
+	Barrier *barrier.Barrier
 
 	// CPUs places the apps the runner starts and everything else on CPUs
 	// of their own (-cpus); zero when they share the machine's.
@@ -146,6 +153,8 @@ func (c Config) checkLimits() error {
 		return errors.New("-max-connections must be at least 1")
 	case c.GRPCConns < 1 || c.GRPCConns > c.MaxConnections:
 		return errors.New("-grpc-conns must be in 1..-max-connections")
+	case c.AMQPConns < 1 || c.AMQPConns > c.MaxConnections:
+		return errors.New("-amqp-conns must be in 1..-max-connections")
 	case c.Repeat < 1:
 		return errors.New("-repeat must be at least 1")
 	case c.SampleInterval <= 0:
@@ -225,10 +234,30 @@ func (c Config) checkAttachedNames(flag string, names []string) []error {
 // grpc, and 0 when it measures none: the report then has nothing to say
 // about gRPC connections.
 func (c Config) MeasuredGRPCConns() int {
+	return c.measured(scenario.KindGRPC, c.GRPCConns)
+}
+
+// MeasuredAMQPConns is AMQPConns when the run measures an app of kind
+// amqp, and 0 when it measures none.
+func (c Config) MeasuredAMQPConns() int {
+	return c.measured(scenario.KindAMQP, c.AMQPConns)
+}
+
+// Has reports whether the run measures an app of kind k.
+func (c Config) Has(k scenario.Kind) bool {
 	for _, a := range c.AppInfo() {
-		if a.Kind == string(scenario.KindGRPC) {
-			return max(c.GRPCConns, 1)
+		if a.Kind == string(k) {
+			return true
 		}
+	}
+	return false
+}
+
+// measured is conns, at least 1, when the run measures an app of kind k,
+// else 0.
+func (c Config) measured(k scenario.Kind, conns int) int {
+	if c.Has(k) {
+		return max(conns, 1)
 	}
 	return 0
 }

@@ -48,15 +48,24 @@ Flags:
 // reading goroutines) and change the result; -grpc-conns measures that.
 const DefaultGRPCConns = 1
 
+// DefaultAMQPConns is the amqp kind's connections per app: one, with one
+// channel that publishes every call and consumes their replies on
+// RabbitMQ's direct reply-to, as a service's RPC client holds one
+// connection to its broker. Like -grpc-conns it is a count, not a cap:
+// calls in flight share the channel, so more connections spread them over
+// more sockets (and the broker's connection processes); -amqp-conns
+// measures that.
+const DefaultAMQPConns = 1
+
 // flagValues holds the flags as parsed, before the lists in them are read
 // and checked into a Config.
 type flagValues struct {
-	profiles, scenarios, apps, rates, out, attach, pids  *string
-	duration, warmup, cooldown, timeout, interval, prime *time.Duration
-	maxConns, grpcConns, repeat, dbMaxConns, clients     *int
-	model                                                *string
-	resetDB, validateOnly                                *bool
-	cpus                                                 *string
+	profiles, scenarios, apps, rates, out, attach, pids         *string
+	duration, warmup, cooldown, timeout, interval, prime        *time.Duration
+	maxConns, grpcConns, amqpConns, repeat, dbMaxConns, clients *int
+	model                                                       *string
+	resetDB, validateOnly                                       *bool
+	cpus                                                        *string
 
 	profileCPU                     *bool
 	debugURLs                      *string
@@ -83,6 +92,7 @@ func defineFlags(fs *flag.FlagSet) flagValues {
 		timeout:      fs.Duration("timeout", 30*time.Second, "timeout of each request"),
 		maxConns:     fs.Int("max-connections", 100, "most connections open to an HTTP app at once"),
 		grpcConns:    fs.Int("grpc-conns", DefaultGRPCConns, "HTTP/2 connections the load of a grpc app goes over, its calls taken in turn (gRPC multiplexes every call in flight over a connection)"),
+		amqpConns:    fs.Int("amqp-conns", DefaultAMQPConns, "AMQP connections (one channel each) the load of an amqp app goes over, its calls taken in turn (every call in flight shares its connection's channel)"),
 		rates:        fs.String("rate", "", "rate overrides in req/s, e.g. read-one=50,high.write=80"),
 		model:        fs.String("model", results.ModelOpen, "how the load is sent: open (each request on schedule at the profile's rate, whatever the app does) or closed (-clients clients, each sending its next request when its last was answered, as hey -c and autocannon do)"),
 		clients:      fs.Int("clients", 0, "with -model closed: how many clients run the loop, `n` (at most -max-connections: against an HTTP app each has a connection of its own)"),
@@ -90,7 +100,7 @@ func defineFlags(fs *flag.FlagSet) flagValues {
 		out:          fs.String("out", "results", "`folder` for the results (a timestamped subfolder is made)"),
 		interval:     fs.Duration("sample-interval", sampler.DefaultInterval, "CPU and memory sampling interval"),
 		dbMaxConns:   fs.Int("db-max-conns", db.DefaultMaxConns, "DB_MAX_CONNS given to every app the runner starts"),
-		attach:       fs.String("attach", "", "measure running apps instead of starting them: name=kind@URL (kind rest, graphql or site), e.g. candidate=rest@http://10.0.0.5:8080, or name=grpc@host:port; a built-in app's name=URL is short for its kind, e.g. rest=http://localhost:8081, grpc=grpc://localhost:8087"),
+		attach:       fs.String("attach", "", "measure running apps instead of starting them: name=kind@URL (kind rest, graphql, site or trpc), e.g. candidate=rest@http://10.0.0.5:8080, or name=grpc@host:port, or name=amqp@amqp://user:pass@host:5672/vhost (the broker its app consumes crudbench.requests from); a built-in app's name=URL is short for its kind, e.g. rest=http://localhost:8081, grpc=grpc://localhost:8087"),
 		pids:         fs.String("pid", "", "process ids of attached apps for CPU/RSS, e.g. candidate=1234 (default: found by executable name)"),
 		validateOnly: fs.Bool("validate-only", false, "only validate every scenario on every app (conformance), print what passed and what failed, and exit non-zero on a failure: no load, no report"),
 		resetDB:      fs.Bool("reset-db", false, "with DATABASE_URL: empty the database and load the dataset again"),
@@ -133,7 +143,7 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 
 	cfg := Config{
 		Warmup: *v.warmup, Duration: *v.duration, Cooldown: *v.cooldown, Timeout: *v.timeout, Prime: *v.prime,
-		MaxConnections: *v.maxConns, GRPCConns: *v.grpcConns, Repeat: *v.repeat, Out: *v.out, SampleInterval: *v.interval,
+		MaxConnections: *v.maxConns, GRPCConns: *v.grpcConns, AMQPConns: *v.amqpConns, Repeat: *v.repeat, Out: *v.out, SampleInterval: *v.interval,
 		DBMaxConns: *v.dbMaxConns, DatabaseURL: getenv("DATABASE_URL"), ResetDB: *v.resetDB,
 		ProfileCPU: *v.profileCPU, ValidateOnly: *v.validateOnly, NoProc: *v.noProc,
 	}

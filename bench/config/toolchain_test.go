@@ -31,7 +31,7 @@ func TestMissingNode(t *testing.T) {
 	}
 	t.Setenv("PATH", bin)
 
-	goApps := []string{"rest", "graphql", "graphql-tuned", "grpc", "htmx", "htmx-tuned"}
+	goApps := []string{"rest", "graphql", "graphql-tuned", "grpc", "amqp", "htmx", "htmx-tuned"}
 	nodeApps := "express, express-cluster, fastify, nest, nest-fastify, yoga, apollo, mercurius, mercurius-jit, nest-graphql, nest-mercurius, grpc-node, trpc, next-rest, next-graphql, next-trpc"
 	for _, apps := range []string{"all", "all,go"} {
 		t.Run(apps, func(t *testing.T) {
