@@ -78,8 +78,9 @@ func mayBeZero(path string, r *results.Result) bool {
 		}
 	}
 	// Only a run bench merge made counts shards (TestShards checks it),
-	// and only a run that measures a grpc app its connections (TestAttach).
-	if strings.HasSuffix(path, ".Settings.Shards") || strings.HasSuffix(path, ".Settings.GRPCConns") {
+	// and only a run that measures a grpc app its connections (TestAttach),
+	// an amqp app its (TestAMQP).
+	if strings.HasSuffix(path, ".Settings.Shards") || strings.HasSuffix(path, ".Settings.GRPCConns") || strings.HasSuffix(path, ".Settings.AMQPConns") {
 		return true
 	}
 	// Only a closed loop (-model closed) runs clients: every run that

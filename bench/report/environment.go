@@ -62,6 +62,9 @@ func settingsTable(run *results.Run) table {
 	if s.GRPCConns > 0 {
 		t.Rows = append(t.Rows, row{Cells: texts("gRPC connections per app", countText(s.GRPCConns))})
 	}
+	if s.AMQPConns > 0 {
+		t.Rows = append(t.Rows, row{Cells: texts("AMQP connections per app", countText(s.AMQPConns))})
+	}
 	if v := shardText(s); v != "" {
 		t.Rows = append(t.Rows, row{Cells: texts("load generators", v)})
 	}

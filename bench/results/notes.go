@@ -41,6 +41,9 @@ type Method struct {
 	// GRPCConns is the HTTP/2 connections each grpc app's load went over;
 	// 0 when no grpc app was measured.
 	GRPCConns int
+	// AMQPConns is the AMQP connections each amqp app's load went over;
+	// 0 when no amqp app was measured.
+	AMQPConns int
 	// Clients is the closed loop's clients (-model closed); 0 for the
 	// open model.
 	Clients int
@@ -59,6 +62,7 @@ func MethodNotes(m Method) []string {
 	notes := standardNotes(m)
 	notes = append(notes, sourceNotes(m)...)
 	notes = append(notes, grpcNotes(m)...)
+	notes = append(notes, amqpNotes(m)...)
 	return append(notes, profileNotes(m)...)
 }
 
@@ -175,6 +179,20 @@ func grpcNotes(m Method) []string {
 	return []string{
 		fmt.Sprintf("grpc: every request is a unary call on the same schedule, sent over %s per app and taken in turn (-grpc-conns; one is what a gRPC client makes of a target, every call in flight a stream of it): gRPC multiplexes, so this count, not the HTTP apps' connection cap, is the grpc load's connections, and another count changes the result. A call's status is counted as its HTTP equivalent (OK 200, NOT_FOUND 404, UNAVAILABLE 503, …), so raw files read in vegeta report as the report counts them; bytes per response are the response message's Protobuf bytes, without gRPC's 5-byte frame and HTTP/2 headers, as the other kinds' are their bodies without HTTP headers.",
 			connectionsText(m.GRPCConns)),
+	}
+}
+
+// amqpNotes say how the amqp kind was driven, when one was measured.
+func amqpNotes(m Method) []string {
+	if m.AMQPConns == 0 {
+		return nil
+	}
+	conns := "one AMQP connection"
+	if m.AMQPConns > 1 {
+		conns = fmt.Sprintf("%d AMQP connections", m.AMQPConns)
+	}
+	return []string{
+		fmt.Sprintf("amqp: every request is a request message published on the same schedule to the app's queue, over %s per app with one channel each, taken in turn (-amqp-conns), and its reply awaited on RabbitMQ's direct reply-to within the request timeout (sent as the message's expiration): the broker sits between the load and the app, so an amqp request's latency and CPU include a hop through it that the other kinds do not make. A reply's status header is counted as the HTTP status it carries, so raw files read in vegeta report as the report counts them; bytes per response are the reply's body, REST's JSON, without AMQP's frames and properties.", conns),
 	}
 }
 

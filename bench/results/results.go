@@ -79,7 +79,10 @@ type Settings struct {
 	MaxConnections int      `json:"maxConnections"`
 	// GRPCConns is the HTTP/2 connections per grpc app; 0 when the run
 	// measured none.
-	GRPCConns      int                           `json:"grpcConns,omitempty"`
+	GRPCConns int `json:"grpcConns,omitempty"`
+	// AMQPConns is the AMQP connections per amqp app; 0 when the run
+	// measured none.
+	AMQPConns      int                           `json:"amqpConns,omitempty"`
 	Repeat         int                           `json:"repeat"`
 	SampleInterval Duration                      `json:"sampleInterval"`
 	DBMaxConns     int                           `json:"dbMaxConns"`

@@ -25,7 +25,13 @@ import (
 func (r *runner) attach() {
 	for _, name := range r.cfg.Apps {
 		a, _ := r.cfg.Attached(name)
-		app, err := scenario.NewApp(name, a.Kind, a.URL)
+		base := a.URL
+		if a.Kind == scenario.KindAMQP {
+			// a.URL is its broker's (attachBroker); its requests go to
+			// the contract's queue there.
+			base = scenario.AMQPBaseURL(scenario.AMQPQueue)
+		}
+		app, err := scenario.NewApp(name, a.Kind, base)
 		u := &appUnderTest{app: app, unusable: err, debugURL: r.cfg.DebugURLs[name], metricsURLs: r.cfg.MetricsURLs[name]}
 		switch pid, ok := r.cfg.PIDs[name]; {
 		case r.cfg.NoProc:
@@ -77,7 +83,7 @@ func (r *runner) startApps(ctx context.Context, dbURL string) error {
 	r.undo(func() error { return os.RemoveAll(bin) })
 	r.binDir = bin
 	s := &appStart{cfg: r.cfg, con: r.con, notes: &r.book, dir: r.dir, bin: bin,
-		launch: stackLauncher{}, pin: r.pinRunner, undo: r.undo}
+		launch: stackLauncher{}, pin: r.pinRunner, undo: r.undo, amqpURL: r.broker.url}
 	apps, err := s.run(ctx, root, dbURL)
 	maps.Copy(r.apps, apps)
 	return err
@@ -126,6 +132,8 @@ type appStart struct {
 	// what tear-down undoes (runner.undo).
 	pin  func() error
 	undo func(func() error)
+	// amqpURL is the broker the amqp apps consume from (startBroker).
+	amqpURL string
 }
 
 // run builds the apps from the module at root and starts each with the
@@ -185,6 +193,7 @@ func (s *appStart) run(ctx context.Context, root, dbURL string) (map[string]*app
 				AuthSecret:  hex.EncodeToString(secret),
 				Log:         logFile,
 				CPUs:        s.cfg.CPUs.App,
+				AMQPURL:     s.amqpURL,
 			})
 			if err != nil {
 				return nil, fmt.Errorf("%w (log: %s)", err, logPath)

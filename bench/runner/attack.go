@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"crudbench/bench/amqpwire"
 	"crudbench/bench/cost"
 	"crudbench/bench/grpcwire"
 	"crudbench/bench/load"
@@ -61,11 +62,21 @@ func (r *runner) Prime(ctx context.Context, app string, wl *scenario.Workload, o
 }
 
 // transport gives a grpc app's load connections of its own, -grpc-conns
-// of them, opened during the warm-up and closed after the attack (by the
-// function it returns), as vegeta's are for the other kinds.
+// of them, and an amqp app's -amqp-conns connections to its broker,
+// opened during the warm-up and closed after the attack (by the function
+// it returns), as vegeta's are for the other kinds.
 func (r *runner) transport(app string, opts *load.Options) (done func()) {
-	if u := r.apps[app]; u != nil && u.app != nil && u.app.Kind == scenario.KindGRPC {
+	u := r.apps[app]
+	if u == nil || u.app == nil {
+		return func() {}
+	}
+	switch u.app.Kind {
+	case scenario.KindGRPC:
 		wire := grpcwire.New(r.cfg.GRPCConns)
+		opts.Transport = wire
+		return func() { wire.Close() }
+	case scenario.KindAMQP:
+		wire := amqpwire.New(r.broker.url, r.cfg.AMQPConns)
 		opts.Transport = wire
 		return func() { wire.Close() }
 	}

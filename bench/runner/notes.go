@@ -18,7 +18,7 @@ func (r *runner) method() results.Method {
 		SampleInterval: r.cfg.SampleInterval,
 		TreeEvery:      sampler.TreeEvery, MemoryEvery: sampler.MemoryEvery,
 		ReadSmallLimit: scenario.ReadSmallLimit, DefaultLimit: db.DefaultLimit, ReadSlimLimit: scenario.ReadSlimLimit,
-		ProfileCPU: r.cfg.ProfileCPU, GRPCConns: r.cfg.MeasuredGRPCConns(), Clients: r.cfg.Clients,
+		ProfileCPU: r.cfg.ProfileCPU, GRPCConns: r.cfg.MeasuredGRPCConns(), AMQPConns: r.cfg.MeasuredAMQPConns(), Clients: r.cfg.Clients,
 	}
 	for _, w := range scenario.MixWeights {
 		m.Mix = append(m.Mix, results.MixShare{Percent: w.Percent, Scenario: w.Scenario})

@@ -96,6 +96,8 @@ type runner struct {
 	probe        *dbprobe.Probe
 	statementsOK bool
 	dbPID        int
+	// broker is the amqp apps' RabbitMQ (broker.go).
+	broker runBroker
 
 	validator *scenario.Validator
 	valid     validity
@@ -187,7 +189,7 @@ func (r *runner) newRun(ctx context.Context, started time.Time) *results.Run {
 			Profiles: cfg.Profiles, Scenarios: cfg.Scenarios, Apps: cfg.Apps,
 			Warmup: results.Duration(cfg.Warmup), Duration: results.Duration(cfg.Duration),
 			Cooldown: results.Duration(cfg.Cooldown), Prime: results.Duration(cfg.Prime), Timeout: results.Duration(cfg.Timeout),
-			MaxConnections: cfg.MaxConnections, GRPCConns: cfg.MeasuredGRPCConns(), Repeat: cfg.Repeat,
+			MaxConnections: cfg.MaxConnections, GRPCConns: cfg.MeasuredGRPCConns(), AMQPConns: cfg.MeasuredAMQPConns(), Repeat: cfg.Repeat,
 			SampleInterval: results.Duration(cfg.SampleInterval), DBMaxConns: cfg.DBMaxConns,
 			Rates: cfg.Rates, Model: cfg.Model, Clients: cfg.Clients, SLOP99: results.Duration(cfg.SLOP99), Capacity: cfg.Capacity.Settings(),
 			ProfileCPU: cfg.ProfileCPU, AppInfo: cfg.AppInfo(), Shard: cfg.ShardSettings(),

@@ -55,11 +55,15 @@ func (r *runner) setup(ctx context.Context, run *results.Run) error {
 		if err := r.pinRunner(); err != nil {
 			return err
 		}
+		r.attachBroker()
 		r.attach()
 		run.Settings.DBMaxConns = 0
 		r.note("Attach mode: the apps were started elsewhere, so their DB_MAX_CONNS and other settings are theirs (settings.dbMaxConns is 0: unknown).")
 		r.readCPUs(run)
 		return nil
+	}
+	if err := r.startBroker(ctx); err != nil {
+		return err
 	}
 	if err := r.startApps(ctx, dbURL); err != nil {
 		return err
