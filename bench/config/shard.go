@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"crudbench/bench/barrier"
 	"crudbench/bench/load"
 	"crudbench/bench/results"
 )
@@ -19,29 +20,35 @@ import (
 // late skips the run.
 const DefaultShardGap = 5 * time.Second
 
-// shardFlags holds -shard, -start-at and -shard-gap as parsed.
+// DefaultBarrierTimeout bounds every wait at the start barrier.
+const DefaultBarrierTimeout = 10 * time.Minute
+
+// shardFlags holds -shard, -start-at, -shard-gap, -barrier and
+// -barrier-timeout as parsed.
 type shardFlags struct {
-	shard, startAt *string
-	gap            *time.Duration
+	shard, startAt, barrier *string
+	gap, barrierTimeout     *time.Duration
 }
 
 // defineShardFlags declares the flags of a sharded run on fs.
 func defineShardFlags(fs *flag.FlagSet) shardFlags {
 	return shardFlags{
-		shard:   fs.String("shard", "", "send shard `i/N` of the load (0 ≤ i < N) as one of N runners sharing one schedule; needs -attach and -start-at"),
-		startAt: fs.String("start-at", "", "with -shard: the shared start `time` of the first run, RFC 3339 with zone, e.g. 2026-03-01T12:00:00Z; the same for every shard and in the future"),
-		gap:     fs.Duration("shard-gap", DefaultShardGap, "with -shard: time in every run's slot, after warm-up, duration and cool-down, for the work between attacks"),
+		shard:          fs.String("shard", "", "send shard `i/N` of the load (0 ≤ i < N) as one of N runners sharing one schedule; needs -attach and -start-at"),
+		startAt:        fs.String("start-at", "", "with -shard: the shared start `time` of the first run, RFC 3339 with zone, e.g. 2026-03-01T12:00:00Z; the same for every shard and in the future"),
+		gap:            fs.Duration("shard-gap", DefaultShardGap, "with -shard: time in every run's slot, after warm-up, duration and cool-down, for the work between attacks"),
+		barrier:        fs.String("barrier", "", "with -shard, instead of -start-at: a `folder` every shard sees (a shared volume), where the shards set their start together once every shard is ready (after shard 0's validation)"),
+		barrierTimeout: fs.Duration("barrier-timeout", DefaultBarrierTimeout, "with -barrier: how long shard 0 waits for the other shards before it starts without them, and they wait for shard 0"),
 	}
 }
 
-// readShard sets c.Shard and c.ShardGap from the flags, checking them
-// against the rest of c (lists, capacity and profiling already read) and
-// the time now.
+// readShard sets c.Shard, c.ShardGap and c.Barrier from the flags,
+// checking them against the rest of c (lists, capacity and profiling
+// already read) and the time now.
 func (c *Config) readShard(v shardFlags, set map[string]bool, now time.Time) []error {
 	c.ShardGap = *v.gap
 	if *v.shard == "" {
 		var errs []error
-		for _, name := range []string{"start-at", "shard-gap"} {
+		for _, name := range []string{"start-at", "shard-gap", "barrier", "barrier-timeout"} {
 			if set[name] {
 				errs = append(errs, fmt.Errorf("-%s only applies with -shard", name))
 			}
@@ -52,8 +59,20 @@ func (c *Config) readShard(v shardFlags, set map[string]bool, now time.Time) []e
 	if err != nil {
 		return []error{err}
 	}
-	if s.Start, err = parseStartAt(*v.startAt, now); err != nil {
-		return []error{err}
+	switch {
+	case *v.barrier != "" && *v.startAt != "":
+		return []error{errors.New("-barrier sets the shared start: leave -start-at out")}
+	case *v.barrier != "":
+		if *v.barrierTimeout <= 0 {
+			return []error{errors.New("-barrier-timeout must be above zero")}
+		}
+		c.Barrier = &barrier.Barrier{Dir: *v.barrier, Index: s.Index, Count: s.Count, Timeout: *v.barrierTimeout}
+	case set["barrier-timeout"]:
+		return []error{errors.New("-barrier-timeout only applies with -barrier")}
+	default:
+		if s.Start, err = parseStartAt(*v.startAt, now); err != nil {
+			return []error{err}
+		}
 	}
 	c.Shard = &s
 	return c.checkShard()
@@ -78,7 +97,7 @@ func parseShard(value string) (load.Shard, error) {
 // parseStartAt reads -start-at, which must lie after now.
 func parseStartAt(value string, now time.Time) (time.Time, error) {
 	if value == "" {
-		return time.Time{}, errors.New("-shard needs -start-at: the shared start time of every shard, e.g. -start-at " + now.Add(2*time.Minute).UTC().Format(time.RFC3339))
+		return time.Time{}, errors.New("-shard needs -start-at or -barrier: the shared start time of every shard, e.g. -start-at " + now.Add(2*time.Minute).UTC().Format(time.RFC3339))
 	}
 	t, err := time.Parse(time.RFC3339, value)
 	if err != nil {

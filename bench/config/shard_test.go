@@ -36,6 +36,16 @@ func TestParseShardFlags(t *testing.T) {
 			t.Errorf("start %v, gap %v; want %v and the default gap", cfg.Shard.Start, cfg.ShardGap, future)
 		}
 	})
+	t.Run("barrier", func(t *testing.T) {
+		cfg, err := config.Parse(sharded("-shard", "1/3", "-barrier", "/results/run/barrier", "-barrier-timeout", "2m"), env(nil), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := cfg.Barrier
+		if b == nil || b.Dir != "/results/run/barrier" || b.Index != 1 || b.Count != 3 || b.Timeout != 2*time.Minute || !cfg.Shard.Start.IsZero() {
+			t.Errorf("barrier %+v, shard %+v; want shard 1 of 3 at /results/run/barrier for 2m, its start not yet set", b, cfg.Shard)
+		}
+	})
 	t.Run("unsharded", func(t *testing.T) {
 		cfg, err := config.Parse(attach, env(nil), io.Discard)
 		if err != nil || cfg.Shard != nil {
@@ -54,7 +64,11 @@ func TestParseShardFlags(t *testing.T) {
 		{"one shard", sharded("-shard", "0/1", "-start-at", at), "N must be at least 2"},
 		{"index too high", sharded("-shard", "2/2", "-start-at", at), "i must be 0 to 1"},
 		{"negative index", sharded("-shard", "-1/2", "-start-at", at), "i must be 0 to 1"},
-		{"no start", sharded("-shard", "0/2"), "-shard needs -start-at"},
+		{"no start", sharded("-shard", "0/2"), "-shard needs -start-at or -barrier"},
+		{"barrier and start", sharded("-shard", "0/2", "-start-at", at, "-barrier", "b"), "leave -start-at out"},
+		{"barrier without shard", sharded("-barrier", "b"), "-barrier only applies with -shard"},
+		{"barrier timeout without barrier", sharded("-shard", "0/2", "-start-at", at, "-barrier-timeout", "1m"), "-barrier-timeout only applies with -barrier"},
+		{"no barrier timeout", sharded("-shard", "0/2", "-barrier", "b", "-barrier-timeout", "0s"), "-barrier-timeout must be above zero"},
 		{"no zone", sharded("-shard", "0/2", "-start-at", "2030-01-01T12:00:00"), "RFC 3339 time with zone"},
 		{"start passed", sharded("-shard", "0/2", "-start-at", past), "has passed"},
 		{"start without shard", sharded("-start-at", at), "-start-at only applies with -shard"},
