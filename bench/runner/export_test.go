@@ -21,3 +21,7 @@ var OtherLoad = otherLoad
 
 // FileBase exposes how the runner names a run's files.
 var FileBase = fileBase
+
+// BarrierNote exposes the note on how a shard met the others at the start
+// barrier.
+var BarrierNote = barrierNote

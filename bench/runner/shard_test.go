@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"crudbench/bench/barrier"
 	"crudbench/bench/load"
 	"crudbench/bench/runner"
 )
@@ -41,4 +42,33 @@ func TestWaitSlot(t *testing.T) {
 			t.Errorf("skip %q, want interrupted", skip)
 		}
 	})
+}
+
+// TestBarrierNote checks that the note on the start barrier says when the
+// shard was ready, who was missing, and how early or late it learned the
+// start: the start skew the merged report carries for every shard.
+func TestBarrierNote(t *testing.T) {
+	at := time.Date(2026, 3, 1, 12, 0, 10, 0, time.UTC)
+	ready := map[int]time.Time{0: at.Add(-5 * time.Second), 1: at.Add(-25 * time.Second)}
+	for _, tt := range []struct {
+		name  string
+		start barrier.Start
+		want  []string
+	}{
+		{"all ready", barrier.Start{At: at, SetAt: at.Add(-3 * time.Second), Ready: ready, Arrived: at.Add(-25 * time.Second), Learned: at.Add(-2900 * time.Millisecond)},
+			[]string{"shard 1/2 was ready at 11:59:45.000", "set the start at 12:00:07.000 for 12:00:10.000", "all 2 shards were ready, the first and last 20s apart", "learned it 2.9s before the start"}},
+		{"missing", barrier.Start{At: at, SetAt: at.Add(-3 * time.Second), Ready: ready, Missing: []int{1}, Learned: at.Add(-time.Second)},
+			[]string{"shards [1] not ready (-barrier-timeout)"}},
+		{"late", barrier.Start{At: at, SetAt: at.Add(-3 * time.Second), Ready: ready, Learned: at.Add(20 * time.Second)},
+			[]string{"learned it 20s after the start", "more than 1s late were skipped"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			note := runner.BarrierNote(load.Shard{Index: 1, Count: 2}, tt.start)
+			for _, want := range tt.want {
+				if !strings.Contains(note, want) {
+					t.Errorf("note %q, want it to say %q", note, want)
+				}
+			}
+		})
+	}
 }
