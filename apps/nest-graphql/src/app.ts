@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import type { Server } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -7,13 +7,10 @@ import { LogController } from 'fastify';
 import { answers } from '@crudbench/node-base/graphql/answers.js';
 import { writeError } from '@crudbench/node-base/graphql/errors.js';
 import { addRequestChecks } from '@crudbench/node-base/graphql/mercurius.js';
-import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
+import { MAX_BODY_BYTES, type Serve } from '@crudbench/node-base/http/server.js';
 import { NestLogger } from '@crudbench/node-base/nestLogger.js';
 import { AppModule } from './app.module.js';
 import type { Deps, Driver } from './deps.js';
-
-/** Serve is node-base's createServer for a listener, with the Go apps' HTTP rules and request deadline (http/run.js). */
-export type Serve = (listener: (req: NodeBase.Request, res: NodeBase.Response) => unknown, answers: NodeBase.Answers) => Server;
 
 /**
  * NodeBaseExpressAdapter is Nest's Express platform listening with
@@ -50,7 +47,7 @@ export async function createApp(driver: Driver, deps: Deps, serve?: Serve): Prom
       logController: new LogController({ disableRequestLogging: true }),
       bodyLimit: MAX_BODY_BYTES,
       ...(serve && {
-        serverFactory: (handler: (req: NodeBase.Request, res: NodeBase.Response) => unknown) => serve(handler, answers(writeError)),
+        serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => unknown) => serve(handler, answers(writeError)),
         // node-base's server answers what Node's parser refuses and closes
         // lingering; Fastify's own handler would then destroy the socket,
         // and the reset would discard that answer.

@@ -1,15 +1,9 @@
 import type { Logger } from 'pino';
+import type { PersonReads } from '@crudbench/node-base/graphql/persons.js';
+import type { Pool } from '@crudbench/node-base/http/run.js';
 
 /** Driver names the GraphQL engine the app serves with, and so Nest's platform: Apollo on Express, Mercurius on Fastify. */
 export type Driver = 'apollo' | 'mercurius';
-
-/** PersonReads are node-base's person reads (graphql/persons.js) the dataloaders batch: one statement per level. */
-export interface PersonReads {
-  byIds(ids: readonly unknown[]): Promise<unknown[]>;
-  appointmentsByPersons(ids: readonly unknown[]): Promise<unknown[]>;
-  stipendsByAppointments(ids: readonly unknown[]): Promise<unknown[]>;
-  fundingsByAppointments(ids: readonly unknown[]): Promise<unknown[]>;
-}
 
 /**
  * Deps are what node-base's run (http/run.js) hands the app: the logger,
@@ -18,7 +12,7 @@ export interface PersonReads {
  */
 export interface Deps {
   logger: Logger;
-  pool: unknown;
+  pool: Pool;
   persons: PersonReads;
   personWriter: unknown;
   vacancies: unknown;

@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import type { PersonReads } from './deps.js';
+import type { PersonReads } from '@crudbench/node-base/graphql/persons.js';
 
 /** Loaders are one request's dataloaders of the nested fields. */
 export type Loaders = ReturnType<typeof createLoaders>;

@@ -2,7 +2,7 @@ import client from 'prom-client';
 import { metricsServer } from '@crudbench/node-base/metrics.js';
 import { personStore } from '@crudbench/node-base/graphql/persons.js';
 import { run as runApp } from '@crudbench/node-base/http/run.js';
-import { type Serve, createApp } from './app.js';
+import { createApp } from './app.js';
 import type { Deps } from './deps.js';
 import { readDriver } from './driver.js';
 
@@ -24,7 +24,7 @@ export async function run(env: NodeJS.ProcessEnv, { signal }: { signal?: AbortSi
       persons: personStore,
       serveMetrics: metricsServer(client),
       async start({ serve, config, ...deps }) {
-        const app = await createApp(driver, deps as unknown as Deps, serve as Serve);
+        const app = await createApp(driver, deps as unknown as Deps, serve);
         await app.init();
         const { port, host } = config.addr;
         return {

@@ -1,0 +1,279 @@
+// The modules of @crudbench/node-base (plain JavaScript) that the
+// TypeScript apps import, typed for the compiler as their doc comments
+// describe them. An app reads it with "types": ["@crudbench/node-base"] in
+// its tsconfig.json; a module or member no app imports is left out.
+
+declare module '@crudbench/node-base/config.js' {
+  /** Config is the configuration loadConfig reads from the environment. */
+  export interface Config {
+    databaseUrl: string;
+    addr: { host: string; port: number };
+    dbMaxConns: number;
+    logLevel: string;
+    authSecret: string;
+    tokenTtlMs: number;
+    requestTimeoutMs: number;
+    metricsAddr: { host: string; port: number } | null;
+    debugAddr: { host: string; port: number } | null;
+    debugPause: { ms: number; every: number } | null;
+  }
+  /** ConfigError is a setting the environment gives wrong: the process exits with its message. */
+  export class ConfigError extends Error {}
+}
+
+declare module '@crudbench/node-base/errors.js' {
+  export const EINVALID: 'invalid';
+  export const ENOTFOUND: 'not_found';
+  export const ECONFLICT: 'conflict';
+  export const EUNAUTHORIZED: 'unauthorized';
+  export const EUNAVAILABLE: 'unavailable';
+  export const EINTERNAL: 'internal';
+  export type Fields = Record<string, string>;
+  /** AppError is a failure of the data layer the client may be told about. */
+  export class AppError extends Error {
+    constructor(code: string, message: string, options?: { fields?: Fields; cause?: unknown });
+    readonly code: string;
+    readonly fields?: Fields;
+  }
+  /** RequestError is a request refused before it reaches the data layer, with its own status. */
+  export class RequestError extends Error {
+    constructor(status: number, detail: string, fields?: Fields);
+    readonly status: number;
+    readonly fields?: Fields;
+  }
+  export function badRequest(detail: string, fields?: Fields): RequestError;
+}
+
+declare module '@crudbench/node-base/tokens.js' {
+  /** bearerToken is the token of an Authorization header's Bearer scheme, or '' for another. */
+  export function bearerToken(header: string): string;
+}
+
+declare module '@crudbench/node-base/http/server.js' {
+  import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+  export const MAX_BODY_BYTES: number;
+  export const RETRY_AFTER: string;
+  export type Answer = (req: IncomingMessage, res: ServerResponse) => void;
+  /** Answers are the server's own answers, in the envelope of the app's API. */
+  export interface Answers {
+    badBody: Answer;
+    internal: Answer;
+    unavailable?: Answer;
+  }
+  /** Serve is createServer for listener with the Go apps' HTTP rules and request deadline, as run hands it to an app. */
+  export type Serve = (listener: (req: IncomingMessage, res: ServerResponse) => unknown, answers: Answers) => Server;
+}
+
+declare module '@crudbench/node-base/http/protocol.js' {
+  export const MAX_HEADER_BYTES: number;
+}
+
+declare module '@crudbench/node-base/http/params.js' {
+  import type { ParsedUrlQuery } from 'node:querystring';
+  /** Id is a positive int64 id: a number, or its digits past 2^53. */
+  export type Id = number | string;
+  export function pathId(raw: string): Id;
+  export function queryParam(query: ParsedUrlQuery, target: string, name: string): string | undefined;
+  export function updateVersion(ifMatch: string | undefined, bodyVersion: number | null | undefined): number;
+}
+
+declare module '@crudbench/node-base/http/json.js' {
+  import type { IncomingMessage } from 'node:http';
+  export const UNSUPPORTED_MEDIA_TYPE: string;
+  export function isJSON(contentType: string | undefined): boolean;
+  export function readBody(req: IncomingMessage): Promise<Buffer>;
+  export function decodeBody(
+    raw: Buffer,
+    shape: Record<string, 'string' | 'int32' | 'int64' | 'date'>,
+  ): Record<string, unknown> & {
+    readonly nulls: string[];
+  };
+}
+
+declare module '@crudbench/node-base/http/run.js' {
+  import type { Server } from 'node:http';
+  import type { Config } from '@crudbench/node-base/config.js';
+  import type { Serve } from '@crudbench/node-base/http/server.js';
+  import type { Id } from '@crudbench/node-base/http/params.js';
+
+  /** Logger is node-base's logger (pino), as the apps call it. */
+  export interface Logger {
+    isLevelEnabled(level: string): boolean;
+    trace(fields: object, msg?: string): void;
+    debug(fields: object, msg?: string): void;
+    info(fields: object, msg?: string): void;
+    warn(fields: object, msg?: string): void;
+    error(fields: object, msg?: string): void;
+  }
+  export type Row = Record<string, unknown> & { id: number; version: number };
+  export interface Page {
+    items: Row[];
+    nextCursor: string | null;
+  }
+  /** Pool is the part of pg's Pool an app uses. */
+  export interface Pool {
+    query(text: string): Promise<unknown>;
+  }
+  /** PersonReads are the REST person reads (store/persons.js). */
+  export interface PersonReads {
+    find(page: { search?: string; after?: string; limit?: string }): Promise<Page>;
+    findDetail(id: Id): Promise<Row>;
+  }
+  export interface PersonWrites {
+    create(person: Record<string, unknown>): Promise<Row>;
+    update(id: Id, version: number, patch: Record<string, unknown>): Promise<Row>;
+    delete(id: Id): Promise<void>;
+  }
+  export interface VacancyStore {
+    find(page: { status?: string; after?: string; limit?: string }): Promise<Page>;
+    findById(id: Id): Promise<Row>;
+    create(vacancy: Record<string, unknown>): Promise<Row>;
+    update(id: Id, version: number, patch: Record<string, unknown>): Promise<Row>;
+    delete(id: Id): Promise<void>;
+  }
+  export interface User {
+    id: number;
+    username: string;
+    role: 'viewer' | 'editor';
+  }
+  export interface UserStore {
+    authenticate(username: string, password: string): Promise<User>;
+  }
+  export interface Claims {
+    userId: number;
+    username: string;
+    role: 'viewer' | 'editor';
+  }
+  export interface TokenService {
+    issue(user: User): { token: string; expiresAt: Date };
+    verify(token: string): Claims;
+  }
+  /** Deps is what run hands an app's start; persons is the app's persons(pool). */
+  export interface Deps<Persons = PersonReads> {
+    config: Config;
+    logger: Logger;
+    pool: Pool;
+    persons: Persons;
+    personWriter: PersonWrites;
+    vacancies: VacancyStore;
+    users: UserStore;
+    tokens: TokenService;
+    requestTimeoutMs: number;
+    serve: Serve;
+  }
+  /** Started is what an app's start returns: its server, and in place of run's own steps its listen, stop and close. */
+  export interface Started {
+    server: Server;
+    listen?: () => Promise<unknown>;
+    stop?: () => Promise<unknown>;
+    close?: () => Promise<unknown>;
+  }
+  export function run<Persons>(
+    env: NodeJS.ProcessEnv,
+    options: { signal?: AbortSignal },
+    app: {
+      defaultAddr: string;
+      name: string;
+      persons: (pool: Pool) => Persons;
+      serveMetrics: (addr: { host: string; port: number }, pool: Pool) => Promise<Server>;
+      start: (deps: Deps<Persons>) => Started | Promise<Started>;
+    },
+  ): Promise<void>;
+}
+
+declare module '@crudbench/node-base/store/persons.js' {
+  import type { PersonReads, Pool } from '@crudbench/node-base/http/run.js';
+  export function personStore(pool: Pool): PersonReads;
+}
+
+declare module '@crudbench/node-base/store/pool.js' {
+  import type { Pool } from '@crudbench/node-base/http/run.js';
+  /** ping reports whether the database of pool answers within 2 s. */
+  export function ping(pool: Pool): Promise<boolean>;
+}
+
+declare module '@crudbench/node-base/metrics.js' {
+  import type { Server } from 'node:http';
+  import type { Pool } from '@crudbench/node-base/http/run.js';
+  /** metricsServer returns an app's serveMetrics(addr, pool) with client, the app's own prom-client. */
+  export function metricsServer(client: unknown): (addr: { host: string; port: number }, pool: Pool) => Promise<Server>;
+}
+
+declare module '@crudbench/node-base/nestLogger.js' {
+  import type { Logger } from '@crudbench/node-base/http/run.js';
+  /** NestLogger is Nest's LoggerService on the app's logger. */
+  export class NestLogger {
+    constructor(logger: Logger);
+    log(message: unknown, ...rest: unknown[]): void;
+    debug(message: unknown, ...rest: unknown[]): void;
+    verbose(message: unknown, ...rest: unknown[]): void;
+    warn(message: unknown, ...rest: unknown[]): void;
+    error(message: unknown, ...rest: unknown[]): void;
+    fatal(message: unknown, ...rest: unknown[]): void;
+  }
+}
+
+declare module '@crudbench/node-base/graphql/errors.js' {
+  import type { IncomingMessage, ServerResponse } from 'node:http';
+  /** ErrorWriter writes one GraphQL error with its code and status on node:http's response. */
+  export type ErrorWriter = (req: IncomingMessage, res: ServerResponse, status: number, code: string, message: string) => void;
+  export const writeError: ErrorWriter;
+  export function responseType(accept: string | undefined): string;
+}
+
+declare module '@crudbench/node-base/graphql/answers.js' {
+  import type { Answers } from '@crudbench/node-base/http/server.js';
+  import type { ErrorWriter } from '@crudbench/node-base/graphql/errors.js';
+  export function answers(send: ErrorWriter): Answers;
+}
+
+declare module '@crudbench/node-base/graphql/persons.js' {
+  import type { Pool } from '@crudbench/node-base/http/run.js';
+  /** PersonReads are the GraphQL person reads the dataloaders batch: one statement per level. */
+  export interface PersonReads {
+    byIds(ids: readonly unknown[]): Promise<unknown[]>;
+    appointmentsByPersons(ids: readonly unknown[]): Promise<unknown[]>;
+    stipendsByAppointments(ids: readonly unknown[]): Promise<unknown[]>;
+    fundingsByAppointments(ids: readonly unknown[]): Promise<unknown[]>;
+  }
+  export function personStore(pool: Pool): PersonReads;
+}
+
+declare module '@crudbench/node-base/graphql/context.js' {
+  /** authenticate reads an Authorization header with tokens: { user } for a valid bearer token, { tokenError } for another. */
+  export function authenticate(header: string | undefined, tokens: unknown): { user?: unknown; tokenError?: string };
+}
+
+declare module '@crudbench/node-base/graphql/resolvers.js' {
+  type Resolver = (parent: unknown, args: Record<string, unknown>, ctx: unknown) => Promise<unknown>;
+  export function createResolvers(): { resolvers: Record<string, Record<string, Resolver>> };
+}
+
+declare module '@crudbench/node-base/graphql/inputs.js' {
+  export function createInputs(): { badInput: (message: string, node?: unknown) => Error };
+}
+
+declare module '@crudbench/node-base/graphql/schema.js' {
+  import type { GraphQLSchema } from 'graphql';
+  export function buildSchema(options: {
+    makeSchema: (definitions: { typeDefs: string[]; resolvers: Record<string, unknown> }) => GraphQLSchema;
+    resolvers: Record<string, unknown>;
+    badInput: (message: string, node?: unknown) => Error;
+    schemaDir: URL;
+  }): GraphQLSchema;
+}
+
+declare module '@crudbench/node-base/graphql/apollo.js' {
+  type Middleware = (req: unknown, res: unknown, next: (err?: unknown) => void) => void;
+  export function apolloOptions(logger: unknown): Record<string, unknown>;
+  export const refuseUnserved: Middleware;
+  export const refuseLargeQuery: Middleware;
+  export function refuseByteOrderMark(req: unknown, res: unknown, buf: Buffer): void;
+  export function bodyRefusal(err: unknown): [number, string, string] | null;
+}
+
+declare module '@crudbench/node-base/graphql/mercurius.js' {
+  export function mercuriusOptions(logger: unknown): Record<string, unknown>;
+  export const limitHooks: Record<string, unknown>;
+  export function addRequestChecks(app: unknown, options: { requestTimeoutMs: number }): void;
+}
