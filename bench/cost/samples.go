@@ -16,6 +16,8 @@ import (
 // keep the last two apart from any app's name.
 const (
 	targetPostgres = "postgres"
+	targetBroker   = "(broker)"
+	targetQueue    = "(broker queue)"
 	targetRunner   = "(runner)"
 	targetMachine  = "(machine)"
 )
@@ -53,6 +55,9 @@ func WriteSamples(dir string, series map[string]sampler.Series, src Sources, nam
 	if ser, ok := series[targetPostgres]; ok {
 		errs = append(errs, write(ser, filepath.Join(dir, filepath.FromSlash(results.PostgresSamplesFile(name)))))
 	}
+	if ser, ok := series[targetBroker]; ok {
+		errs = append(errs, write(ser, filepath.Join(dir, filepath.FromSlash(results.BrokerSamplesFile(name)))))
+	}
 	return errors.Join(errs...)
 }
 
@@ -86,7 +91,13 @@ func Watchers(src Sources, interval time.Duration, dbPID int) []Watcher {
 	if dbPID > 0 {
 		targets = append(targets, sampler.Target{Name: targetPostgres, PID: dbPID, Tree: true})
 	}
+	if src.broker > 0 {
+		targets = append(targets, sampler.Target{Name: targetBroker, PID: src.broker, Tree: true})
+	}
 	ws := []Watcher{sampler.New(interval, targets...)}
+	if src.depth != nil {
+		ws = append(ws, sampler.NewQueueReader(targetQueue, src.depth, interval))
+	}
 	for _, s := range src.scrapes {
 		ws = append(ws, sampler.NewScraper(s.series, s.url, interval))
 	}

@@ -30,6 +30,11 @@ type Sources struct {
 	// SourceMetrics; with several (replicas), the app's figures are the
 	// sum of theirs. None when their URL is unknown.
 	scrapes []scrape
+	// broker is the process tree of an amqp app's broker (its Erlang VM),
+	// 0 when it is not visible; depth reads its request queue's depth,
+	// nil when it is not read.
+	broker int
+	depth  func() (int, error)
 }
 
 // scrape is one process's metrics: the URL and the series it is read into.
@@ -68,6 +73,14 @@ func NewSources(app string, pid int, metricsURLs []string) Sources {
 // added up and their memory as the sum of Pss.
 func (s Sources) AsTree() Sources {
 	s.tree = true
+	return s
+}
+
+// WithBroker returns s with the broker of an amqp app watched as
+// PostgreSQL is: its Erlang VM pid as a tree (0: not visible), and its
+// request queue's depth read with depth (nil: not read).
+func (s Sources) WithBroker(pid int, depth func() (int, error)) Sources {
+	s.broker, s.depth = pid, depth
 	return s
 }
 

@@ -83,7 +83,43 @@ func Take(res *results.Result, out *load.Outcome, series map[string]sampler.Seri
 			res.DB.RSSMeanMB = float64(st.RSSMeanBytes) / results.BytesPerMB
 		}
 	}
+	if src.broker > 0 || src.depth != nil {
+		res.Broker = brokerCost(series, src, from, to, s.Successes)
+	}
 	return unread
+}
+
+// brokerCost is the broker's CPU and memory over the window from to to,
+// from its tree's samples on the app's clock as PostgreSQL's are, and its
+// request queue's depth over the readings in the window.
+func brokerCost(series map[string]sampler.Series, src Sources, from, to time.Time, successes uint64) *results.BrokerCost {
+	c := &results.BrokerCost{PID: src.broker}
+	if ser, ok := series[targetBroker]; ok {
+		st := ser.Window(from, to)
+		if st.Samples >= 2 && !st.Missing {
+			c.CPUAvailable = true
+			c.CPUMean = st.CPUMean
+			c.CPUSeconds = st.CPUSeconds
+			c.CPUMsPerRequest = perRequest(st.CPUSeconds*1000, successes)
+			c.RSSMeanMB = float64(st.RSSMeanBytes) / results.BytesPerMB
+			c.RSSMaxMB = float64(st.RSSMaxBytes) / results.BytesPerMB
+		}
+	}
+	var n, sum int
+	for _, smp := range series[targetQueue].Samples {
+		if smp.Queue == nil || smp.At.Before(from) || smp.At.After(to) {
+			continue
+		}
+		n, sum = n+1, sum+smp.Queue.Depth
+		c.QueueDepthMax = max(c.QueueDepthMax, smp.Queue.Depth)
+	}
+	if n >= 2 {
+		c.QueueAvailable = true
+		c.QueueDepthMean = float64(sum) / float64(n)
+	} else {
+		c.QueueDepthMax = 0
+	}
+	return c
 }
 
 // Cores is the CPU, in cores, of the runner's own process and of the

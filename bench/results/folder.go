@@ -61,6 +61,12 @@ func PostgresSamplesFile(samplesFile string) string {
 	return strings.TrimSuffix(samplesFile, ".csv") + ".postgres.csv"
 }
 
+// BrokerSamplesFile names the broker's samples beside an amqp app's
+// samplesFile (a Result's SamplesFile).
+func BrokerSamplesFile(samplesFile string) string {
+	return strings.TrimSuffix(samplesFile, ".csv") + ".broker.csv"
+}
+
 // ReplicaSamplesFiles names the samples files of an app's n replicas
 // beside its run's samplesFile (a Result's SamplesFile): <run>.replica1.csv
 // and on; none for an app of one process.
@@ -85,6 +91,9 @@ func (r *Result) Files() []string {
 	if r.SamplesFile != "" {
 		names = append(names, r.SamplesFile, PostgresSamplesFile(r.SamplesFile))
 		names = append(names, ReplicaSamplesFiles(r.SamplesFile, r.AppCost.Replicas)...)
+		if r.Broker != nil && r.Broker.CPUAvailable {
+			names = append(names, BrokerSamplesFile(r.SamplesFile))
+		}
 	}
 	if r.CPUProfile != nil && r.CPUProfile.File != "" {
 		names = append(names, r.CPUProfile.File)

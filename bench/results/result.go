@@ -23,6 +23,9 @@ type Result struct {
 
 	AppCost ProcessCost `json:"appCost"`
 	DB      DBCost      `json:"dbCost"`
+	// Broker is what the RabbitMQ between the load and an amqp app spent
+	// on the window; nil for the other kinds.
+	Broker *BrokerCost `json:"brokerCost,omitempty"`
 	// AttackSuccesses counts the successful requests of the whole attack,
 	// warm-up included: what DB.Statements is divided by, kept so that a
 	// merge of shards can add them before dividing.
@@ -165,6 +168,29 @@ type DBCost struct {
 	CPUMean         float64 `json:"cpuMean"`
 	CPUMsPerRequest float64 `json:"cpuMsPerRequest"`
 	RSSMeanMB       float64 `json:"rssMeanMB"` // Pss sum
+}
+
+// BrokerCost is what the broker an amqp app's requests and replies go
+// through spent on a measured window, measured as PostgreSQL is: the
+// Erlang VM (beam.smp) and its children as one tree.
+type BrokerCost struct {
+	// CPUAvailable is false when the broker's process was not visible
+	// (one at AMQP_URL, or an attached app's).
+	CPUAvailable    bool    `json:"cpuAvailable"`
+	PID             int     `json:"pid,omitempty"`
+	CPUMean         float64 `json:"cpuMean"`
+	CPUSeconds      float64 `json:"cpuSeconds,omitempty"`
+	CPUMsPerRequest float64 `json:"cpuMsPerRequest"`
+	RSSMeanMB       float64 `json:"rssMeanMB"` // Pss sum
+	RSSMaxMB        float64 `json:"rssMaxMB"`
+	// QueueAvailable is false when the request queue's depth could not
+	// be read twice in the window. QueueDepthMean and QueueDepthMax are
+	// the requests waiting in the queue (ready, not yet delivered to the
+	// app, which holds up to its prefetch unacknowledged) over the
+	// window's readings.
+	QueueAvailable bool    `json:"queueAvailable"`
+	QueueDepthMean float64 `json:"queueDepthMean"`
+	QueueDepthMax  int     `json:"queueDepthMax"`
 }
 
 // RepeatSummary is the key numbers of one repeat (or their spread).

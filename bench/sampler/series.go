@@ -29,6 +29,9 @@ type Sample struct {
 	// Pauses is the app's runtime's pauses at At, when the sample was
 	// scraped from metrics that have them; nil from /proc.
 	Pauses *Pauses
+	// Queue is a broker's queue at At, when the sample was read from the
+	// broker (QueueReader); nil otherwise.
+	Queue *Queue
 }
 
 // Series is everything a Sampler recorded for one target.
