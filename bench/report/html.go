@@ -77,10 +77,13 @@ type profileView struct {
 	Name, Title string
 	Table       table
 	Spread      *table
-	Latency     []template.HTML
-	Throughput  template.HTML
-	CPU         template.HTML
-	RSS         template.HTML
+	// Broker is the broker's cost in the runs of amqp apps; nil when
+	// there were none.
+	Broker     *table
+	Latency    []template.HTML
+	Throughput template.HTML
+	CPU        template.HTML
+	RSS        template.HTML
 	// Timelines holds each run's latency per second, small multiples.
 	Timelines []template.HTML
 	// OverTime holds the CPU and RSS line charts per scenario; OverTimeNotes
@@ -182,6 +185,9 @@ func throughputChart(l layout, rs []*results.Result) template.HTML {
 
 func profileCharts(dir string, l layout, name string, rs []*results.Result, repeats bool, clients int) profileView {
 	v := profileView{Name: name, Table: resultTable(rs, clients)}
+	if bt := brokerTable(rs); len(bt.Rows) > 0 {
+		v.Broker = &bt
+	}
 	if repeats {
 		st := spreadTable(rs)
 		v.Spread = &st
@@ -308,6 +314,8 @@ summary { cursor: pointer; }
 <h2 id="profile-{{.Name}}">Results: {{.Title}}</h2>
 {{template "table" .Table}}
 {{with .Spread}}<h3>Spread across repeats (max − min)</h3>
+{{template "table" .}}{{end}}
+{{with .Broker}}<h3>The broker (RabbitMQ)</h3>
 {{template "table" .}}{{end}}
 {{if .Latency}}
 <h3>Latency percentiles</h3>

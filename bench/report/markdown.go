@@ -48,6 +48,10 @@ func writeMDResults(b *bytes.Buffer, run *results.Run, l layout) {
 		rs := l.resultsOf(run, prof)
 		fmt.Fprintf(b, "## Results: %s\n\n", mdText(profileTitle(run, prof)))
 		writeMDTable(b, resultTable(rs, clientsOf(run)))
+		if bt := brokerTable(rs); len(bt.Rows) > 0 {
+			fmt.Fprintf(b, "### The broker: %s\n\n", mdText(prof))
+			writeMDTable(b, bt)
+		}
 		if hasRepeats(run) {
 			fmt.Fprintf(b, "### Spread across repeats: %s (max − min)\n\n", mdText(prof))
 			writeMDTable(b, spreadTable(rs))

@@ -333,5 +333,8 @@ func (u *appUnderTest) sources(name string) cost.Sources {
 	if u.tree && u.pid > 0 {
 		src = src.AsTree()
 	}
+	if u.brokerPID > 0 || u.queueDepth != nil {
+		src = src.WithBroker(u.brokerPID, u.queueDepth)
+	}
 	return src
 }

@@ -20,6 +20,8 @@ type runBroker struct {
 	// url is the broker's AMQP URL; empty when the run has no amqp app.
 	url  string
 	node *broker.Broker
+	// depth reads the request queue's depth during the loads.
+	depth *broker.DepthReader
 }
 
 // startBroker reaches the broker of the amqp apps the runner starts, when
@@ -75,4 +77,28 @@ func (r *runner) useBroker(url string) {
 		tr.RegisterProtocol(amqpwire.Scheme, wire)
 	}
 	r.undo(wire.Close)
+	r.broker.depth = broker.NewDepthReader(url)
+	r.undo(r.broker.depth.Close)
+}
+
+// watchBroker has every amqp app's loads watch its broker: the queue's
+// depth always, the node's CPU and memory when it is the runner's.
+func (r *runner) watchBroker() {
+	if r.broker.url == "" {
+		return
+	}
+	for _, u := range r.apps {
+		if u.app == nil || u.app.Kind != scenario.KindAMQP {
+			continue
+		}
+		if r.broker.node != nil {
+			u.brokerPID = r.broker.node.PID()
+		}
+		u.queueDepth = func() (int, error) { return r.broker.depth.Depth(scenario.AMQPQueue) }
+	}
+	cpu := "its CPU and memory are not sampled (not the runner's node)"
+	if r.broker.node != nil {
+		cpu = "its CPU and memory are sampled as PostgreSQL's are, the Erlang VM (beam.smp) and its children (erl_child_setup, inet_gethost) as one tree, and per request of the amqp app's load"
+	}
+	r.note(fmt.Sprintf("amqp: the broker between the load and the app is measured on its own: %s; its request queue's depth is read every sample interval with a passive queue.declare over a connection of the runner's (one AMQP round trip the broker answers from the queue's count, where rabbitmqctl would start an Erlang VM per reading and the management plugin is not loaded): the requests ready in the queue, not the up to AMQP_PREFETCH the app holds unacknowledged.", cpu))
 }

@@ -72,6 +72,11 @@ type appUnderTest struct {
 	// debugURL is the app's admin address, where it serves pprof; empty
 	// when it has none (a Node app, an attached app without -debug-url).
 	debugURL string
+	// brokerPID is an amqp app's broker's Erlang VM, sampled with it as
+	// PostgreSQL is (0: not the runner's, or another kind), and
+	// queueDepth reads its request queue's depth (nil: another kind).
+	brokerPID  int
+	queueDepth func() (int, error)
 	// metricsURLs are where the app serves its Prometheus metrics: its
 	// admin address's /metrics, or an attached app's -metrics-url, one
 	// per replica; none when unknown.

@@ -57,6 +57,7 @@ func (r *runner) setup(ctx context.Context, run *results.Run) error {
 		}
 		r.attachBroker()
 		r.attach()
+		r.watchBroker()
 		run.Settings.DBMaxConns = 0
 		r.note("Attach mode: the apps were started elsewhere, so their DB_MAX_CONNS and other settings are theirs (settings.dbMaxConns is 0: unknown).")
 		r.readCPUs(run)
@@ -68,6 +69,7 @@ func (r *runner) setup(ctx context.Context, run *results.Run) error {
 	if err := r.startApps(ctx, dbURL); err != nil {
 		return err
 	}
+	r.watchBroker()
 	r.readCPUs(run)
 	return nil
 }
