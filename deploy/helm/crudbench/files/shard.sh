@@ -1,0 +1,80 @@
+#!/bin/sh
+# shard.sh runs one shard of the bench Job: it finds every app replica's
+# metrics address, runs the bench with the flags it is given plus those
+# addresses, leaves a done marker naming its results folder and, on shard
+# 0, waits for every shard's marker and merges their folders into one.
+#
+# Environment (set by the Job): INDEX, SHARDS, RUN_DIR (this Job's folder
+# on the results volume), APPS (name:replicas ...), PREFIX (the Services'
+# name prefix), NAMESPACE, CLUSTER_DOMAIN, METRICS_PORT, WAIT_SECONDS (the
+# longest wait for replicas and for the other shards' markers).
+set -u
+
+markers="$RUN_DIR/done"
+mine="$markers/$INDEX"
+mkdir -p "$markers" "$RUN_DIR/shard$INDEX"
+
+# fail ends the shard with a message that says what to look at.
+fail() {
+	echo "shard $INDEX/$SHARDS: $*" >&2
+	exit 1
+}
+
+# replicas prints the addresses of an app's ready replicas, as its headless
+# Service names them (by its full name: busybox's nslookup does not search
+# the pod's DNS domains).
+replicas() {
+	nslookup -type=a "$PREFIX-$1-replicas.$NAMESPACE.svc.$CLUSTER_DOMAIN" 2>/dev/null | awk '/^Name:/ { named = 1 } named && /^Address/ { print $NF }'
+}
+
+# A shard that already ran (its pod retried, e.g. shard 0 after a failed
+# merge) does not run its load again: the shared start has passed.
+if [ ! -s "$mine" ]; then
+	deadline=$(($(date +%s) + WAIT_SECONDS))
+	metrics=""
+	for entry in $APPS; do
+		app=${entry%%:*}
+		want=${entry##*:}
+		while :; do
+			found=$(replicas "$app")
+			got=$(echo "$found" | grep -c .)
+			[ "$got" -eq "$want" ] && break
+			[ "$(date +%s)" -ge "$deadline" ] && fail "$app has $got ready replicas behind $PREFIX-$app-replicas, not $want, after ${WAIT_SECONDS}s"
+			sleep 1
+		done
+		for ip in $found; do
+			metrics="$metrics${metrics:+,}$app=http://$ip:$METRICS_PORT/metrics"
+		done
+	done
+
+	/usr/local/bin/bench -metrics-url "$metrics" -out "$RUN_DIR/shard$INDEX" "$@"
+	status=$?
+	# The newest folder is this attempt's; the marker is written whole
+	# (renamed into place), so shard 0 never reads half of one.
+	folder=$(ls -d "$RUN_DIR/shard$INDEX"/*/ 2>/dev/null | tail -n 1)
+	echo "$status ${folder%/}" >"$mine.tmp" && mv "$mine.tmp" "$mine"
+	[ "$status" -eq 0 ] || fail "the bench ended with status $status (its folder: ${folder:-none})"
+fi
+[ "$INDEX" -eq 0 ] || exit 0
+
+# Shard 0 merges once every shard has left its marker; a shard that never
+# does (failed for good, or later than WAIT_SECONDS) fails the merge with
+# its name instead of holding the Job.
+deadline=$(($(date +%s) + WAIT_SECONDS))
+folders=""
+k=0
+while [ "$k" -lt "$SHARDS" ]; do
+	if [ -s "$markers/$k" ]; then
+		read -r status folder <"$markers/$k"
+		[ "$status" -eq 0 ] || fail "shard $k ended with status $status: no merge"
+		folders="$folders $folder"
+		k=$((k + 1))
+		continue
+	fi
+	[ "$(date +%s)" -ge "$deadline" ] && fail "shard $k left no done marker in $markers within ${WAIT_SECONDS}s: no merge"
+	sleep 1
+done
+# shellcheck disable=SC2086 # one argument per shard folder
+/usr/local/bin/bench merge -out "$RUN_DIR/merged" $folders || fail "bench merge failed"
+ln -sfn "$(basename "$RUN_DIR")" "$(dirname "$RUN_DIR")/latest"
+echo "merged: $(ls -d "$RUN_DIR/merged"/*/ | tail -n 1)"
