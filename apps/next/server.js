@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import next from 'next';
 import client from 'prom-client';
 import { ConfigError } from '@crudbench/node-base/config.js';
-import { metricsServer } from '@crudbench/node-base/graphql/metrics.js';
+import { metricsServer } from '@crudbench/node-base/metrics.js';
 import { RETRY_AFTER } from '@crudbench/node-base/http/server.js';
 import { run } from '@crudbench/node-base/http/run.js';
 import { personStore } from '@crudbench/node-base/store/persons.js';

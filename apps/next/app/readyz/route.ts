@@ -1,4 +1,4 @@
-import { ping } from '@crudbench/node-base/graphql/context.js';
+import { ping } from '@crudbench/node-base/store/pool.js';
 import { deps } from '../../lib/deps';
 
 export const dynamic = 'force-dynamic';

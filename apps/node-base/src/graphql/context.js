@@ -18,7 +18,3 @@ export function authenticate(header, tokens) {
     return { tokenError: err.expired ? 'the token has expired: log in again' : 'the token is not valid: log in again' };
   }
 }
-
-// ping is the pool's (store/pool.js), still here for apps/next's /readyz,
-// which imports it by this module's name.
-export { ping } from '../store/pool.js';
