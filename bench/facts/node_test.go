@@ -255,19 +255,24 @@ func checkNodeApp(t *testing.T, app string, read []string, f results.StackFacts)
 	if f.Own.Go != 0 || f.Own.Generated != 0 {
 		t.Errorf("Own = %+v: the folder holds code, tests, a README, npm's and tsc's files only", f.Own)
 	}
-	var ownShipped []string
-	for _, name := range ownJS {
-		if !strings.HasSuffix(name, ".ts") {
-			ownShipped = append(ownShipped, name)
+	// What node runs ships; TypeScript (an app's sources, node-base's
+	// declarations) is read by tsc only.
+	run := func(names []string) []string {
+		var js []string
+		for _, name := range names {
+			if !strings.HasSuffix(name, ".ts") {
+				js = append(js, name)
+			}
 		}
+		return js
 	}
-	shipped := append(append(append(ownShipped, compiled(t, dir)...), dir+"/package.json"), read...)
+	shipped := append(append(append(run(ownJS), compiled(t, dir)...), dir+"/package.json"), read...)
 	var sharedJS []string
 	for _, d := range localDirs {
 		sharedJS = append(sharedJS, code(d)...)
 		shipped = append(shipped, d+"/package.json")
 	}
-	shipped = append(shipped, sharedJS...)
+	shipped = append(shipped, run(sharedJS)...)
 	if want := nonBlank(t, sharedJS...); f.Shared.JS != want {
 		t.Errorf("Shared.JS = %d, want the %d non-blank lines of the local packages' code %v", f.Shared.JS, want, localDirs)
 	}
