@@ -47,7 +47,9 @@ func (r *runner) startBroker(ctx context.Context) error {
 	if node != nil {
 		r.undo(node.Stop)
 		r.broker.node = node
-		r.con.printf("RabbitMQ is up (beam.smp pid %d, node log %s).\n", node.PID(), node.LogFile())
+		// Its processes are named, so that what outlives a killed runner
+		// can be told by pid.
+		r.con.printf("RabbitMQ is up (beam.smp pid %d, its processes %v, node log %s).\n", node.PID(), node.PIDs(), node.LogFile())
 	} else {
 		r.note("The amqp apps used the broker at AMQP_URL, which is not the runner's: -cpus does not place it, and its CPU and memory are not sampled.")
 	}

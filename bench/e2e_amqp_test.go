@@ -1,0 +1,213 @@
+package main_test
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"crudbench/bench/broker"
+	"crudbench/bench/report"
+	"crudbench/bench/results"
+	"crudbench/bench/scenario"
+)
+
+// requireBroker fails the test, saying what to install, when no
+// rabbitmq-server can be found: the amqp kind's runs need one.
+func requireBroker(t *testing.T) {
+	t.Helper()
+	if _, _, err := broker.FindServer(); err != nil {
+		t.Fatalf("the amqp kind needs RabbitMQ: %v", err)
+	}
+}
+
+// TestAMQP runs the amqp app as a user does, in the embedded mode: a
+// throwaway PostgreSQL and a throwaway RabbitMQ the runner starts, the app
+// built and started, every scenario validated and measured briefly. Every
+// validation passes, every run holds its rate with every request
+// answered, the raw files read in vegeta as the report counts them, and
+// the broker is measured beside the app: its CPU and memory per request
+// and its queue's depth.
+func TestAMQP(t *testing.T) {
+	requireBroker(t)
+	var rates []string
+	for _, s := range scenario.All {
+		rates = append(rates, s+"="+strconv.Itoa(e2eRate))
+	}
+	run, dir, console := runBench(t, []string{"DATABASE_URL=", "AMQP_URL="},
+		"-apps", "amqp", "-scenarios", "all", "-rate", strings.Join(rates, ","),
+		"-warmup", "1s", "-duration", "2s", "-cooldown", "0s", "-prime", "0s")
+
+	if !strings.Contains(console, "RabbitMQ is up") {
+		t.Error("the console does not say the runner started a broker")
+	}
+	if len(run.Validations) != len(scenario.All) {
+		t.Errorf("%d validations, want %d", len(run.Validations), len(scenario.All))
+	}
+	for _, v := range run.Validations {
+		if !v.OK {
+			t.Errorf("validation of %s on %s failed: %s", v.Scenario, v.App, v.Problem)
+		}
+	}
+	if run.Settings.AMQPConns != 1 || !slices.ContainsFunc(run.Notes, func(n string) bool { return strings.HasPrefix(n, "amqp: every request is a request message") }) {
+		t.Errorf("AMQP connections %d, notes %q: want 1, and a note that says so", run.Settings.AMQPConns, run.Notes)
+	}
+	if len(run.Results) != len(scenario.All) {
+		t.Fatalf("%d results, want one per scenario", len(run.Results))
+	}
+	for _, r := range run.Results {
+		t.Run(r.Scenario, func(t *testing.T) {
+			if !r.Measured() || r.Requests != 2*e2eRate || r.SuccessRatio != 1 || len(r.Errors) != 0 {
+				t.Errorf("verdict %s, requests %d, success %v, errors %q; want measured, %d, 1, none", r.Verdict, r.Requests, r.SuccessRatio, r.Errors, 2*e2eRate)
+			}
+			checkRates(t, r.App, r)
+			if l := r.Latency; !(0 < l.P50 && l.P50 <= l.P99 && l.P99 <= l.Max) || r.BytesIn <= 0 && r.Scenario != scenario.Write {
+				t.Errorf("latency %+v, bytes in %.1f", l, r.BytesIn)
+			}
+			if c := r.AppCost; !c.Available || c.CPUMsPerRequest <= 0 || c.RSSMaxMB <= 0 {
+				t.Errorf("app cost %+v", c)
+			}
+			if r.Scenario != scenario.Control && (!r.DB.CPUAvailable || r.DB.StatementsPerRequest <= 0) {
+				t.Errorf("database cost %+v", r.DB)
+			}
+			// Every request and reply goes through the broker: it spends
+			// CPU on each, whatever the scenario.
+			b := r.Broker
+			if b == nil || !b.CPUAvailable || b.PID <= 0 || b.CPUMsPerRequest <= 0 || b.RSSMeanMB <= 0 || b.RSSMaxMB < b.RSSMeanMB || !b.QueueAvailable || b.QueueDepthMean < 0 {
+				t.Errorf("broker cost %+v", b)
+			}
+			if fi, err := os.Stat(filepath.Join(dir, results.BrokerSamplesFile(r.SamplesFile))); err != nil || fi.Size() == 0 {
+				t.Errorf("the broker's samples: %v", err)
+			}
+			checkVegetaReport(t, dir, r)
+		})
+	}
+	md, err := os.ReadFile(filepath.Join(dir, report.MarkdownFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "### The broker: light") {
+		t.Error("the report has no table of the broker")
+	}
+}
+
+// brokerUp is the console's line of the broker the runner started, with
+// the pids of its processes.
+var brokerUp = regexp.MustCompile(`RabbitMQ is up \(beam\.smp pid (\d+), its processes \[([\d ]+)\]`)
+
+// TestAMQPRunnerKilled kills the runner (SIGKILL: no tear-down runs) while
+// it measures an amqp app, and checks that no process of its broker is
+// left: the Erlang VM, its helpers and its epmd die with the runner.
+func TestAMQPRunnerKilled(t *testing.T) {
+	requireBroker(t)
+	out := t.TempDir()
+	cmd := exec.Command(benchBinary(t), "-apps", "amqp", "-scenarios", "read-one", "-rate", "read-one=20",
+		"-warmup", "1s", "-duration", "120s", "-prime", "0s", "-out", out)
+	cmd.Env = append(os.Environ(), "DATABASE_URL=", "AMQP_URL=")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = cmd.Stdout
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	killed := false
+	t.Cleanup(func() {
+		if !killed {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+
+	sc := bufio.NewScanner(stdout)
+	var pids []int
+	var console strings.Builder
+	for sc.Scan() {
+		line := sc.Text()
+		console.WriteString(line + "\n")
+		if m := brokerUp.FindStringSubmatch(line); m != nil {
+			for _, f := range strings.Fields(m[2]) {
+				pid, _ := strconv.Atoi(f)
+				pids = append(pids, pid)
+			}
+		}
+		if strings.HasPrefix(line, "Measuring ") {
+			break
+		}
+	}
+	go func() { // keep the pipe drained
+		for sc.Scan() {
+		}
+	}()
+	if len(pids) < 2 {
+		t.Fatalf("the runner named no broker processes (want the VM and epmd at least):\n%s", console.String())
+	}
+	// The load is in its measured window once the window's first results
+	// reach the raw file.
+	for deadline := time.Now().Add(60 * time.Second); ; {
+		raws, _ := filepath.Glob(filepath.Join(out, "*", "raw", "*.bin"))
+		if len(raws) == 1 {
+			if fi, err := os.Stat(raws[0]); err == nil && fi.Size() > 0 {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no measured results after 60 s:\n%s", console.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	for _, pid := range pids {
+		if !brokerProcess(pid) {
+			t.Fatalf("broker process %d is not running before the kill:\n%s", pid, console.String())
+		}
+	}
+
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	killed = true
+	cmd.Wait()
+
+	// The kernel delivers the parent-death signal as the runner exits;
+	// the VM's helpers go when the VM does. Wait for that, however
+	// loaded the machine.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		var left []int
+		for _, pid := range pids {
+			if brokerProcess(pid) {
+				left = append(left, pid)
+			}
+		}
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("broker processes %v outlived the killed runner by 60 s", left)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// brokerProcess reports whether pid is alive and one of a RabbitMQ
+// node's processes (a pid taken over by another program is not).
+func brokerProcess(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	i := strings.LastIndexByte(string(stat), ')')
+	if i < 0 || i+2 >= len(stat) || stat[i+2] == 'Z' || stat[i+2] == 'X' {
+		return false
+	}
+	comm := string(stat[strings.IndexByte(string(stat), '(')+1 : i])
+	return slices.Contains([]string{"beam.smp", "epmd", "erl_child_setup", "inet_gethost", "rabbitmq-server", "sh"}, comm) || strings.HasPrefix(comm, "erl")
+}
