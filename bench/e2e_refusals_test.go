@@ -21,8 +21,11 @@ import (
 // The refusals compared here are the ones the REST API's description
 // (resources/openapi.yaml, its table of statuses) and the GraphQL app's
 // README (its table of extensions.code) fix; docs/contract.md sends readers
-// to both, and says itself how hostile input is refused (Hostile input). A Node app that answers one of them differently from its Go
-// counterpart breaks a client written against the contract.
+// to both, and says itself how hostile input is refused (Hostile input)
+// and what the trpc kind answers (Kind trpc: its codes). A Node app that
+// answers one of them differently from its Go counterpart, or a tRPC app
+// differently from the other, breaks a client written against the
+// contract.
 
 // restRefusal is one request the REST contract refuses: what is sent, as
 // which role, and the status and the problem's fields (their names) that
@@ -264,6 +267,86 @@ var gqlRefusals = []gqlRefusal{
 	{name: "mutation over GET", role: "editor", method: "GET", rawQuery: "query=" + url.QueryEscape(`mutation { deleteVacancy(id: 999999999) }`), status: 405, codes: []string{"METHOD_NOT_ALLOWED"}},
 }
 
+// trpcRefusal is one tRPC call the trpc kind's contract (docs/contract.md,
+// Kind trpc) refuses: its procedure and input, and the status, tRPC code
+// and fields every tRPC app answers.
+type trpcRefusal struct {
+	name      string
+	role      string // as restRefusal's
+	ownAuth   bool
+	procedure string            // the path under /trpc/
+	mutation  bool              // sent as POST with input as the body; else GET with ?input=
+	input     string            // the input's JSON, none when empty
+	rawQuery  string            // the URL's query, sent instead of input's
+	method    string            // instead of the one mutation says
+	header    map[string]string // Content-Type is application/json for a body unless set
+	status    int
+	code      string   // error.data.code
+	fields    []string // the names under error.data.fields, sorted
+	// mediaType is the answer's when Node's parser refuses the request
+	// before the app sees it: application/json unless set.
+	mediaType string
+}
+
+// answerType is the media type of the answer tr wants.
+func (tr trpcRefusal) answerType() string {
+	if tr.mediaType != "" {
+		return tr.mediaType
+	}
+	return "application/json"
+}
+
+var trpcRefusals = []trpcRefusal{
+	{name: "no token", procedure: "person.byId", input: `{"id":1}`, status: 401, code: "UNAUTHORIZED"},
+	{name: "bad token", role: "Bearer a.b.c", ownAuth: true, procedure: "person.byId", input: `{"id":1}`, status: 401, code: "UNAUTHORIZED"},
+	{name: "not a bearer token", role: "Basic ZWRpdG9yOmVkaXRvcg==", ownAuth: true, procedure: "person.byId", input: `{"id":1}`, status: 401, code: "UNAUTHORIZED"},
+	{name: "wrong password", procedure: "auth.login", mutation: true, input: `{"username":"editor","password":"no"}`, status: 401, code: "UNAUTHORIZED"},
+	{name: "viewer creates", role: "viewer", procedure: "vacancy.create", mutation: true, input: vacancyJSON(nil), status: 403, code: "FORBIDDEN"},
+	{name: "viewer updates", role: "viewer", procedure: "vacancy.update", mutation: true, input: `{"id":1,"version":1,"title":"x"}`, status: 403, code: "FORBIDDEN"},
+	{name: "viewer deletes", role: "viewer", procedure: "vacancy.delete", mutation: true, input: `{"id":1}`, status: 403, code: "FORBIDDEN"},
+	{name: "unknown person", role: "editor", procedure: "person.byId", input: `{"id":999999999}`, status: 404, code: "NOT_FOUND"},
+	{name: "unknown vacancy", role: "editor", procedure: "vacancy.byId", input: `{"id":999999999}`, status: 404, code: "NOT_FOUND"},
+	{name: "update of an unknown vacancy", role: "editor", procedure: "vacancy.update", mutation: true, input: `{"id":999999999,"version":1,"title":"x"}`, status: 404, code: "NOT_FOUND"},
+	{name: "delete of an unknown vacancy", role: "editor", procedure: "vacancy.delete", mutation: true, input: `{"id":999999999}`, status: 404, code: "NOT_FOUND"},
+	{name: "unknown procedure", role: "editor", procedure: "person.nothing", status: 404, code: "NOT_FOUND"},
+	{name: "id as a string", role: "editor", procedure: "person.byId", input: `{"id":"1"}`, status: 400, code: "BAD_REQUEST", fields: []string{"id"}},
+	{name: "id zero", role: "editor", procedure: "person.byId", input: `{"id":0}`, status: 400, code: "BAD_REQUEST", fields: []string{"id"}},
+	{name: "id negative", role: "editor", procedure: "vacancy.byId", input: `{"id":-1}`, status: 400, code: "BAD_REQUEST", fields: []string{"id"}},
+	{name: "id beyond int64", role: "editor", procedure: "person.byId", input: `{"id":9223372036854775808}`, status: 400, code: "BAD_REQUEST", fields: []string{"id"}},
+	{name: "no id", role: "editor", procedure: "person.byId", input: `{}`, status: 400, code: "BAD_REQUEST", fields: []string{"id"}},
+	{name: "no input", role: "editor", procedure: "vacancy.byId", status: 400, code: "BAD_REQUEST", fields: []string{"input"}},
+	{name: "unknown member", role: "editor", procedure: "person.byId", input: `{"id":1,"nope":1}`, status: 400, code: "BAD_REQUEST", fields: []string{"nope"}},
+	{name: "wrong type", role: "editor", procedure: "vacancy.create", mutation: true, input: vacancyJSON(map[string]any{"salaryMinCents": "4000000"}), status: 400, code: "BAD_REQUEST", fields: []string{"salaryMinCents"}},
+	{name: "not a date", role: "editor", procedure: "vacancy.create", mutation: true, input: vacancyJSON(map[string]any{"opensOn": "2026-02-30"}), status: 400, code: "BAD_REQUEST", fields: []string{"opensOn"}},
+	{name: "unknown enum value", role: "editor", procedure: "vacancy.create", mutation: true, input: vacancyJSON(map[string]any{"employmentType": "weekly"}), status: 400, code: "BAD_REQUEST", fields: []string{"employmentType"}},
+	{name: "salary min over max", role: "editor", procedure: "vacancy.create", mutation: true, input: vacancyJSON(map[string]any{"salaryMinCents": 5000000, "salaryMaxCents": 4000000}), status: 400, code: "BAD_REQUEST", fields: []string{"salaryMaxCents"}},
+	{name: "missing title", role: "editor", procedure: "vacancy.create", mutation: true, input: vacancyJSON(map[string]any{"title": ""}), status: 400, code: "BAD_REQUEST", fields: []string{"title"}},
+	{name: "unknown filledBy", role: "editor", procedure: "vacancy.create", mutation: true, input: vacancyJSON(map[string]any{"filledBy": 999999999}), status: 400, code: "BAD_REQUEST", fields: []string{"filledBy"}},
+	{name: "integer with a fraction", role: "editor", procedure: "vacancy.update", mutation: true, input: `{"id":1,"version":1,"salaryMaxCents":1.5}`, status: 400, code: "BAD_REQUEST", fields: []string{"salaryMaxCents"}},
+	{name: "stale version", role: "editor", procedure: "vacancy.update", mutation: true, input: `{"id":1,"version":999,"title":"x"}`, status: 409, code: "CONFLICT", fields: []string{"version"}},
+	{name: "no version", role: "editor", procedure: "vacancy.update", mutation: true, input: `{"id":1,"title":"x"}`, status: 412, code: "PRECONDITION_FAILED", fields: []string{"version"}},
+	{name: "limit zero", role: "editor", procedure: "person.list", input: `{"limit":0}`, status: 400, code: "BAD_REQUEST", fields: []string{"limit"}},
+	{name: "limit over 1000", role: "editor", procedure: "vacancy.list", input: `{"limit":1001}`, status: 400, code: "BAD_REQUEST", fields: []string{"limit"}},
+	{name: "limit not a number", role: "editor", procedure: "person.list", input: `{"limit":"ten"}`, status: 400, code: "BAD_REQUEST", fields: []string{"limit"}},
+	{name: "bad cursor", role: "editor", procedure: "vacancy.list", input: `{"after":"garbage"}`, status: 400, code: "BAD_REQUEST", fields: []string{"after"}},
+	{name: "another list's cursor", role: "editor", procedure: "vacancy.list", input: `{"after":"eyJrIjoicGVyc29uIn0"}`, status: 400, code: "BAD_REQUEST", fields: []string{"after"}},
+	{name: "cursor beyond int64", role: "editor", procedure: "vacancy.list", input: `{"after":"` + cursor(`{"k":"vacancy","i":9223372036854775808}`) + `"}`, status: 400, code: "BAD_REQUEST", fields: []string{"after"}},
+	{name: "unknown status", role: "editor", procedure: "vacancy.list", input: `{"status":"weird"}`, status: 400, code: "BAD_REQUEST", fields: []string{"status"}},
+	{name: "input not JSON", role: "editor", procedure: "person.byId", input: `{"id":`, status: 400, code: "BAD_REQUEST"},
+	{name: "body not JSON", role: "editor", procedure: "vacancy.create", mutation: true, input: `{"title":`, status: 400, code: "BAD_REQUEST"},
+	{name: "input not UTF-8", role: "editor", procedure: "person.list", rawQuery: "input=%ff", status: 400, code: "BAD_REQUEST", fields: []string{"input"}},
+	{name: "input's JSON not UTF-8", role: "editor", procedure: "person.list", rawQuery: "input=" + url.QueryEscape(`{"q":"`) + "%ff%22%7D", status: 400, code: "BAD_REQUEST", fields: []string{"input"}},
+	{name: "body over 1 MiB", role: "editor", procedure: "vacancy.create", mutation: true, input: vacancyJSON(map[string]any{"description": strings.Repeat("x", 1<<20)}), status: 413, code: "PAYLOAD_TOO_LARGE"},
+	{name: "not JSON", role: "editor", procedure: "vacancy.create", mutation: true, header: map[string]string{"Content-Type": "text/plain"}, input: vacancyJSON(nil), status: 415, code: "UNSUPPORTED_MEDIA_TYPE"},
+	{name: "mutation over GET", role: "editor", procedure: "vacancy.delete", method: "GET", input: `{"id":999999999}`, status: 405, code: "METHOD_NOT_SUPPORTED"},
+	{name: "query over POST", role: "editor", procedure: "person.byId", method: "POST", input: `{"id":1}`, status: 405, code: "METHOD_NOT_SUPPORTED"},
+	{name: "batch", role: "editor", procedure: "person.byId,person.byId", rawQuery: "batch=1&input=" + url.QueryEscape(`{"0":{"id":1},"1":{"id":1}}`), status: 400, code: "BAD_REQUEST"},
+	// The adapter reads a body as a fetch Request does: the mark is
+	// dropped, and the login is refused for its password.
+	{name: "body with a byte-order mark", procedure: "auth.login", mutation: true, input: "\ufeff" + `{"username":"editor","password":"no"}`, status: 401, code: "UNAUTHORIZED"},
+	{name: "id of 100 KB", role: "editor", procedure: "person.byId", input: `{"id":` + strings.Repeat("1", 100<<10) + `}`, status: 431, mediaType: "text/plain"},
+}
+
 // loneAnonymous is the message of the GraphQL spec's Lone Anonymous
 // Operation rule, as graphql-js and gqlparser word it.
 const loneAnonymous = "This anonymous operation must be the only defined operation."
@@ -284,15 +367,19 @@ func gqlVacancy(change map[string]any) map[string]any {
 }
 
 // TestRefusals sends every request of a table to the apps of a kind, rest
-// with express, fastify, nest and nest-fastify, graphql with yoga, apollo,
-// mercurius, mercurius-jit, nest-graphql and nest-mercurius, on one
-// database: each must
+// with express, fastify, nest, nest-fastify and next-rest, graphql with
+// yoga, apollo, mercurius, mercurius-jit, nest-graphql, nest-mercurius and
+// next-graphql, trpc with next-trpc (next-graphql and next-trpc are
+// next-rest's process), on one database: each must
 // answer the status and the error code (and the fields named) the contract
 // fixes, and all of them the same.
 func TestRefusals(t *testing.T) {
 	requireNode(t)
 	var rows []stack.App
-	for _, name := range []string{"rest", "express", "fastify", "nest", "nest-fastify", "graphql", "yoga", "apollo", "mercurius", "mercurius-jit", "nest-graphql", "nest-mercurius"} {
+	restApps := []string{"rest", "express", "fastify", "nest", "nest-fastify", "next-rest"}
+	gqlApps := []string{"graphql", "yoga", "apollo", "mercurius", "mercurius-jit", "nest-graphql", "nest-mercurius", "next-graphql"}
+	trpcApps := []string{"trpc", "next-trpc"}
+	for _, name := range slices.Concat(restApps, gqlApps, trpcApps) {
 		row, ok := stack.FindBuiltin(name)
 		if !ok {
 			t.Fatalf("no built-in app %s", name)
@@ -302,69 +389,95 @@ func TestRefusals(t *testing.T) {
 	_, procs := startApps(t, rows)
 	client := &http.Client{Timeout: 30 * time.Second}
 
-	t.Run("rest, express, fastify, nest and nest-fastify", func(t *testing.T) {
-		pair := []*stack.Process{procs["rest"], procs["express"], procs["fastify"], procs["nest"], procs["nest-fastify"]}
+	t.Run(strings.Join(restApps, ", "), func(t *testing.T) {
 		tokens := map[string]map[string]string{}
-		for _, p := range pair {
-			tokens[p.Name] = map[string]string{}
+		for _, name := range restApps {
+			tokens[name] = map[string]string{}
 			for _, role := range []string{"editor", "viewer"} {
-				tokens[p.Name][role] = restLogin(t, client, p.URL, role)
+				tokens[name][role] = restLogin(t, client, procs[name].URL, role)
 			}
 		}
 		for _, rr := range restRefusals {
 			t.Run(rr.name, func(t *testing.T) {
 				var answers []refusalAnswer
-				for _, p := range pair {
-					a := sendREST(t, client, p.URL, rr, tokens[p.Name])
+				for _, name := range restApps {
+					a := sendREST(t, client, procs[name].URL, rr, tokens[name])
 					if a.status != rr.status || !slices.Equal(a.fields, rr.fields) || a.mediaType != rr.answerType() {
 						t.Errorf("%s: %d %s fields %q, want %d %s fields %q; body %s",
-							p.Name, a.status, a.mediaType, a.fields, rr.status, rr.answerType(), rr.fields, a.body)
+							name, a.status, a.mediaType, a.fields, rr.status, rr.answerType(), rr.fields, a.body)
 					}
 					answers = append(answers, a)
 				}
-				compareAnswers(t, pair, answers)
+				compareAnswers(t, restApps, answers)
 			})
 		}
 		// Nothing the viewer or the refused writes sent changed vacancy 1.
-		for _, p := range pair {
-			req, err := http.NewRequest("GET", p.URL+"/api/vacancies/1", nil)
+		for _, name := range restApps {
+			req, err := http.NewRequest("GET", procs[name].URL+"/api/vacancies/1", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			authorize(req, "editor", false, tokens[p.Name])
+			authorize(req, "editor", false, tokens[name])
 			res, err := client.Do(req)
 			if err != nil {
 				t.Fatal(err)
 			}
 			res.Body.Close()
 			if res.StatusCode != http.StatusOK || res.Header.Get("ETag") != `"1"` {
-				t.Errorf("%s: vacancy 1 after the refusals: %d, ETag %s, want it unchanged at version 1", p.Name, res.StatusCode, res.Header.Get("ETag"))
+				t.Errorf("%s: vacancy 1 after the refusals: %d, ETag %s, want it unchanged at version 1", name, res.StatusCode, res.Header.Get("ETag"))
 			}
 		}
 	})
 
-	t.Run("graphql, yoga, apollo, mercurius, mercurius-jit, nest-graphql and nest-mercurius", func(t *testing.T) {
-		pair := []*stack.Process{procs["graphql"], procs["yoga"], procs["apollo"], procs["mercurius"], procs["mercurius-jit"], procs["nest-graphql"], procs["nest-mercurius"]}
+	t.Run(strings.Join(gqlApps, ", "), func(t *testing.T) {
 		tokens := map[string]map[string]string{}
-		for _, p := range pair {
-			tokens[p.Name] = map[string]string{}
+		for _, name := range gqlApps {
+			tokens[name] = map[string]string{}
 			for _, role := range []string{"editor", "viewer"} {
-				tokens[p.Name][role] = gqlLogin(t, client, p.URL, role)
+				tokens[name][role] = gqlLogin(t, client, procs[name].URL, role)
 			}
 		}
 		for _, gr := range gqlRefusals {
 			t.Run(gr.name, func(t *testing.T) {
 				var answers []refusalAnswer
-				for _, p := range pair {
-					a := sendGraphQL(t, client, p.URL, gr, tokens[p.Name])
+				for _, name := range gqlApps {
+					a := sendGraphQL(t, client, procs[name].URL, gr, tokens[name])
 					if a.status != gr.status || !slices.Equal(a.codes, gr.codes) || !slices.Equal(a.fields, gr.fields) ||
 						gr.messages != nil && !slices.Equal(a.messages, gr.messages) {
 						t.Errorf("%s: %d codes %q fields %q, want %d codes %q fields %q messages %q; body %s",
-							p.Name, a.status, a.codes, a.fields, gr.status, gr.codes, gr.fields, gr.messages, a.body)
+							name, a.status, a.codes, a.fields, gr.status, gr.codes, gr.fields, gr.messages, a.body)
 					}
 					answers = append(answers, a)
 				}
-				compareAnswers(t, pair, answers)
+				compareAnswers(t, gqlApps, answers)
+			})
+		}
+	})
+
+	t.Run(strings.Join(trpcApps, ", "), func(t *testing.T) {
+		tokens := map[string]map[string]string{}
+		for _, name := range trpcApps {
+			tokens[name] = map[string]string{}
+			for _, role := range []string{"editor", "viewer"} {
+				tokens[name][role] = trpcLogin(t, client, procs[name].URL, role)
+			}
+		}
+		for _, tr := range trpcRefusals {
+			t.Run(tr.name, func(t *testing.T) {
+				var answers []refusalAnswer
+				for _, name := range trpcApps {
+					a := sendTRPC(t, client, procs[name].URL, tr, tokens[name])
+					var want []string
+					if tr.code != "" {
+						want = []string{tr.code}
+					}
+					if a.status != tr.status || !slices.Equal(a.codes, want) || !slices.Equal(a.fields, tr.fields) || a.mediaType != tr.answerType() {
+						t.Errorf("%s: %d %s codes %q fields %q, want %d %s code %s fields %q; body %s",
+							name, a.status, a.mediaType, a.codes, a.fields, tr.status, tr.answerType(), tr.code, tr.fields, a.body)
+					}
+					answers = append(answers, a)
+				}
+				compareAnswers(t, trpcApps, answers)
 			})
 		}
 	})
@@ -387,9 +500,9 @@ type refusalAnswer struct {
 	body      string   // for messages only
 }
 
-// compareAnswers fails unless every app of the pair answered as the
-// first did.
-func compareAnswers(t *testing.T, pair []*stack.Process, answers []refusalAnswer) {
+// compareAnswers fails unless every app of names answered as the first
+// did.
+func compareAnswers(t *testing.T, names []string, answers []refusalAnswer) {
 	t.Helper()
 	want := answers[0]
 	want.body = ""
@@ -397,7 +510,7 @@ func compareAnswers(t *testing.T, pair []*stack.Process, answers []refusalAnswer
 		got := a
 		got.body = ""
 		if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", want) {
-			t.Errorf("%s answers %+v, %s %+v", pair[i+1].Name, got, pair[0].Name, want)
+			t.Errorf("%s answers %+v, %s %+v", names[i+1], got, names[0], want)
 		}
 	}
 }
@@ -504,6 +617,68 @@ func sendGraphQL(t *testing.T, client *http.Client, base string, gr gqlRefusal, 
 	})
 }
 
+// sendTRPC sends tr to /trpc/ with the token of its role and reads tRPC's
+// error.
+func sendTRPC(t *testing.T, client *http.Client, base string, tr trpcRefusal, tokens map[string]string) refusalAnswer {
+	t.Helper()
+	method := tr.method
+	if method == "" {
+		method = "GET"
+		if tr.mutation {
+			method = "POST"
+		}
+	}
+	target := base + "/trpc/" + tr.procedure
+	var body io.Reader
+	switch {
+	case tr.rawQuery != "":
+		target += "?" + tr.rawQuery
+	case method == "POST":
+		body = strings.NewReader(tr.input)
+	case tr.input != "":
+		target += "?input=" + url.QueryEscape(tr.input)
+	}
+	req, err := http.NewRequest(method, target, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range tr.header {
+		req.Header.Set(k, v)
+	}
+	authorize(req, tr.role, tr.ownAuth, tokens)
+	return read(t, client, req, func(a *refusalAnswer, b []byte) {
+		if tr.mediaType != "" {
+			return
+		}
+		var r struct {
+			Error *struct {
+				Message string `json:"message"`
+				Code    *int   `json:"code"`
+				Data    struct {
+					Code       string            `json:"code"`
+					HTTPStatus int               `json:"httpStatus"`
+					Fields     map[string]string `json:"fields"`
+					Stack      *string           `json:"stack"`
+				} `json:"data"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal(b, &r); err != nil || r.Error == nil {
+			t.Errorf("%s: the answer is not tRPC's error: %v", tr.name, err)
+			return
+		}
+		e := r.Error
+		if e.Code == nil || e.Data.HTTPStatus != a.status || e.Data.Stack != nil {
+			t.Errorf("%s: the error has JSON-RPC code %v, httpStatus %d (the answer is %d), stack %v: want a code, the status again and no stack",
+				tr.name, e.Code, e.Data.HTTPStatus, a.status, e.Data.Stack != nil)
+		}
+		a.codes = []string{e.Data.Code}
+		a.fields = slices.Sorted(maps.Keys(e.Data.Fields))
+	})
+}
+
 // authorize sets Authorization for role: the role's token, nothing for
 // "", or role itself when it is the whole header.
 func authorize(req *http.Request, role string, own bool, tokens map[string]string) {
@@ -559,6 +734,27 @@ func restLogin(t *testing.T, client *http.Client, base, role string) string {
 		t.Fatalf("login as %s at %s: %d, %v", role, base, res.StatusCode, err)
 	}
 	return v.Token
+}
+
+// trpcLogin logs in as role with auth.login and returns the token.
+func trpcLogin(t *testing.T, client *http.Client, base, role string) string {
+	t.Helper()
+	res, err := client.Post(base+"/trpc/auth.login", "application/json", strings.NewReader(fmt.Sprintf(`{"username":%q,"password":%q}`, role, role)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var v struct {
+		Result struct {
+			Data struct {
+				Token string `json:"token"`
+			} `json:"data"`
+		} `json:"result"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&v); err != nil || res.StatusCode != http.StatusOK || v.Result.Data.Token == "" {
+		t.Fatalf("login as %s at %s: %d, %v", role, base, res.StatusCode, err)
+	}
+	return v.Result.Data.Token
 }
 
 // gqlLogin logs in as role with the login mutation and returns the token.

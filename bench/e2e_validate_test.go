@@ -442,13 +442,21 @@ func grpcProxy(t *testing.T, target string, wrong grpcFlaw) string {
 
 // startApps starts a database with the dataset and the apps of rows on
 // it, each built from its row of the table, as a user would by hand. It
-// returns the database's URL and the apps by name.
+// returns the database's URL and the apps by name; rows that share a
+// process (stack.App.Shares) are one process, started once, under each
+// row's name.
 func startApps(t *testing.T, rows []stack.App) (string, map[string]*stack.Process) {
 	t.Helper()
 	dbURL, bin := startDatabase(t), buildApps(t, rows)
 	procs := map[string]*stack.Process{}
+	started := map[string]*stack.Process{}
 	for _, row := range rows {
-		procs[row.Name] = startApp(t, row, bin, dbURL)
+		p, ok := started[row.Process()]
+		if !ok {
+			p = startApp(t, row, bin, dbURL)
+			started[row.Process()] = p
+		}
+		procs[row.Name] = p
 	}
 	return dbURL, procs
 }

@@ -4,9 +4,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server';
-import { MAX_BODY_BYTES, RETRY_AFTER } from '@crudbench/node-base/http/server.js';
+import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
 import { ping } from '@crudbench/node-base/store/pool.js';
-import { appRouter } from './router.js';
+import { FAILURE_TYPE, appRouter, responseMeta } from './router.js';
 import { contextOf } from './trpc.js';
 import type { Deps } from './deps.js';
 
@@ -34,14 +34,10 @@ export function createApp(deps: Deps & { pool: Pool }): (req: IncomingMessage, r
     allowBatching: false,
     maxBodySize: MAX_BODY_BYTES,
     createContext: ({ req }) => contextOf(deps, req.headers.authorization, (req as Received)[receivedAt] ?? performance.now()),
-    responseMeta({ paths, errors }) {
-      const headers: Record<string, string> = {};
-      if (paths?.includes('auth.login')) headers['Cache-Control'] = 'no-store';
-      if (errors.some((e) => e.code === 'SERVICE_UNAVAILABLE')) headers['Retry-After'] = RETRY_AFTER;
-      if (errors.some((e) => e.code === 'UNAUTHORIZED') && !paths?.includes('auth.login')) {
-        headers['WWW-Authenticate'] = 'Bearer realm="crudbench"';
-      }
-      return { headers };
+    responseMeta(opts) {
+      const meta = responseMeta(opts);
+      if (opts.errors.length > 0) meta.headers['Content-Type'] = FAILURE_TYPE;
+      return meta;
     },
     onError({ error, path }) {
       // A request answered already (its body still arriving at the

@@ -9,6 +9,7 @@ import { RefusalError, deadline, publicProcedure, readProcedure, router, writePr
 import type { VacancyInput } from './deps.js';
 
 export { contextOf } from './trpc.js';
+export { FAILURE_TYPE, responseMeta } from './headers.js';
 export type { Context } from './trpc.js';
 export type { Deps } from './deps.js';
 

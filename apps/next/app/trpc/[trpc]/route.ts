@@ -2,11 +2,11 @@
 // router, as the trpc app serves it, through tRPC's fetch adapter. Its
 // refusals are the router's (zod inputs, node-base's errors in tRPC's
 // codes, the deadline's SERVICE_UNAVAILABLE); the headers are the trpc
-// app's (apps/trpc/src/app.ts's responseMeta).
+// app's (the router package's responseMeta).
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
-import { appRouter, contextOf } from 'crudbench-trpc/router';
-import { MAX_BODY_BYTES, RETRY_AFTER } from '@crudbench/node-base/http/server.js';
+import { FAILURE_TYPE, appRouter, contextOf, responseMeta } from 'crudbench-trpc/router';
+import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
 import { deps } from '../../../lib/deps';
 
 export const dynamic = 'force-dynamic';
@@ -28,7 +28,7 @@ async function serve(req: Request): Promise<Response> {
   if (Number(req.headers.get('content-length')) > MAX_BODY_BYTES) {
     return refusal('PAYLOAD_TOO_LARGE', `the body is larger than ${MAX_BODY_BYTES} bytes`);
   }
-  return fetchRequestHandler({
+  const res = await fetchRequestHandler({
     endpoint: '/trpc',
     req,
     router: appRouter,
@@ -36,20 +36,16 @@ async function serve(req: Request): Promise<Response> {
     // batch would be work without a bound.
     allowBatching: false,
     createContext: ({ req }) => contextOf(d, req.headers.get('authorization'), receivedAt),
-    responseMeta({ paths, errors }) {
-      const headers: Record<string, string> = {};
-      if (paths?.includes('auth.login')) headers['Cache-Control'] = 'no-store';
-      if (errors.some((e) => e.code === 'SERVICE_UNAVAILABLE')) headers['Retry-After'] = RETRY_AFTER;
-      if (errors.some((e) => e.code === 'UNAUTHORIZED') && !paths?.includes('auth.login')) {
-        headers['WWW-Authenticate'] = 'Bearer realm="crudbench"';
-      }
-      return { headers };
-    },
+    responseMeta,
     onError({ error, path }) {
       if (error.code === 'INTERNAL_SERVER_ERROR') d.logger.error({ err: error.cause ?? error, path }, 'internal error');
       else if (error.code === 'SERVICE_UNAVAILABLE') d.logger.warn({ err: error.cause ?? error, path }, 'database unavailable');
     },
   });
+  // A failure tRPC met before the procedure (a body that is not JSON, a
+  // batch) has no media type of tRPC's; set here, once, for every failure.
+  if (!res.ok) res.headers.set('Content-Type', FAILURE_TYPE);
+  return res;
 }
 
 export const GET = serve;
