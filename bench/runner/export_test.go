@@ -25,3 +25,9 @@ var FileBase = fileBase
 // BarrierNote exposes the note on how a shard met the others at the start
 // barrier.
 var BarrierNote = barrierNote
+
+// CPUsAllowed and QoSClass expose how a shard reads its CPUs and QoS class.
+var (
+	CPUsAllowed = cpusAllowed
+	QoSClass    = qosClass
+)

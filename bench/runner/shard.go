@@ -93,8 +93,9 @@ func (r *runner) validateShared(ctx context.Context, run *results.Run) error {
 }
 
 // meet waits at the start barrier, sets the shared start it learns there,
-// and notes how the shards met: when each was ready, whether any was
-// missing, and how late this shard learned the start.
+// and notes how the shards met (when each was ready, whether any was
+// missing, how late this shard learned the start) and where this shard
+// ran.
 func (r *runner) meet(ctx context.Context, run *results.Run) error {
 	s := r.cfg.Shard
 	st, err := r.cfg.Barrier.Wait(ctx)
@@ -104,6 +105,7 @@ func (r *runner) meet(ctx context.Context, run *results.Run) error {
 	s.Start = st.At
 	run.Settings.Shard = r.cfg.ShardSettings()
 	r.note(barrierNote(*s, st))
+	r.note(placementNote(*s))
 	r.con.printf("Shard %d/%d: the start barrier set the first run's start at %s.\n", s.Index, s.Count, st.At.Format(time.RFC3339Nano))
 	return nil
 }
