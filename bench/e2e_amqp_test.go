@@ -2,6 +2,8 @@ package main_test
 
 import (
 	"bufio"
+	"context"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +19,7 @@ import (
 	"crudbench/bench/report"
 	"crudbench/bench/results"
 	"crudbench/bench/scenario"
+	"crudbench/bench/stack"
 )
 
 // requireBroker fails the test, saying what to install, when no
@@ -210,4 +213,51 @@ func brokerProcess(pid int) bool {
 	}
 	comm := string(stat[strings.IndexByte(string(stat), '(')+1 : i])
 	return slices.Contains([]string{"beam.smp", "epmd", "erl_child_setup", "inet_gethost", "rabbitmq-server", "sh"}, comm) || strings.HasPrefix(comm, "erl")
+}
+
+// TestAMQPAttached measures an amqp app that already runs, attached by
+// its broker's URL: validation and load reach it through that broker, the
+// queue's depth is read there, the broker's CPU is not the runner's to
+// sample, and the broker's password appears nowhere on the console.
+func TestAMQPAttached(t *testing.T) {
+	requireBroker(t)
+	node, err := broker.Start(context.Background(), broker.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { node.Stop() })
+	row, _ := stack.FindBuiltin("amqp")
+	dbURL, bin := startDatabase(t), buildApps(t, []stack.App{row})
+	p, err := stack.StartApp(context.Background(), row, filepath.Join(bin, row.Name), stack.AppConfig{
+		DatabaseURL: dbURL, DBMaxConns: 10, AuthSecret: e2eSecret, AMQPURL: node.URL(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Stop() })
+
+	run, _, console := runBench(t, []string{"DATABASE_URL=" + dbURL, "SEED_EDITOR_PASSWORD=editor", "SEED_VIEWER_PASSWORD=viewer"},
+		"-attach", "amqp="+node.URL(), "-pid", "amqp="+strconv.Itoa(p.PID),
+		"-scenarios", "read-one,write,control", "-rate", "read-one=10,write=10,control=10",
+		"-warmup", "1s", "-duration", "2s", "-cooldown", "0s", "-prime", "0s")
+	u, _ := url.Parse(node.URL())
+	if pw, _ := u.User.Password(); strings.Contains(console, pw) {
+		t.Error("the console shows the broker's password")
+	}
+	for _, v := range run.Validations {
+		if !v.OK {
+			t.Errorf("validation of %s on %s failed: %s", v.Scenario, v.App, v.Problem)
+		}
+	}
+	if len(run.Results) != 3 {
+		t.Fatalf("%d results, want 3", len(run.Results))
+	}
+	for _, r := range run.Results {
+		if !r.Measured() || r.Requests != 2*e2eRate || r.SuccessRatio != 1 || !r.AppCost.Available {
+			t.Errorf("%s: verdict %s, requests %d, success %v, app cost %+v", r.Scenario, r.Verdict, r.Requests, r.SuccessRatio, r.AppCost)
+		}
+		if b := r.Broker; b == nil || b.CPUAvailable || !b.QueueAvailable {
+			t.Errorf("%s: broker cost %+v, want the queue's depth and no CPU", r.Scenario, b)
+		}
+	}
 }
