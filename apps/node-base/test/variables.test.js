@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { inexactNumbers, parseRequestBody, parseVariables } from '../src/graphql/variables.js';
+import { inexactNumbers, noteVariables, parseRequestBody, parseVariables } from '../src/graphql/variables.js';
 
 test('the numbers not written as int64s in digits are noted with their paths', () => {
   const body = parseRequestBody(
@@ -28,10 +28,19 @@ test('variables written in digits, and bodies without variables, note nothing', 
   assert.deepEqual(inexactNumbers(parseRequestBody('{"query":"{ a }","extensions":{"n":1e3},"variables":{}}').variables), []);
 });
 
+test('a body given as the bytes it was read from is noted as its text', () => {
+  const text = '{"query":"{ a }","variables":{"s":"é","n":[1,1.0]}}';
+  const body = JSON.parse(text);
+  noteVariables(body.variables, Buffer.from(text), 'variables');
+  assert.deepEqual(inexactNumbers(body.variables), [{ path: ['n', 1], text: '1.0' }]);
+});
+
 test('a deeply nested body is scanned without recursion', () => {
   const v = parseVariables(`{"x":${'['.repeat(100000)}1.5${']'.repeat(100000)}}`);
   assert.equal(inexactNumbers(v)[0].text, '1.5');
   assert.equal(inexactNumbers(v)[0].path.length, 100001);
+  const none = parseVariables(`{"x":${'['.repeat(100000)}"1.5"${']'.repeat(100000)}}`);
+  assert.deepEqual(inexactNumbers(none), []);
 });
 
 test('text that is no JSON throws as JSON.parse does', () => {

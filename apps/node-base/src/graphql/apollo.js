@@ -302,7 +302,7 @@ export function refuseLargeQuery(req, res, next) {
   const refused = typeof query === 'string' ? checkQuerySize(query) : null;
   if (!refused) {
     const raw = rawBodies.get(req);
-    if (raw && typeof req.body?.variables === 'object') noteVariables(req.body.variables, raw.toString('utf8'), 'variables');
+    if (raw) noteVariables(req.body?.variables, raw, 'variables');
     return next();
   }
   return writeError(req, res, requestErrorStatus(req.headers.accept), refused.code, refused.message);

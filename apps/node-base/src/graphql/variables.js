@@ -4,8 +4,10 @@
 // Int or Int64 takes; the Go app reads each number as it is written and
 // refuses them there (docs/contract.md, Hostile input). A reviver in
 // Node 20 is not given a number's text, so the text is scanned once more,
-// and only when it holds a digit before a fraction or an exponent or
-// 19 digits in a row: no request the runner sends.
+// and only when the variables hold a number and the text a digit before
+// a fraction or an exponent or 19 digits in a row: no request the runner
+// sends. Variables without a number (a read by id, a login) cost a walk of the
+// parsed values, not a search of the whole body, query and all.
 
 /** inexact maps a request's parsed variables to their numbers not written as int64s: [{ path, text }]. */
 const inexact = new WeakMap();
@@ -35,18 +37,40 @@ export function parseVariables(text) {
 
 /**
  * noteVariables notes the numbers of variables, the object parsed from
- * text (a whole body when member names the member that holds them), that
- * are not written as int64s; a later call for the same object does
- * nothing.
+ * text (a whole body when member names the member that holds them; a
+ * string, or the UTF-8 Buffer it was read as, decoded only when the
+ * variables hold a number), that are not written as int64s; a later call
+ * for the same object does nothing.
  */
 export function noteVariables(variables, text, member) {
-  if (typeof variables !== 'object' || variables === null || inexact.has(variables) || typeof text !== 'string') return;
-  if (!MAYBE.test(text)) return;
-  let found = scanNumbers(text);
+  if (typeof variables !== 'object' || variables === null || inexact.has(variables)) return;
+  if ((typeof text !== 'string' && !Buffer.isBuffer(text)) || !holdsNumber(variables)) return;
+  const source = typeof text === 'string' ? text : text.toString('utf8');
+  if (!MAYBE.test(source)) return;
+  let found = scanNumbers(source);
   if (member !== undefined) {
     found = found.filter((n) => n.path.length > 1 && n.path[0] === member).map((n) => ({ path: n.path.slice(1), text: n.text }));
   }
   if (found.length > 0) inexact.set(variables, found);
+}
+
+/**
+ * holdsNumber reports whether value, parsed JSON, holds a number at any
+ * depth. It keeps its own stack, as scanNumbers does.
+ */
+function holdsNumber(value) {
+  const pending = [value];
+  while (pending.length > 0) {
+    const v = pending.pop();
+    if (typeof v === 'number') return true;
+    if (typeof v !== 'object' || v === null) continue;
+    if (Array.isArray(v)) {
+      for (const item of v) pending.push(item);
+    } else {
+      for (const key in v) pending.push(v[key]);
+    }
+  }
+  return false;
 }
 
 /** inexactNumbers are the numbers noted for variables, [{ path, text }] (path from the variable's name), or none. */
