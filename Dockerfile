@@ -2,7 +2,7 @@
 # target, so each runs as its own process with its own name (the bench finds
 # them by executable name):
 #
-#   docker build --target rest .      (also: graphql, htmx, grpc, dbctl, bench)
+#   docker build --target rest .      (also: graphql, htmx, grpc, amqp, dbctl, bench)
 #   docker build --target bench --build-arg COMMIT=$(git rev-parse --short=12 HEAD) .
 #
 # docker compose builds all of them (see docker-compose.yml); the Node.js
@@ -19,7 +19,7 @@ ENV CGO_ENABLED=0
 # build context, so Go cannot stamp it by itself; the bench writes it into
 # every report, empty meaning unknown.
 ARG COMMIT=
-RUN go build -trimpath -ldflags="-s -w" -o /out/ ./apps/rest ./apps/graphql ./apps/htmx ./apps/grpc ./db/dbctl \
+RUN go build -trimpath -ldflags="-s -w" -o /out/ ./apps/rest ./apps/graphql ./apps/htmx ./apps/grpc ./apps/amqp ./db/dbctl \
  && go build -trimpath -ldflags="-s -w -X crudbench/bench/runner.buildCommit=${COMMIT}" -o /out/bench ./bench
 
 # busybox gives the health checks a wget; the binaries are static.
@@ -55,6 +55,15 @@ EXPOSE 8087
 ENV ADDR=:8087
 HEALTHCHECK --interval=5s --timeout=10s --retries=10 CMD ["/usr/local/bin/grpc", "-healthcheck"]
 ENTRYPOINT ["/usr/local/bin/grpc"]
+
+# ADDR is the admin port: the app's requests come from its queue on the
+# broker (AMQP_URL), and /readyz says it consumes it and the database answers.
+FROM runtime AS amqp
+COPY --from=build /out/amqp /usr/local/bin/amqp
+EXPOSE 8092
+ENV ADDR=:8092
+HEALTHCHECK --interval=5s --timeout=10s --retries=10 CMD wget -q -O /dev/null http://127.0.0.1:8092/readyz || exit 1
+ENTRYPOINT ["/usr/local/bin/amqp"]
 
 FROM runtime AS dbctl
 COPY --from=build /out/dbctl /usr/local/bin/dbctl

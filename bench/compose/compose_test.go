@@ -24,16 +24,25 @@ import (
 // apps are the services the bench measures: the Go apps, then the Node.js
 // ones (Dockerfile.node), then the gRPC apps, then trpc, then the Next.js
 // app's rows, a container each.
-var apps = []string{"rest", "graphql", "htmx", "express", "express-cluster", "fastify", "nest", "yoga", "apollo", "mercurius", "nest-graphql", "grpc", "grpc-node", "trpc", "next-rest", "next-graphql", "next-trpc"}
+var apps = []string{"rest", "graphql", "htmx", "express", "express-cluster", "fastify", "nest", "yoga", "apollo", "mercurius", "nest-graphql", "grpc", "grpc-node", "trpc", "next-rest", "next-graphql", "next-trpc", "amqp"}
+
+// brokers are the services the apps of kind amqp consume from, as
+// postgres is the database: infrastructure, not a measured app.
+var brokers = []string{"rabbitmq"}
 
 // servers are all the apps compose runs: every one is measured.
 var servers = apps
 
 // scheme is the scheme the bench attaches app by, as the runner's table
-// gives its kind: grpc:// for a gRPC app, http:// for the others.
+// gives its kind: grpc:// for a gRPC app, amqp:// (its broker's) for an
+// AMQP app, http:// for the others.
 func scheme(app string) string {
-	if a, ok := stack.FindBuiltin(app); ok && a.Kind == scenario.KindGRPC {
+	a, _ := stack.FindBuiltin(app)
+	switch a.Kind {
+	case scenario.KindGRPC:
 		return "grpc"
+	case scenario.KindAMQP:
+		return "amqp"
 	}
 	return "http"
 }
@@ -64,7 +73,7 @@ func load(t *testing.T, env ...string) *types.Project {
 
 func TestComposeFile(t *testing.T) {
 	p := load(t)
-	want := append([]string{"postgres", "seed", "bench"}, servers...)
+	want := append(append([]string{"postgres", "seed", "bench"}, brokers...), servers...)
 	for _, name := range want {
 		if _, ok := p.Services[name]; !ok {
 			t.Fatalf("service %s missing", name)
@@ -73,7 +82,7 @@ func TestComposeFile(t *testing.T) {
 
 	oneShot := map[string]bool{"seed": true, "bench": true}
 	for name := range p.Services {
-		if !oneShot[name] && name != "postgres" && !slices.Contains(servers, name) {
+		if !oneShot[name] && name != "postgres" && !slices.Contains(brokers, name) && !slices.Contains(servers, name) {
 			t.Errorf("service %s is neither the database, a one-shot nor an app", name)
 		}
 	}
@@ -142,6 +151,14 @@ func TestComposeFile(t *testing.T) {
 		u := attached[name]
 		if u == nil {
 			t.Errorf("the bench's -attach does not name %s", name)
+		} else if scheme(name) == "amqp" {
+			// An amqp app is attached by its broker, the one it consumes.
+			if v := p.Services[name].Environment["AMQP_URL"]; v == nil || *v != u.String() || u.Hostname() != "rabbitmq" {
+				t.Errorf("the bench attaches %s at %s, want the broker its AMQP_URL names, on rabbitmq", name, u.Redacted())
+			}
+			if d := p.Services[name].DependsOn["rabbitmq"]; d.Condition != types.ServiceConditionHealthy {
+				t.Errorf("%s waits for rabbitmq with %q, want healthy", name, d.Condition)
+			}
 		} else if port := addrPort(t, p.Services[name]); u.Scheme != scheme(name) || u.Hostname() != name || u.Port() != port {
 			t.Errorf("the bench attaches %s at %s, want %s://%s:%s (its ADDR)", name, u, scheme(name), name, port)
 		}
@@ -210,8 +227,8 @@ func TestAppsMatchRunner(t *testing.T) {
 }
 
 // notComposed are the built-in apps compose does not run, as
-// docs/compose.md says: amqp, whose broker it does not run.
-var notComposed = []string{"amqp"}
+// docs/compose.md says: none, now that it runs amqp's broker too.
+var notComposed []string
 
 // stage is one stage of a Dockerfile: the stage it is built FROM and the
 // text of its instructions.
@@ -372,7 +389,7 @@ func TestPortBindings(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := load(t, tc.env...)
-			want := map[string]string{"postgres": "127.0.0.1"}
+			want := map[string]string{"postgres": "127.0.0.1", "rabbitmq": "127.0.0.1"}
 			for _, name := range servers {
 				want[name] = tc.appHost
 			}
