@@ -41,6 +41,21 @@ func dbCost(c results.DBCost, attackSuccesses, successes uint64) results.DBCost 
 	return c
 }
 
+// brokerCost is an amqp app's broker's cost as shard 0 measured it, its
+// CPU over the window per request of the merged window, as PostgreSQL's
+// is (every shard's requests went through that one broker); nil for
+// another kind.
+func brokerCost(c *results.BrokerCost, successes uint64) *results.BrokerCost {
+	if c == nil {
+		return nil
+	}
+	b := *c
+	if b.CPUAvailable {
+		b.CPUMsPerRequest = perRequest(b.CPUSeconds*1000, successes)
+	}
+	return &b
+}
+
 // runnerCost is the load generators' cost: the shards' CPU added up (they
 // shared the load), their memory the largest shard's, since each runner
 // holds its own.

@@ -55,6 +55,7 @@ func unmeasured(ps []results.Result, rate float64) (results.Result, bool) {
 	r.StatusCodes, r.Errors = map[string]int{}, []string{}
 	r.Latency, r.BytesIn, r.BytesOut = results.Latency{}, 0, 0
 	r.AppCost, r.DB, r.Timeline, r.CPUProfile = results.ProcessCost{}, results.DBCost{}, nil, nil
+	r.Broker = nil
 	r.RawFile, r.SamplesFile = "", ""
 	return r, true
 }
@@ -91,6 +92,7 @@ func measured(shards []shard, ps []results.Result, w *load.Window, dir string) (
 	res.AttackSuccesses = attackSuccesses
 	res.AppCost = appCost(own, s.Successes, s.Requests)
 	res.DB = dbCost(own.DB, attackSuccesses, s.Successes)
+	res.Broker = brokerCost(own.Broker, s.Successes)
 	res.Judge(time.Duration(settings.SLOP99))
 	return res, nil
 }
