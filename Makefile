@@ -1,7 +1,7 @@
 # crudbench: the developer's commands. `make test` is what CI runs.
 GO ?= go
 
-.PHONY: all generate check-generated lint lint-node test bench
+.PHONY: all generate check-generated lint lint-node chart test bench
 
 all: test
 
@@ -53,7 +53,21 @@ lint-node:
 		fi; \
 		npm run --silent lint || { echo "lint-node: ESLint or Prettier found problems in the Node workspace (above): fix them; npm run format rewrites the files Prettier names"; exit 1; }'
 
-test: lint check-generated
+# HELM is the chart's Helm, pinned in a modfile of its own
+# (deploy/helm/tools.mod says why).
+HELM = $(GO) tool -modfile=deploy/helm/tools.mod helm
+
+# chart lints and renders the Helm chart with its default values (the
+# three-node split) and its one-node values; the Go test in deploy/helm
+# renders both again and checks what the benchmark depends on.
+chart:
+	@for values in values.yaml values-one-node.yaml; do \
+		$(HELM) lint --strict deploy/helm/crudbench -f deploy/helm/crudbench/$$values --quiet \
+			&& $(HELM) template crudbench deploy/helm/crudbench -f deploy/helm/crudbench/$$values >/dev/null \
+			|| { echo "chart: helm lint or template failed with $$values (above)"; exit 1; }; \
+	done
+
+test: lint check-generated chart
 	$(GO) test -count=1 -timeout 30m ./...
 
 bench:

@@ -10,6 +10,8 @@
 # longest wait for replicas and for the other shards' markers).
 set -u
 
+BENCH=${BENCH:-/usr/local/bin/bench}
+
 markers="$RUN_DIR/done"
 mine="$markers/$INDEX"
 mkdir -p "$markers" "$RUN_DIR/shard$INDEX"
@@ -47,7 +49,7 @@ if [ ! -s "$mine" ]; then
 		done
 	done
 
-	/usr/local/bin/bench -metrics-url "$metrics" -out "$RUN_DIR/shard$INDEX" "$@"
+	"$BENCH" -metrics-url "$metrics" -out "$RUN_DIR/shard$INDEX" "$@"
 	status=$?
 	# The newest folder is this attempt's; the marker is written whole
 	# (renamed into place), so shard 0 never reads half of one.
@@ -75,6 +77,6 @@ while [ "$k" -lt "$SHARDS" ]; do
 	sleep 1
 done
 # shellcheck disable=SC2086 # one argument per shard folder
-/usr/local/bin/bench merge -out "$RUN_DIR/merged" $folders || fail "bench merge failed"
+"$BENCH" merge -out "$RUN_DIR/merged" $folders || fail "bench merge failed"
 ln -sfn "$(basename "$RUN_DIR")" "$(dirname "$RUN_DIR")/latest"
 echo "merged: $(ls -d "$RUN_DIR/merged"/*/ | tail -n 1)"
