@@ -1,37 +1,12 @@
 import { Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, UseInterceptors } from '@nestjs/common';
-import { badRequest } from '@crudbench/node-base/errors.js';
+import { PERSON, PERSON_UPDATE, personPatch } from '@crudbench/node-base/http/bodies.js';
 import { type Id, updateVersion } from '@crudbench/node-base/http/params.js';
 import { Editor } from './auth.js';
 import { PersonWriter, Persons } from './dependencies.js';
 import { Location, VersionTag } from './http/answers.js';
-import { JsonBody, type Decoded, type Shape } from './http/body.js';
+import { JsonBody, type Decoded } from './http/body.js';
 import { Allow } from './http/methods.js';
 import { IdPipe, QueryParam } from './http/params.js';
-
-/** PERSON is a person's body, as a create takes it. */
-const PERSON = {
-  employeeNo: 'int32',
-  firstName: 'string',
-  lastName: 'string',
-  email: 'string',
-  phone: 'string',
-  department: 'string',
-  status: 'string',
-  hiredOn: 'date',
-} as const satisfies Shape;
-
-/** PERSON_UPDATE is an update's body: the version it is based on, and the members to change. */
-const PERSON_UPDATE = { version: 'int32', ...PERSON } as const satisfies Shape;
-
-/** patchOf returns the members to change; no person field may be cleared. */
-function patchOf(body: Decoded<typeof PERSON_UPDATE>): Record<string, unknown> {
-  const nulls = body.nulls.filter((k) => k !== 'version');
-  if (nulls.length > 0) {
-    throw badRequest('a field that cannot be cleared is null', Object.fromEntries(nulls.map((k) => [k, 'must not be null'])));
-  }
-  const { version: _version, ...patch }: Record<string, unknown> = body;
-  return patch;
-}
 
 /** PersonsController serves /api/persons: reads for every session, writes for editors. */
 @Controller('api/persons')
@@ -66,7 +41,7 @@ export class PersonsController {
   @Editor()
   @UseInterceptors(VersionTag)
   update(@Param('id', IdPipe) id: Id, @JsonBody(PERSON_UPDATE) body: Decoded<typeof PERSON_UPDATE>, @Headers('if-match') ifMatch?: string) {
-    const patch = patchOf(body);
+    const patch = personPatch(body);
     return this.writer.update(id, updateVersion(ifMatch, body.version), patch);
   }
 

@@ -90,6 +90,38 @@ declare module '@crudbench/node-base/http/json.js' {
   };
 }
 
+declare module '@crudbench/node-base/http/bodies.js' {
+  export const PERSON: {
+    readonly employeeNo: 'int32';
+    readonly firstName: 'string';
+    readonly lastName: 'string';
+    readonly email: 'string';
+    readonly phone: 'string';
+    readonly department: 'string';
+    readonly status: 'string';
+    readonly hiredOn: 'date';
+  };
+  export const PERSON_UPDATE: { readonly version: 'int32' } & typeof PERSON;
+  export const VACANCY: {
+    readonly title: 'string';
+    readonly department: 'string';
+    readonly location: 'string';
+    readonly employmentType: 'string';
+    readonly salaryMinCents: 'int64';
+    readonly salaryMaxCents: 'int64';
+    readonly status: 'string';
+    readonly opensOn: 'date';
+    readonly closesOn: 'date';
+    readonly description: 'string';
+    readonly filledBy: 'int64';
+  };
+  export const VACANCY_UPDATE: { readonly version: 'int32' } & typeof VACANCY;
+  /** personPatch returns the members a decoded PERSON_UPDATE body changes; no person member may be cleared. */
+  export function personPatch(body: { readonly nulls: readonly string[] }): Record<string, unknown>;
+  /** vacancyPatch returns the members a decoded VACANCY_UPDATE body changes; a null clears closesOn or filledBy. */
+  export function vacancyPatch(body: { readonly nulls: readonly string[] }): Record<string, unknown>;
+}
+
 declare module '@crudbench/node-base/http/run.js' {
   import type { Server } from 'node:http';
   import type { Config } from '@crudbench/node-base/config.js';

@@ -1,29 +1,8 @@
-import { badRequest } from '@crudbench/node-base/errors.js';
+import { PERSON, PERSON_UPDATE, personPatch } from '@crudbench/node-base/http/bodies.js';
 import { jsonBody } from '../http/body.js';
 import { sendJSON } from '../http/respond.js';
 import { pathId, queryParam, setETag, versionOf } from '../http/params.js';
 import { methodNotAllowed } from './vacancies.js';
-
-const PERSON = {
-  employeeNo: 'int32',
-  firstName: 'string',
-  lastName: 'string',
-  email: 'string',
-  phone: 'string',
-  department: 'string',
-  status: 'string',
-  hiredOn: 'date',
-};
-
-/** patchOf returns the members to change; no person field may be cleared. */
-function patchOf(body) {
-  const nulls = body.nulls.filter((k) => k !== 'version');
-  if (nulls.length > 0) {
-    throw badRequest('a field that cannot be cleared is null', Object.fromEntries(nulls.map((k) => [k, 'must not be null'])));
-  }
-  const { version, ...patch } = body;
-  return patch;
-}
 
 /** personRoutes serves /api/persons. */
 export function personRoutes(router, { persons, personWriter, reader, writer }) {
@@ -52,9 +31,9 @@ export function personRoutes(router, { persons, personWriter, reader, writer }) 
       setETag(res, p.version);
       sendJSON(res, 200, p);
     })
-    .patch(writer, jsonBody({ version: 'int32', ...PERSON }), async (req, res) => {
+    .patch(writer, jsonBody(PERSON_UPDATE), async (req, res) => {
       const id = pathId(req);
-      const patch = patchOf(req.body);
+      const patch = personPatch(req.body);
       const p = await personWriter.update(id, versionOf(req, req.body.version), patch);
       setETag(res, p.version);
       sendJSON(res, 200, p);

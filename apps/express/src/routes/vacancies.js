@@ -1,33 +1,7 @@
-import { badRequest } from '@crudbench/node-base/errors.js';
+import { VACANCY, VACANCY_UPDATE, vacancyPatch } from '@crudbench/node-base/http/bodies.js';
 import { jsonBody } from '../http/body.js';
 import { sendJSON, sendProblem } from '../http/respond.js';
 import { pathId, queryParam, setETag, versionOf } from '../http/params.js';
-
-const VACANCY = {
-  title: 'string',
-  department: 'string',
-  location: 'string',
-  employmentType: 'string',
-  salaryMinCents: 'int64',
-  salaryMaxCents: 'int64',
-  status: 'string',
-  opensOn: 'date',
-  closesOn: 'date',
-  description: 'string',
-  filledBy: 'int64',
-};
-const CLEARABLE = ['closesOn', 'filledBy'];
-
-/** patchOf returns the members to change; null clears only what may be empty. */
-function patchOf(body) {
-  const cannotClear = body.nulls.filter((k) => !CLEARABLE.includes(k) && k !== 'version');
-  if (cannotClear.length > 0) {
-    throw badRequest('a field that cannot be cleared is null', Object.fromEntries(cannotClear.map((k) => [k, 'must not be null'])));
-  }
-  const { version, ...patch } = body;
-  for (const k of CLEARABLE) if (body.nulls.includes(k)) patch[k] = null;
-  return patch;
-}
 
 /** vacancyRoutes serves /api/vacancies. */
 export function vacancyRoutes(router, { vacancies, reader, writer }) {
@@ -56,9 +30,9 @@ export function vacancyRoutes(router, { vacancies, reader, writer }) {
       setETag(res, v.version);
       sendJSON(res, 200, v);
     })
-    .patch(writer, jsonBody({ version: 'int32', ...VACANCY }), async (req, res) => {
+    .patch(writer, jsonBody(VACANCY_UPDATE), async (req, res) => {
       const id = pathId(req);
-      const patch = patchOf(req.body);
+      const patch = vacancyPatch(req.body);
       const v = await vacancies.update(id, versionOf(req, req.body.version), patch);
       setETag(res, v.version);
       sendJSON(res, 200, v);
