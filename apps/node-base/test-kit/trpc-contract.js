@@ -64,6 +64,8 @@ const BAD_INPUTS = [
   ['an id of 0', 'person.byId', { id: 0 }, { id: 'must be a positive whole number' }],
   ['an id as a string', 'person.byId', { id: '1' }, { id: 'must be a positive whole number' }],
   ['no id', 'person.byId', {}, { id: 'is required' }],
+  ['no input', 'vacancy.byId', undefined, { input: "must be a JSON object of the procedure's fields" }],
+  ['an input that is no object', 'vacancy.byId', [1], { input: "must be a JSON object of the procedure's fields" }],
   ['a member the input does not take', 'person.byId', { id: 1, extra: true }, { extra: 'is not a field of this request' }],
   ['a page of 0', 'person.list', { limit: 0 }, { limit: 'must be a whole number from 1 to 1000' }],
   ['a page of 1001', 'vacancy.list', { limit: 1001 }, { limit: 'must be a whole number from 1 to 1000' }],

@@ -69,8 +69,10 @@ interface Issue {
 /**
  * inputFields reads the fields of an input the procedure's zod schema
  * refused (tRPC wraps its issues as the cause of a BAD_REQUEST): each
- * member's first message, by its path ("input" for the whole input),
- * and each member it does not take.
+ * member's first message, by its path, and each member it does not take.
+ * The whole input refused (none sent, or no object) is "input", in words
+ * of ours: zod's own ("Invalid input: expected object, received
+ * undefined") would say how the schema is written.
  */
 function inputFields(error: TRPCError): Fields | undefined {
   const issues = (error.cause as { issues?: Issue[] } | undefined)?.issues;
@@ -82,7 +84,8 @@ function inputFields(error: TRPCError): Fields | undefined {
       for (const key of issue.keys) fields[[...path, key].join('.')] ??= 'is not a field of this request';
       continue;
     }
-    fields[path.join('.') || 'input'] ??= issue.message;
+    if (path.length === 0) fields.input ??= "must be a JSON object of the procedure's fields";
+    else fields[path.join('.')] ??= issue.message;
   }
   return sorted(fields);
 }
