@@ -51,6 +51,13 @@ func TestAMQP(t *testing.T) {
 	if !strings.Contains(console, "RabbitMQ is up") {
 		t.Error("the console does not say the runner started a broker")
 	}
+	if !strings.HasPrefix(run.Environment.Broker, "RabbitMQ 3.") {
+		t.Errorf("the environment names the broker %q, want RabbitMQ and its version", run.Environment.Broker)
+	}
+	// The broker is on the non-app side of -cpus, with PostgreSQL.
+	if c := run.Settings.CPUs; c == nil || c.Broker == "" || c.Broker != c.Postgres || c.Broker == c.Apps["amqp"] && c.Isolated {
+		t.Errorf("CPUs %+v: want the broker's beside PostgreSQL's, apart from the app's", c)
+	}
 	if len(run.Validations) != len(scenario.All) {
 		t.Errorf("%d validations, want %d", len(run.Validations), len(scenario.All))
 	}

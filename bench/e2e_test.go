@@ -79,8 +79,9 @@ func mayBeZero(path string, r *results.Result) bool {
 	}
 	// Only a run bench merge made counts shards (TestShards checks it),
 	// and only a run that measures a grpc app its connections (TestAttach),
-	// an amqp app its (TestAMQP).
-	if strings.HasSuffix(path, ".Settings.Shards") || strings.HasSuffix(path, ".Settings.GRPCConns") || strings.HasSuffix(path, ".Settings.AMQPConns") {
+	// an amqp app its, its broker and the broker's CPUs (TestAMQP).
+	if strings.HasSuffix(path, ".Settings.Shards") || strings.HasSuffix(path, ".Settings.GRPCConns") || strings.HasSuffix(path, ".Settings.AMQPConns") ||
+		strings.HasSuffix(path, ".Environment.Broker") || strings.HasSuffix(path, ".Settings.CPUs.Broker") {
 		return true
 	}
 	// Only a closed loop (-model closed) runs clients: every run that

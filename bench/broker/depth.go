@@ -3,6 +3,7 @@ package broker
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -63,6 +64,21 @@ func (d *DepthReader) open() error {
 	}
 	d.ch = ch
 	return nil
+}
+
+// Server is the broker's product and version as it announced them when
+// the reader connected, e.g. "RabbitMQ 3.10.8".
+func (d *DepthReader) Server() (string, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.conn == nil || d.conn.IsClosed() {
+		if err := d.open(); err != nil {
+			return "", err
+		}
+	}
+	product, _ := d.conn.Properties["product"].(string)
+	version, _ := d.conn.Properties["version"].(string)
+	return strings.TrimSpace(product + " " + version), nil
 }
 
 // Close closes the reader's connection.

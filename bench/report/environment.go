@@ -36,6 +36,9 @@ func environmentTable(run *results.Run) table {
 	} {
 		t.Rows = append(t.Rows, row{Cells: texts(kv[0], kv[1])})
 	}
+	if e.Broker != "" {
+		t.Rows = append(t.Rows, row{Cells: texts("AMQP broker", e.Broker)})
+	}
 	return t
 }
 

@@ -55,7 +55,11 @@ type Environment struct {
 	Kernel          string `json:"kernel"`
 	GoVersion       string `json:"goVersion"`
 	PostgresVersion string `json:"postgresVersion"`
-	GitCommit       string `json:"gitCommit"`
+	// Broker is the product and version the amqp apps' broker gave when
+	// the runner connected ("RabbitMQ 3.10.8"); empty when the run
+	// measured no amqp app.
+	Broker    string `json:"broker,omitempty"`
+	GitCommit string `json:"gitCommit"`
 	// Dataset sizes (rows per table) as found in the database.
 	Dataset map[string]int64 `json:"dataset"`
 	// Mode is "embedded" (throwaway cluster and apps started by the runner),
@@ -149,6 +153,10 @@ type CPUs struct {
 	// Postgres is the CPUs of PostgreSQL's postmaster, which its
 	// backends inherit; empty when its process is not visible.
 	Postgres string `json:"postgres,omitempty"`
+	// Broker is the CPUs of the amqp apps' broker, the Erlang VM the
+	// runner started, which its helpers inherit; empty when it started
+	// none.
+	Broker string `json:"broker,omitempty"`
 	// Apps maps each measured app to the CPUs of its process; an app
 	// whose process is not visible is missing.
 	Apps map[string]string `json:"apps,omitempty"`

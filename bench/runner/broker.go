@@ -83,6 +83,19 @@ func (r *runner) useBroker(url string) {
 	r.undo(r.broker.depth.Close)
 }
 
+// nameBroker records the broker's product and version in the run's
+// environment.
+func (r *runner) nameBroker(run *results.Run) {
+	if r.broker.url == "" {
+		return
+	}
+	name, err := r.broker.depth.Server()
+	if err != nil {
+		name = "unknown (" + err.Error() + ")"
+	}
+	run.Environment.Broker = name
+}
+
 // watchBroker has every amqp app's loads watch its broker: the queue's
 // depth always, the node's CPU and memory when it is the runner's.
 func (r *runner) watchBroker() {

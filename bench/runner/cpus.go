@@ -53,6 +53,13 @@ func (r *runner) readCPUs(run *results.Run) {
 			cpus.Postgres = s.String()
 		}
 	}
+	broker := ""
+	if r.broker.node != nil {
+		if s, err := cpuset.Allowed(r.broker.node.PID()); err == nil {
+			cpus.Broker = s.String()
+			broker = "; RabbitMQ " + cpus.Broker
+		}
+	}
 	// Started apps sharing the runner's CPUs were asked for (-cpus
 	// shared), and the note below says so once.
 	warn := r.cfg.Mode() == "attach" || cpus.Isolated
@@ -73,7 +80,7 @@ func (r *runner) readCPUs(run *results.Run) {
 			r.note(fmt.Sprintf("%s shared CPUs %s with the runner (its CPUs %s, the runner's %s): the load generator and the app took CPU from each other. Start it on CPUs of its own (e.g. taskset -c) and keep the runner off them with -cpus rest=LIST.", name, both, s, runner))
 		}
 	}
-	r.con.printf("CPUs: apps %s; PostgreSQL %s; runner %s.\n", orUnknown(strings.Join(lines, ", ")), orUnknown(cpus.Postgres), orUnknown(cpus.Runner))
+	r.con.printf("CPUs: apps %s; PostgreSQL %s%s; runner %s.\n", orUnknown(strings.Join(lines, ", ")), orUnknown(cpus.Postgres), broker, orUnknown(cpus.Runner))
 	shared := "The apps, PostgreSQL and the runner"
 	if r.cfg.Mode() == "database" {
 		r.note(fmt.Sprintf("PostgreSQL at DATABASE_URL is not the runner's to place: -cpus does not set its CPUs; its postmaster ran on CPUs %s.", orUnknown(cpus.Postgres)))

@@ -58,6 +58,7 @@ func (r *runner) setup(ctx context.Context, run *results.Run) error {
 		r.attachBroker()
 		r.attach()
 		r.watchBroker()
+		r.nameBroker(run)
 		run.Settings.DBMaxConns = 0
 		r.note("Attach mode: the apps were started elsewhere, so their DB_MAX_CONNS and other settings are theirs (settings.dbMaxConns is 0: unknown).")
 		r.readCPUs(run)
@@ -70,6 +71,7 @@ func (r *runner) setup(ctx context.Context, run *results.Run) error {
 		return err
 	}
 	r.watchBroker()
+	r.nameBroker(run)
 	r.readCPUs(run)
 	return nil
 }
