@@ -15,19 +15,22 @@ import (
 // bench Job sets from the downward API; an Indexed Job's pod has the Job's
 // name and index as its host name, not its own), the CPUs it may run on and its
 // pod's QoS class, read from its cgroup. The shards of the chart are the
-// runs that meet at a start barrier, so only those runs note it.
+// runs that meet at a start barrier, so only those runs note it, and only
+// in a pod: "" elsewhere.
 func placementNote(s load.Shard) string {
-	pod := os.Getenv("POD_NAME")
-	if pod == "" {
-		pod = "unknown (no POD_NAME)"
-	}
-	node := os.Getenv("NODE_NAME")
-	if node == "" {
-		node = "unknown (no NODE_NAME)"
-	}
+	pod, node := os.Getenv("POD_NAME"), os.Getenv("NODE_NAME")
 	status, _ := os.ReadFile("/proc/self/status")
 	cgroup, _ := os.ReadFile("/proc/self/cgroup")
 	cpus, qos := cpusAllowed(status), qosClass(cgroup)
+	if pod == "" && node == "" && qos == "" {
+		return "" // not in a pod: shards on machines sharing a folder
+	}
+	if pod == "" {
+		pod = "unknown (no POD_NAME)"
+	}
+	if node == "" {
+		node = "unknown (no NODE_NAME)"
+	}
 	if cpus == "" {
 		cpus = "unknown"
 	}

@@ -105,7 +105,9 @@ func (r *runner) meet(ctx context.Context, run *results.Run) error {
 	s.Start = st.At
 	run.Settings.Shard = r.cfg.ShardSettings()
 	r.note(barrierNote(*s, st))
-	r.note(placementNote(*s))
+	if n := placementNote(*s); n != "" {
+		r.note(n)
+	}
 	r.con.printf("Shard %d/%d: the start barrier set the first run's start at %s.\n", s.Index, s.Count, st.At.Format(time.RFC3339Nano))
 	return nil
 }
