@@ -1,14 +1,16 @@
 package main_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
-	"sync"
+	"strings"
 	"testing"
 	"time"
 
@@ -23,9 +25,6 @@ import (
 const (
 	shardRate     = 100
 	shardDuration = 4 * time.Second
-	// shardLead is how far ahead of the shards' start the shared start
-	// time lies at first: shard 0 validates before it.
-	shardLead = 6 * time.Second
 	// shardSLO is the SLO both runs are judged against: far above the
 	// app's latency at this rate on a machine with two CPU hogs beside
 	// the test, so that the verdicts are usually ok (only checked to
@@ -116,42 +115,95 @@ func TestShards(t *testing.T) {
 	}
 }
 
-// runShards runs the two shards of the load from a shared start time and
-// returns their results folders. The start must lie beyond shard 0's
-// validation and both shards' start-up, which a busy machine stretches
-// from one second to several: when a shard says it was late (it fails, or
-// skips its run), the shards run again with twice the lead.
+// runShards runs the two shards of the load, meeting at a start barrier
+// in a folder both see, and returns their results folders. Shard 1 starts
+// only once shard 0 has validated and waits at the barrier: the shared
+// start must then be set when shard 1 is ready, not by a lead guessed
+// ahead, and neither shard may reach its slot late.
 func runShards(t *testing.T, env, common []string) []string {
 	t.Helper()
-	for lead := shardLead; ; lead *= 2 {
-		startAt := time.Now().Add(lead).Truncate(time.Second).Format(time.RFC3339)
-		dirs := make([]string, 2)
-		errs := make([]error, len(dirs))
-		var wg sync.WaitGroup
-		for i := range dirs {
-			out := t.TempDir()
-			wg.Go(func() {
-				_, errs[i] = execBench(t, env, append(common, "-shard", fmt.Sprintf("%d/2", i), "-start-at", startAt, "-out", out)...)
-				dirs[i] = onlyFolder(out)
-			})
+	barrierDir := filepath.Join(t.TempDir(), "barrier")
+	dirs := make([]string, 2)
+	errs := make([]error, len(dirs))
+	done := make([]chan struct{}, len(dirs))
+	for i := range dirs {
+		done[i] = make(chan struct{})
+	}
+	run := func(i int) {
+		out := t.TempDir()
+		go func() {
+			defer close(done[i])
+			_, errs[i] = execBench(t, env, append(common, "-shard", fmt.Sprintf("%d/2", i), "-barrier", barrierDir, "-barrier-timeout", "2m", "-out", out)...)
+			dirs[i] = onlyFolder(out)
+		}()
+	}
+	run(0)
+	waitReady(t, filepath.Join(barrierDir, "ready-0"), done[0])
+	run(1)
+	for i := range dirs {
+		<-done[i]
+		if errs[i] != nil {
+			t.Fatalf("shard %d: %v", i, errs[i])
 		}
-		wg.Wait()
-		late := false
-		for i, err := range errs {
-			if err != nil {
-				t.Logf("shard %d of a start %s ahead: %v", i, lead, err)
-				late = true
-				continue
-			}
-			for _, r := range readRun(t, dirs[i]).Results {
-				late = late || r.Verdict == results.VerdictSkipped
+	}
+	checkBarrier(t, barrierDir, dirs)
+	return dirs
+}
+
+// waitReady waits until the shard whose run ends with done has said it is
+// ready in file: it then waits at the barrier. A shard that ends first
+// failed before the barrier.
+func waitReady(t *testing.T, file string, done <-chan struct{}) {
+	t.Helper()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if _, err := os.Stat(file); err == nil {
+			return
+		}
+		select {
+		case <-done:
+			t.Fatalf("shard 0 ended before it was ready at the barrier (%s): see its output above", file)
+		case <-tick.C:
+		}
+	}
+}
+
+// checkBarrier checks that the barrier set the shards' start after both
+// were ready, shard 1 the later, that both shards ran from it, on time,
+// and that their notes say so.
+func checkBarrier(t *testing.T, barrierDir string, dirs []string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(barrierDir, "start"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var start struct {
+		At, SetAt time.Time
+		Ready     map[int]time.Time
+		Missing   []int
+	}
+	if err := json.Unmarshal(data, &start); err != nil {
+		t.Fatal(err)
+	}
+	if len(start.Missing) != 0 || !start.Ready[1].After(start.Ready[0]) || start.SetAt.Before(start.Ready[1]) || !start.At.After(start.SetAt) {
+		t.Errorf("barrier start %+v: want it set once shard 1 was ready, after shard 0, and for later", start)
+	}
+	for i, dir := range dirs {
+		run := readRun(t, dir)
+		if run.Settings.Shard == nil || !run.Settings.Shard.StartAt.Equal(start.At) {
+			t.Errorf("shard %d ran from %+v, want the barrier's start %s", i, run.Settings.Shard, start.At)
+		}
+		for _, r := range run.Results {
+			if r.Verdict == results.VerdictSkipped {
+				t.Errorf("shard %d skipped %s: %s", i, r.Scenario, r.Reason)
 			}
 		}
-		switch {
-		case !late:
-			return dirs
-		case lead >= 8*shardLead:
-			t.Fatalf("the shards were late for a start %s ahead: see their output above", lead)
+		note := fmt.Sprintf("Start barrier: shard %d/2 was ready", i)
+		if !slices.ContainsFunc(run.Notes, func(n string) bool {
+			return strings.HasPrefix(n, note) && strings.Contains(n, "all 2 shards were ready") && strings.Contains(n, "before the start")
+		}) {
+			t.Errorf("shard %d's notes %q: want one saying all shards were ready and it learned the start before it", i, run.Notes)
 		}
 	}
 }
