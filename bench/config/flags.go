@@ -147,7 +147,7 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		DBMaxConns: *v.dbMaxConns, DatabaseURL: getenv("DATABASE_URL"), ResetDB: *v.resetDB,
 		ProfileCPU: *v.profileCPU, ValidateOnly: *v.validateOnly, NoProc: *v.noProc,
 	}
-	errs := cfg.readLists(v, set)
+	errs := cfg.readLists(v, set, getenv("AMQP_URL") != "")
 	errs = append(errs, cfg.readCapacity(v, set)...)
 	errs = append(errs, cfg.checkAttach()...)
 	errs = append(errs, cfg.checkProfiling()...)
@@ -167,8 +167,9 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 
 // readLists reads the comma-separated flags into c. Without -apps, the
 // apps -attach names are the ones measured; without -scenarios,
-// -validate-only checks them all.
-func (c *Config) readLists(v flagValues, set map[string]bool) []error {
+// -validate-only checks them all. haveAMQPURL says AMQP_URL is set: the
+// amqp apps need no local broker then (checkBroker).
+func (c *Config) readLists(v flagValues, set map[string]bool, haveAMQPURL bool) []error {
 	var err error
 	var errs []error
 	if c.Profiles, err = scenario.ParseList("profile", *v.profiles, scenario.Profiles); err != nil {
@@ -206,6 +207,8 @@ func (c *Config) readLists(v flagValues, set map[string]bool) []error {
 	if c.Apps, named, err = parseApps(appList, c.appNames()); err != nil {
 		errs = append(errs, fmt.Errorf("-apps: %w", err))
 	} else if err := c.checkToolchains(named); err != nil {
+		errs = append(errs, err)
+	} else if err := c.checkBroker(named, haveAMQPURL); err != nil {
 		errs = append(errs, err)
 	}
 	return errs
