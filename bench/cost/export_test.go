@@ -30,3 +30,11 @@ func ReplicasCost(urls []string, replicas []sampler.Series, from, to time.Time, 
 // PausesCost exposes how an app's pauses are taken from its scraped
 // metrics over a window.
 var PausesCost = pausesCost
+
+// BrokerCost exposes how an amqp app's broker's cost is taken from its
+// tree's samples (broker) and its queue's readings (queue) over a window.
+func BrokerCost(broker, queue sampler.Series, from, to time.Time, successes uint64) *results.BrokerCost {
+	src := Sources{app: "app"}.WithBroker(42, func() (int, error) { return 0, nil })
+	series := map[string]sampler.Series{targetBroker: broker, targetQueue: queue}
+	return brokerCost(series, src, from, to, successes)
+}
