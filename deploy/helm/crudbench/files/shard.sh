@@ -9,6 +9,7 @@
 # name prefix), NAMESPACE, CLUSTER_DOMAIN, METRICS_PORT, WAIT_SECONDS (the
 # longest wait for replicas and for the other shards' markers).
 set -u
+trap 'exit 143' TERM INT
 
 BENCH=${BENCH:-/usr/local/bin/bench}
 
@@ -29,9 +30,12 @@ replicas() {
 	nslookup -type=a "$PREFIX-$1-replicas.$NAMESPACE.svc.$CLUSTER_DOMAIN" 2>/dev/null | awk '/^Name:/ { named = 1 } named && /^Address/ { print $NF }'
 }
 
-# A shard that already ran (its pod retried, e.g. shard 0 after a failed
-# merge) does not run its load again: the shared start has passed.
-if [ ! -s "$mine" ]; then
+# A shard that already ran to the end (its pod retried, e.g. shard 0
+# after a failed merge) does not run its load again; one that failed does,
+# joining the started run late.
+ran=""
+[ -s "$mine" ] && read -r ran _ <"$mine"
+if [ "$ran" != 0 ]; then
 	deadline=$(($(date +%s) + WAIT_SECONDS))
 	metrics=""
 	for entry in $APPS; do
@@ -49,8 +53,18 @@ if [ ! -s "$mine" ]; then
 		done
 	done
 
-	"$BENCH" -metrics-url "$metrics" -out "$RUN_DIR/shard$INDEX" "$@"
-	status=$?
+	# As the pod's first process, sh would ignore the kubelet's TERM: pass
+	# it on, so that the bench stops its attack and cleans up its rows.
+	"$BENCH" -metrics-url "$metrics" -out "$RUN_DIR/shard$INDEX" "$@" &
+	child=$!
+	trap 'kill -TERM "$child" 2>/dev/null' TERM INT
+	status=0
+	wait "$child" || status=$?
+	if kill -0 "$child" 2>/dev/null; then
+		status=0
+		wait "$child" || status=$?
+	fi
+	trap - TERM INT
 	# The newest folder is this attempt's; the marker is written whole
 	# (renamed into place), so shard 0 never reads half of one.
 	folder=$(ls -d "$RUN_DIR/shard$INDEX"/*/ 2>/dev/null | tail -n 1)
@@ -59,21 +73,21 @@ if [ ! -s "$mine" ]; then
 fi
 [ "$INDEX" -eq 0 ] || exit 0
 
-# Shard 0 merges once every shard has left its marker; a shard that never
-# does (failed for good, or later than WAIT_SECONDS) fails the merge with
-# its name instead of holding the Job.
+# Shard 0 merges once every shard has left a marker of success (a failed
+# shard's retry replaces its marker); a shard that does not within
+# WAIT_SECONDS fails the merge with its name instead of holding the Job.
 deadline=$(($(date +%s) + WAIT_SECONDS))
 folders=""
 k=0
 while [ "$k" -lt "$SHARDS" ]; do
-	if [ -s "$markers/$k" ]; then
-		read -r status folder <"$markers/$k"
-		[ "$status" -eq 0 ] || fail "shard $k ended with status $status: no merge"
+	status=none
+	[ -s "$markers/$k" ] && read -r status folder <"$markers/$k"
+	if [ "$status" = 0 ]; then
 		folders="$folders $folder"
 		k=$((k + 1))
 		continue
 	fi
-	[ "$(date +%s)" -ge "$deadline" ] && fail "shard $k left no done marker in $markers within ${WAIT_SECONDS}s: no merge"
+	[ "$(date +%s)" -ge "$deadline" ] && fail "shard $k left no marker of success in $markers within ${WAIT_SECONDS}s (its status: $status): no merge"
 	sleep 1
 done
 # shellcheck disable=SC2086 # one argument per shard folder
