@@ -1,7 +1,7 @@
 # crudbench: the developer's commands. `make test` is what CI runs.
 GO ?= go
 
-.PHONY: all generate check-generated lint lint-node chart test bench
+.PHONY: all generate check-generated lint lint-node chart test test-k8s bench
 
 all: test
 
@@ -69,6 +69,14 @@ chart:
 
 test: lint check-generated chart
 	$(GO) test -count=1 -timeout 30m ./...
+
+# test-k8s brings up a one-node Kubernetes on this machine (deploy/cluster),
+# runs its selftest and takes the cluster down again, passed or not. Run as
+# root; the first run installs Debian's packages and builds the Kubernetes
+# binaries (deploy/cluster/README.md says how long).
+test-k8s:
+	@deploy/cluster/cluster.sh up && deploy/cluster/cluster.sh selftest; rc=$$?; \
+	deploy/cluster/cluster.sh down; exit $$rc
 
 bench:
 	$(GO) run ./bench
