@@ -235,6 +235,9 @@ func rest(p results.Probe) float64 {
 	if p.DBCPUAvailable {
 		r -= p.DBCPU
 	}
+	if p.BrokerCPUAvailable {
+		r -= p.BrokerCPU
+	}
 	return r
 }
 
@@ -250,9 +253,14 @@ func cpuText(cfg Config, p results.Probe) string {
 	parts := []string{
 		figure("app", p.AppCPU, p.AppCPUAvailable, appCores),
 		figure("PostgreSQL", p.DBCPU, p.DBCPUAvailable, ""),
+	}
+	if p.BrokerCPUAvailable {
+		parts = append(parts, figure("RabbitMQ", p.BrokerCPU, true, ""))
+	}
+	parts = append(parts,
 		figure("load generator", p.RunnerCPU, true, ""),
 		figure("machine", p.MachineCPU, p.MachineCPUAvailable, fmt.Sprintf(" of %d", cfg.Cores)),
-	}
+	)
 	m := onMachine(cfg, p)
 	if rest := rest(m); p.MachineCPUAvailable && Shown(rest) {
 		label := "other processes"

@@ -84,6 +84,9 @@ func (s Sources) WithBroker(pid int, depth func() (int, error)) Sources {
 	return s
 }
 
+// BrokerPID is the broker's Erlang VM /proc is read for, 0 when it is not.
+func (s Sources) BrokerPID() int { return s.broker }
+
 // replicated reports whether the app runs as several processes, whose
 // figures are added up.
 func (s Sources) replicated() bool { return len(s.scrapes) > 1 }

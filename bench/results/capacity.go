@@ -107,9 +107,14 @@ type Probe struct {
 	// (a reading's lag, ProcessCost.CPUResolutionMsPerRequest over the
 	// window): an AppCPU under it cannot be told from zero, as a few
 	// requests' CPU read from metrics in 10 ms ticks often is.
-	AppCPUResolution    float64 `json:"appCPUResolution,omitempty"`
-	DBCPU               float64 `json:"dbCPU"`
-	DBCPUAvailable      bool    `json:"dbCPUAvailable"`
+	AppCPUResolution float64 `json:"appCPUResolution,omitempty"`
+	DBCPU            float64 `json:"dbCPU"`
+	DBCPUAvailable   bool    `json:"dbCPUAvailable"`
+	// BrokerCPU is, for an amqp app, its broker's (the node the runner
+	// started), in cores, when BrokerCPUAvailable: part of the stack the
+	// app is measured on, as PostgreSQL is, not another process's load.
+	BrokerCPU           float64 `json:"brokerCPU,omitempty"`
+	BrokerCPUAvailable  bool    `json:"brokerCPUAvailable,omitempty"`
 	RunnerCPU           float64 `json:"runnerCPU"`
 	MachineCPU          float64 `json:"machineCPU"`
 	MachineCPUAvailable bool    `json:"machineCPUAvailable"`
@@ -122,8 +127,8 @@ type Probe struct {
 	// metrics); nil when they were not read.
 	Pauses *Pauses `json:"pauses,omitempty"`
 
-	// OtherCPU is the machine's CPU less that of the app, PostgreSQL and
-	// the runner over the same window: other processes' (and interrupts'),
+	// OtherCPU is the machine's CPU less that of the app, PostgreSQL (an
+	// amqp app's broker too, when seen) and the runner over the same window: other processes' (and interrupts'),
 	// when OtherCPUAvailable — every one of those figures seen, and the
 	// app's this machine's (not replicas'). Others are the machine's other
 	// processes that used the most CPU

@@ -60,7 +60,7 @@ func (p *prober) probe(ctx context.Context, rate float64) (results.Probe, error)
 	s.notes.unread(fmt.Sprintf("capacity probe %s %s at %g/s", p.j.Scenario, p.j.App, rate), unread)
 	pr.OtherCPU, pr.OtherCPUAvailable = capacity.OtherCPU(p.cfg, pr)
 	if pr.OtherCPUAvailable && capacity.Shown(pr.OtherCPU) {
-		pr.Others = self.Others(capacity.OthersNamed, capacity.OthersLeast, src.PID(), s.dbPID, os.Getpid())
+		pr.Others = self.Others(capacity.OthersNamed, capacity.OthersLeast, src.PID(), s.dbPID, os.Getpid(), src.BrokerPID())
 	}
 	switch {
 	case out.Interrupted:
@@ -79,9 +79,13 @@ func (p *prober) print(pr results.Probe) {
 	if !capacity.Met(p.cfg, &pr) {
 		verdict = "missed: " + pr.Why
 	}
-	p.s.con.printf("  probe %2d %-10s %s %8.1f req/s  p99 %7.1f ms  app %s  pool wait %s ms  postgres %s  runner %.2f  machine %s cores%s  %s\n",
+	broker := ""
+	if pr.BrokerCPUAvailable {
+		broker = "  rabbitmq " + cores(pr.BrokerCPU, true)
+	}
+	p.s.con.printf("  probe %2d %-10s %s %8.1f req/s  p99 %7.1f ms  app %s  pool wait %s ms  postgres %s%s  runner %.2f  machine %s cores%s  %s\n",
 		p.n, p.j.Scenario, p.s.con.app(p.j.App), pr.Rate, pr.P99, appCores(pr), poolWait(pr),
-		cores(pr.DBCPU, pr.DBCPUAvailable), pr.RunnerCPU, cores(pr.MachineCPU, pr.MachineCPUAvailable), others(pr), verdict)
+		cores(pr.DBCPU, pr.DBCPUAvailable), broker, pr.RunnerCPU, cores(pr.MachineCPU, pr.MachineCPUAvailable), others(pr), verdict)
 }
 
 // others is the probe's named other processes for its console line,
@@ -132,6 +136,9 @@ func probeOf(rate float64, out *load.Outcome, series map[string]sampler.Series, 
 		P50: res.Latency.P50, P99: res.Latency.P99,
 		AppCPU: res.AppCost.CPUMean, AppCPUAvailable: res.AppCost.Available,
 		DBCPU: res.DB.CPUMean, DBCPUAvailable: res.DB.CPUAvailable,
+	}
+	if b := res.Broker; b != nil && b.CPUAvailable {
+		pr.BrokerCPU, pr.BrokerCPUAvailable = b.CPUMean, true
 	}
 	if w := out.Window.End.Sub(out.Window.Start).Seconds(); w > 0 && res.AppCost.Available {
 		pr.AppCPUResolution = res.AppCost.CPUResolutionMsPerRequest / 1000 * float64(out.Summary.Successes) / w
