@@ -85,6 +85,18 @@ func TestStopReason(t *testing.T) {
 			wantDetail: "the machine was CPU-bound and other processes used the most: app 0.50 of 1 core; PostgreSQL 0.20; load generator 0.20; machine 1.90 of 2; other processes 1.00",
 		},
 		{
+			// An amqp app's broker is of its stack, as PostgreSQL is: its
+			// CPU is not other processes' load.
+			name: "busy machine, an amqp app's broker busy",
+			probe: func() results.Probe {
+				p := probe(0.5, 0.2, 0.2, 1.9)
+				p.BrokerCPU, p.BrokerCPUAvailable = 0.9, true
+				return p
+			}(),
+			want:       results.StopAppCPU,
+			wantDetail: "the machine was CPU-bound and the app used the most: app 0.50 of 1 core; PostgreSQL 0.20; RabbitMQ 0.90; load generator 0.20; machine 1.90 of 2",
+		},
+		{
 			name:       "CPU to spare",
 			probe:      probe(0.4, 0.2, 0.1, 0.8),
 			want:       results.StopQueueing,
