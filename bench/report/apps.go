@@ -23,7 +23,7 @@ func appsTable(run *results.Run) table {
 }
 
 // appsHowTo introduces the apps table.
-const appsHowTo = "Each app is a named implementation of a kind of contract (rest, graphql, site or grpc). A tuned variant measures what one change to its kind's default buys; variants do the same work as the default (same data, same statements, no cached responses). A dash marks a kind's default or an attached implementation that is not built in."
+const appsHowTo = "Each app is a named implementation of a kind of contract (rest, graphql, site, grpc, trpc or amqp). A tuned variant measures what one change to its kind's default buys; variants do the same work as the default (same data, same statements, no cached responses). A dash marks a kind's default or an attached implementation that is not built in."
 
 // writeMDApps writes the apps table, when the run recorded one.
 func writeMDApps(b *bytes.Buffer, run *results.Run) {

@@ -184,7 +184,7 @@ type Shard struct {
 // App is what a run knows of one app besides its measurements.
 type App struct {
 	Name string `json:"name"`
-	// Kind is the contract it meets: rest, graphql, site or grpc.
+	// Kind is the contract it meets: rest, graphql, site, grpc, trpc or amqp.
 	Kind string `json:"kind"`
 	// Difference says in one line how a built-in variant differs from its
 	// kind's default app; empty for a default and for an attached app that
