@@ -175,7 +175,7 @@ func TestAMQPRunnerKilled(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	for _, pid := range pids {
-		if !brokerProcess(pid) {
+		if !brokerProcess(pid, cmd.Process.Pid) {
 			t.Fatalf("broker process %d is not running before the kill:\n%s", pid, console.String())
 		}
 	}
@@ -193,7 +193,7 @@ func TestAMQPRunnerKilled(t *testing.T) {
 	for {
 		var left []int
 		for _, pid := range pids {
-			if brokerProcess(pid) {
+			if brokerProcess(pid, cmd.Process.Pid) {
 				left = append(left, pid)
 			}
 		}
@@ -207,19 +207,21 @@ func TestAMQPRunnerKilled(t *testing.T) {
 	}
 }
 
-// brokerProcess reports whether pid is alive and one of a RabbitMQ
-// node's processes (a pid taken over by another program is not).
-func brokerProcess(pid int) bool {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+// brokerProcess reports whether pid is alive and a process of the node
+// the runner with pid runner started: the node's HOME, its folder, is
+// named after that runner (a pid taken over by another program is not).
+func brokerProcess(pid, runner int) bool {
+	env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
 	if err != nil {
 		return false
 	}
-	i := strings.LastIndexByte(string(stat), ')')
-	if i < 0 || i+2 >= len(stat) || stat[i+2] == 'Z' || stat[i+2] == 'X' {
-		return false
+	home := "HOME=" + filepath.Join(os.TempDir(), "crudbench-amqp-"+strconv.Itoa(runner)+"-")
+	for _, kv := range strings.Split(string(env), "\x00") {
+		if strings.HasPrefix(kv, home) {
+			return true
+		}
 	}
-	comm := string(stat[strings.IndexByte(string(stat), '(')+1 : i])
-	return slices.Contains([]string{"beam.smp", "epmd", "erl_child_setup", "inet_gethost", "rabbitmq-server", "sh"}, comm) || strings.HasPrefix(comm, "erl")
+	return false
 }
 
 // TestAMQPAttached measures an amqp app that already runs, attached by
