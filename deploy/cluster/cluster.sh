@@ -39,7 +39,7 @@ PROBE_IMAGE=crudbench.local/cluster-probe:1
 # no one there instead of following the default route off the machine.
 BRIDGE=crudbench0
 
-PACKAGES=(etcd-server containerd runc containernetworking-plugins iptables conntrack openssl iproute2)
+PACKAGES=(etcd-server containerd runc containernetworking-plugins iptables conntrack openssl iproute2 curl)
 K8S_TOOLS=(kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl)
 # The order of `down`: the node first, so that its pods are torn down by the
 # kubelet and containerd while the API still answers.
@@ -408,7 +408,6 @@ dns_ready() { curl -fsS http://127.0.0.1:18181/ready >/dev/null; }
 up() {
 	[ "$(id -u)" = 0 ] || die "run as root"
 	ensure_packages
-	command -v curl >/dev/null || die "curl is needed"
 	command -v go >/dev/null || die "Go is needed to build the Kubernetes binaries"
 	ensure_binaries
 	NODE_IP=$(node_ip)
@@ -543,13 +542,23 @@ shims_down() {
 	local dir pid
 	for dir in /proc/[0-9]*; do
 		pid=${dir#/proc/}
-		tr '\0' ' ' <"$dir/cmdline" 2>/dev/null | grep -q -- "-address $STATE/containerd/containerd.sock " || continue
+		{ tr '\0' ' ' <"$dir/cmdline"; } 2>/dev/null | grep -q -- "-address $STATE/containerd/containerd.sock " || continue
 		kill -9 "$pid" 2>/dev/null || true
 	done
 }
 
+# cgroups_down: remove the kubelet's kubepods cgroups, killing first any
+# process still in them, which can only be a container of this node's pods
+# that outlived its shim.
 cgroups_down() {
-	local hierarchy
+	local hierarchy pid
+	for hierarchy in /sys/fs/cgroup/*/kubepods /sys/fs/cgroup/kubepods; do
+		[ -d "$hierarchy" ] || continue
+		for pid in $(find "$hierarchy" -name cgroup.procs -exec cat {} + 2>/dev/null); do
+			kill -9 "$pid" 2>/dev/null || true
+		done
+	done
+	sleep 0.5
 	for hierarchy in /sys/fs/cgroup/*/kubepods /sys/fs/cgroup/kubepods; do
 		[ -d "$hierarchy" ] || continue
 		find "$hierarchy" -depth -type d -exec rmdir {} + 2>/dev/null || true
