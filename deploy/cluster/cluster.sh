@@ -43,9 +43,9 @@ PACKAGES=(etcd-server containerd runc containernetworking-plugins iptables connt
 K8S_TOOLS=(kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl)
 # The order of `down`: the node first, so that its pods are torn down by the
 # kubelet and containerd while the API still answers.
-# Folders the kubelet and containerd use whatever their configuration says:
-# those that up finds missing are listed in host-dirs, and down removes what
-# is left in them (sockets, links into the state folder, empty folders).
+# Folders the kubelet, containerd and the CNI plugins use whatever their
+# configuration says: those that up finds missing are listed in host-dirs,
+# and down removes them.
 HOST_DIRS=(/var/lib/kubelet /var/lib/cni /run/containerd /var/log/containers)
 DAEMONS=(coredns kube-proxy kubelet containerd kube-scheduler kube-controller-manager kube-apiserver etcd)
 
@@ -366,10 +366,10 @@ EOF
 
 # ---- host settings ---------------------------------------------------------
 
-# set_sysctl KEY VALUE: set KEY, remembering the value it had for down.
+# set_sysctl KEY VALUE: set KEY, remembering for down the value it had.
 set_sysctl() {
 	local file=/proc/sys/${1//.//}
-	grep -q "^$1 " "$STATE/sysctl.saved" 2>/dev/null || echo "$1 $(cat "$file")" >>"$STATE/sysctl.saved"
+	grep -q "^$1 " "$STATE/sysctl.saved" 2>/dev/null || echo "$1 $(cat "$file") $2" >>"$STATE/sysctl.saved"
 	echo "$2" >"$file"
 }
 
@@ -383,18 +383,28 @@ host_up() {
 		ip link set "$BRIDGE" up
 	fi
 	ip route replace "$SERVICE_CIDR" dev "$BRIDGE"
-	# Pods talk to each other and to this host, never past it.
-	iptables -C FORWARD -i "$BRIDGE" ! -o "$BRIDGE" -j DROP 2>/dev/null ||
-		iptables -I FORWARD -i "$BRIDGE" ! -o "$BRIDGE" -j DROP
+	# Pods talk to each other and to this host, never past it, whatever the
+	# FORWARD chain's policy.
+	local verdict
+	for verdict in "! -o $BRIDGE -j DROP" "-o $BRIDGE -j ACCEPT"; do
+		# shellcheck disable=SC2086
+		iptables -C FORWARD -i "$BRIDGE" $verdict 2>/dev/null || iptables -I FORWARD -i "$BRIDGE" $verdict
+	done
 }
 
 host_down() {
-	iptables -D FORWARD -i "$BRIDGE" ! -o "$BRIDGE" -j DROP 2>/dev/null || true
+	local verdict
+	for verdict in "! -o $BRIDGE -j DROP" "-o $BRIDGE -j ACCEPT"; do
+		# shellcheck disable=SC2086
+		iptables -D FORWARD -i "$BRIDGE" $verdict 2>/dev/null || true
+	done
 	ip link del "$BRIDGE" 2>/dev/null || true
-	local key value
+	# A value someone changed since up is theirs to keep.
+	local key old new file
 	if [ -f "$STATE/sysctl.saved" ]; then
-		while read -r key value; do
-			echo "$value" >"/proc/sys/${key//.//}" || true
+		while read -r key old new; do
+			file=/proc/sys/${key//.//}
+			[ "$(cat "$file")" = "$new" ] && echo "$old" >"$file"
 		done <"$STATE/sysctl.saved"
 	fi
 }
@@ -558,11 +568,18 @@ cgroups_down() {
 			kill -9 "$pid" 2>/dev/null || true
 		done
 	done
-	sleep 0.5
-	for hierarchy in /sys/fs/cgroup/*/kubepods /sys/fs/cgroup/kubepods; do
-		[ -d "$hierarchy" ] || continue
-		find "$hierarchy" -depth -type d -exec rmdir {} + 2>/dev/null || true
+	# A killed process leaves its cgroup a moment later.
+	local i left
+	for ((i = 0; i < 20; i++)); do
+		left=0
+		for hierarchy in /sys/fs/cgroup/*/kubepods /sys/fs/cgroup/kubepods; do
+			[ -d "$hierarchy" ] || continue
+			find "$hierarchy" -depth -type d -exec rmdir {} + 2>/dev/null || left=1
+		done
+		[ "$left" = 0 ] && return 0
+		sleep 0.5
 	done
+	log "could not remove every kubepods cgroup"
 }
 
 iptables_down() {
@@ -602,7 +619,7 @@ down() {
 	local dir
 	if [ -f "$STATE/host-dirs" ]; then
 		while read -r dir; do
-			find "$dir" -depth \( -type s -o -type l -lname "$STATE/*" -o -type d -empty \) -delete 2>/dev/null || true
+			rm -rf --one-file-system "$dir"
 		done <"$STATE/host-dirs"
 	fi
 	host_down
