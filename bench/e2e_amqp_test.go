@@ -112,11 +112,20 @@ func TestAMQP(t *testing.T) {
 // the pids of its processes.
 var brokerUp = regexp.MustCompile(`RabbitMQ is up \(beam\.smp pid (\d+), its processes \[([\d ]+)\]`)
 
-// TestAMQPRunnerKilled kills the runner (SIGKILL: no tear-down runs) while
-// it measures an amqp app, and checks that no process of its broker is
-// left: the Erlang VM, its helpers and its epmd die with the runner.
-func TestAMQPRunnerKilled(t *testing.T) {
+// TestAMQPRunnerStopped stops the runner while it measures an amqp app
+// and checks that no process of its broker is left: killed (SIGKILL: no
+// tear-down runs), the Erlang VM, its helpers and its epmd die with it;
+// interrupted (SIGINT, a terminal's Ctrl-C), it stops the node and removes
+// its folder before it exits.
+func TestAMQPRunnerStopped(t *testing.T) {
 	requireBroker(t)
+	t.Run("SIGKILL", func(t *testing.T) { stopMidRun(t, syscall.SIGKILL) })
+	t.Run("SIGINT", func(t *testing.T) { stopMidRun(t, syscall.SIGINT) })
+}
+
+// stopMidRun sends sig to a runner in the measured window of an amqp
+// app's run and waits until none of its broker's processes is left.
+func stopMidRun(t *testing.T, sig syscall.Signal) {
 	out := t.TempDir()
 	cmd := exec.Command(benchBinary(t), "-apps", "amqp", "-scenarios", "read-one", "-rate", "read-one=20",
 		"-warmup", "1s", "-duration", "120s", "-prime", "0s", "-out", out)
@@ -129,9 +138,9 @@ func TestAMQPRunnerKilled(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	killed := false
+	stopped := false
 	t.Cleanup(func() {
-		if !killed {
+		if !stopped {
 			cmd.Process.Kill()
 			cmd.Wait()
 		}
@@ -176,19 +185,23 @@ func TestAMQPRunnerKilled(t *testing.T) {
 	}
 	for _, pid := range pids {
 		if !brokerProcess(pid, cmd.Process.Pid) {
-			t.Fatalf("broker process %d is not running before the kill:\n%s", pid, console.String())
+			t.Fatalf("broker process %d is not running before the %s:\n%s", pid, sig, console.String())
 		}
 	}
 
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+	if err := cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
-	killed = true
+	stopped = true
 	cmd.Wait()
+	folders, _ := filepath.Glob(filepath.Join(os.TempDir(), "crudbench-amqp-"+strconv.Itoa(cmd.Process.Pid)+"-*"))
+	if sig == syscall.SIGINT && len(folders) > 0 {
+		t.Errorf("the interrupted runner left its node's folder %v", folders)
+	}
 
-	// The kernel delivers the parent-death signal as the runner exits;
-	// the VM's helpers go when the VM does. Wait for that, however
-	// loaded the machine.
+	// Killed, the kernel delivers the parent-death signal as the runner
+	// exits, and the VM's helpers go when the VM does; interrupted, the
+	// runner waited for them. Wait for that, however loaded the machine.
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		var left []int
@@ -201,7 +214,7 @@ func TestAMQPRunnerKilled(t *testing.T) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("broker processes %v outlived the killed runner by 60 s", left)
+			t.Fatalf("broker processes %v outlived the runner stopped by %s by 60 s", left, sig)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
