@@ -45,7 +45,7 @@ K8S_TOOLS=(kube-apiserver kube-controller-manager kube-scheduler kubelet kube-pr
 # kubelet and containerd while the API still answers.
 # Folders the kubelet, containerd and the CNI plugins use whatever their
 # configuration says: those that up finds missing are listed in host-dirs,
-# and down removes them.
+# and down removes them (of /run/containerd, only what is empty).
 HOST_DIRS=(/var/lib/kubelet /var/lib/cni /run/containerd /var/log/containers)
 DAEMONS=(coredns kube-proxy kubelet containerd kube-scheduler kube-controller-manager kube-apiserver etcd)
 
@@ -547,13 +547,20 @@ containers_down() {
 }
 
 # shims_down: stop the runc shims of this containerd, found by the socket
-# address on their command line, which is this state folder's.
+# address on their command line, which is this state folder's, and remove
+# their sockets.
 shims_down() {
 	local dir pid
 	for dir in /proc/[0-9]*; do
 		pid=${dir#/proc/}
 		{ tr '\0' ' ' <"$dir/cmdline"; } 2>/dev/null | grep -q -- "-address $STATE/containerd/containerd.sock " || continue
 		kill -9 "$pid" 2>/dev/null || true
+	done
+	# A shim killed leaves its socket, named as containerd names it.
+	local task
+	for task in "$STATE"/containerd/state/io.containerd.runtime.v2.task/k8s.io/*; do
+		[ -d "$task" ] || continue
+		rm -f "/run/containerd/s/$(printf '%s' "$STATE/containerd/containerd.sock/k8s.io/${task##*/}" | sha256sum | cut -c1-64)"
 	done
 }
 
@@ -619,7 +626,12 @@ down() {
 	local dir
 	if [ -f "$STATE/host-dirs" ]; then
 		while read -r dir; do
-			rm -rf --one-file-system "$dir"
+			case $dir in
+			# Every containerd keeps its shims' sockets here, a Docker
+			# engine's too: only empty folders go.
+			/run/containerd) find "$dir" -depth -type d -empty -delete 2>/dev/null || true ;;
+			*) rm -rf --one-file-system "$dir" ;;
+			esac
 		done <"$STATE/host-dirs"
 	fi
 	host_down
