@@ -29,6 +29,21 @@ export default [
     },
   },
   {
+    // The SPA's sources (apps/web/src) run in the browser, in JSX.
+    files: ['apps/web/src/**/*.js', 'apps/web/src/**/*.jsx'],
+    languageOptions: {
+      ecmaVersion: 2024,
+      sourceType: 'module',
+      globals: globals.browser,
+      parserOptions: { ecmaFeatures: { jsx: true } },
+    },
+    rules: {
+      // ESLint's own scope analysis does not count <Name /> as a use of
+      // Name: capitalised names (components) are left to the build.
+      'no-unused-vars': ['error', { argsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true, varsIgnorePattern: '^[A-Z]' }],
+    },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: globals.node },
   },
