@@ -80,6 +80,9 @@ func comparisons(profile string, group []*results.Result, slo results.Duration) 
 	if s := cpuSentence(label, ms); s != "" {
 		out = append(out, s)
 	}
+	if s := stackSentence(label, ms); s != "" {
+		out = append(out, s)
+	}
 	return out
 }
 
