@@ -40,7 +40,6 @@ PROBE_IMAGE=crudbench.local/cluster-probe:1
 BRIDGE=crudbench0
 
 PACKAGES=(etcd-server containerd runc containernetworking-plugins iptables conntrack openssl iproute2 curl)
-K8S_TOOLS=(kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl)
 # The order of `down`: the node first, so that its pods are torn down by the
 # kubelet and containerd while the API still answers.
 # Folders the kubelet, containerd and the CNI plugins use whatever their
@@ -499,8 +498,9 @@ up() {
 load() {
 	[ $# -gt 0 ] || die "usage: cluster.sh load IMAGE..."
 	alive containerd || die "the cluster is not up"
-	command -v docker >/dev/null && docker info >/dev/null 2>&1 ||
+	if ! docker info >/dev/null 2>&1; then
 		die "load reads images from a running Docker daemon, and none answers: install Debian's docker.io (apt-get install docker.io) and start dockerd, as docker compose needs too (docs/compose.md)"
+	fi
 	local image
 	for image in "$@"; do
 		log "loading $image"
@@ -571,9 +571,8 @@ cgroups_down() {
 	local hierarchy pid
 	for hierarchy in /sys/fs/cgroup/*/kubepods /sys/fs/cgroup/kubepods; do
 		[ -d "$hierarchy" ] || continue
-		for pid in $(find "$hierarchy" -name cgroup.procs -exec cat {} + 2>/dev/null); do
-			kill -9 "$pid" 2>/dev/null || true
-		done
+		find "$hierarchy" -name cgroup.procs -exec cat {} + 2>/dev/null |
+			while read -r pid; do kill -9 "$pid" 2>/dev/null || true; done
 	done
 	# A killed process leaves its cgroup a moment later.
 	local i left
@@ -615,7 +614,9 @@ down() {
 		stop "$name"
 		[ "$name" = containerd ] && shims_down
 	done
-	[ -x "$BIN/kube-proxy" ] && "$BIN/kube-proxy" --cleanup >/dev/null 2>&1 || true
+	if [ -x "$BIN/kube-proxy" ]; then
+		"$BIN/kube-proxy" --cleanup >/dev/null 2>&1 || true
+	fi
 	iptables_down
 	# Mounts under the state folder (volumes, container root filesystems),
 	# deepest first, before the folder goes.
@@ -743,7 +744,9 @@ EOF
 }
 
 selftest() {
-	alive kube-apiserver && alive kubelet || die "the cluster is not up"
+	if ! alive kube-apiserver || ! alive kubelet; then
+		die "the cluster is not up"
+	fi
 	passed=0 failed=0
 	kubectl_ delete namespace selftest --ignore-not-found --wait >/dev/null
 	kubectl_ create namespace selftest >/dev/null
