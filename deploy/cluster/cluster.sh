@@ -40,12 +40,12 @@ PROBE_IMAGE=crudbench.local/cluster-probe:1
 BRIDGE=crudbench0
 
 PACKAGES=(etcd-server containerd runc containernetworking-plugins iptables conntrack openssl iproute2 curl)
-# The order of `down`: the node first, so that its pods are torn down by the
-# kubelet and containerd while the API still answers.
 # Folders the kubelet, containerd and the CNI plugins use whatever their
 # configuration says: those that up finds missing are listed in host-dirs,
 # and down removes them (of /run/containerd, only what is empty).
 HOST_DIRS=(/var/lib/kubelet /var/lib/cni /run/containerd /var/log/containers)
+# The order of `down`: the node first, so that its pods are torn down by the
+# kubelet and containerd while the API still answers.
 DAEMONS=(coredns kube-proxy kubelet containerd kube-scheduler kube-controller-manager kube-apiserver etcd)
 
 log() { printf 'cluster: %s\n' "$*" >&2; }
@@ -123,13 +123,17 @@ ensure_packages() {
 	log "installing ${missing[*]}"
 	# Debian starts a packaged daemon on install; this one runs its own
 	# copies with their own folders, so none may start.
+	local made=
 	if [ ! -e /usr/sbin/policy-rc.d ]; then
 		printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
 		chmod 755 /usr/sbin/policy-rc.d
+		made=1
 	fi
 	grep -qx 'exit 101' /usr/sbin/policy-rc.d || die "/usr/sbin/policy-rc.d does not stop services starting on install"
-	apt-get update -q
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+	local rc=0
+	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" || rc=$?
+	if [ -n "$made" ]; then rm -f /usr/sbin/policy-rc.d; fi
+	[ "$rc" = 0 ] || die "apt-get could not install ${missing[*]}"
 }
 
 # module_sum DIR: a digest of a module's go.mod, go.sum and sources, so a
