@@ -45,9 +45,12 @@ export async function buildVariant(name, outRoot = path.join(here, 'dist')) {
   return { js, css };
 }
 
+// node build.js [folder] builds every variant into folder (dist unless
+// given), one subfolder each.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const outRoot = path.resolve(process.argv[2] ?? path.join(here, 'dist'));
   for (const name of Object.keys(variants)) {
-    const { js, css } = await buildVariant(name);
-    console.log(`${name}: dist/${name}/index.html, ${js}, ${css}`);
+    const { js, css } = await buildVariant(name, outRoot);
+    console.log(`${name}: ${path.join(outRoot, name, 'index.html')}, ${js}, ${css}`);
   }
 }

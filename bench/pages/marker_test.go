@@ -1,0 +1,94 @@
+package pages_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"crudbench/bench/pages"
+)
+
+// startBrowser starts Chromium for a test, or fails it saying what to
+// install: page tests never skip.
+func startBrowser(t *testing.T) *pages.Browser {
+	t.Helper()
+	b, err := pages.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+// TestMarkerTiming holds the marker's time to the browser's: a page that
+// paints its marker 300 ms after its script starts reads at least 300 ms,
+// and a page whose marker never appears is a failed view, not a fast one.
+func TestMarkerTiming(t *testing.T) {
+	t.Parallel()
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /late", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!doctype html><title>late</title><link rel="icon" href="data:,"><p>Loading…</p>
+<script>setTimeout(() => {
+  const p = document.createElement('p');
+  p.setAttribute('elementtiming', 'data');
+  p.textContent = 'the data';
+  document.body.append(p);
+}, 300)</script>`))
+	})
+	mux.HandleFunc("GET /never", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!doctype html><title>never</title><p elementtiming="other">Loading…</p>`))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	b := startBrowser(t)
+
+	t.Run("late marker", func(t *testing.T) {
+		v := b.View(context.Background(), pages.Page{URL: srv.URL + "/late", Marker: "data"}, pages.Options{})
+		if v.Err != nil {
+			t.Fatal(v.Err)
+		}
+		if v.DataVisible < 300*time.Millisecond {
+			t.Errorf("data visible after %v, want at least the page's 300 ms", v.DataVisible)
+		}
+		if v.Requests != 1 || v.Bytes == 0 {
+			t.Errorf("%d requests, %d bytes, want the one document and its bytes", v.Requests, v.Bytes)
+		}
+		t.Logf("late marker: data visible %v, LCP %v, wall %v", v.DataVisible, v.LCP, v.Wall)
+	})
+	t.Run("no marker", func(t *testing.T) {
+		v := b.View(context.Background(), pages.Page{URL: srv.URL + "/never", Marker: "data"}, pages.Options{Timeout: 3 * time.Second})
+		if !errors.Is(v.Err, pages.ErrNoMarker) {
+			t.Fatalf("view of a page without its marker: err %v, want ErrNoMarker", v.Err)
+		}
+		if v.DataVisible != 0 {
+			t.Errorf("a failed view reads data visible after %v", v.DataVisible)
+		}
+	})
+	t.Run("constant rate", func(t *testing.T) {
+		views := b.Run(context.Background(), pages.Page{URL: srv.URL + "/late", Marker: "data"}, pages.Options{}, 4, time.Second, 2)
+		if len(views) != 4 {
+			t.Fatalf("%d views in a second at 4 per second, want 4", len(views))
+		}
+		ok := 0
+		for i, v := range views {
+			if v.Err == nil {
+				ok++
+			} else if !errors.Is(v.Err, pages.ErrBusy) {
+				t.Errorf("view %d: %v", i, v.Err)
+			}
+			if i > 0 && v.Start.Sub(views[i-1].Start) < 200*time.Millisecond {
+				t.Errorf("view %d started %v after the one before, want 250 ms", i, v.Start.Sub(views[i-1].Start))
+			}
+		}
+		// Each view takes more than 300 ms, so two contexts cannot take all
+		// four views due every 250 ms: at least one finds none free.
+		if ok == 0 || ok == 4 {
+			t.Errorf("%d of 4 views ran in 2 contexts, want some but not all", ok)
+		}
+	})
+}

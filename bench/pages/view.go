@@ -1,0 +1,344 @@
+package pages
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/performance"
+	"github.com/chromedp/chromedp"
+)
+
+// Page is one front end's page as the bench views it.
+type Page struct {
+	// URL is the page to view.
+	URL string
+	// Marker is the elementtiming name of the element whose paint means
+	// the page's data is visible ("appointments" on the person page).
+	Marker string
+	// Count, when set, is a CSS selector whose matches are counted once
+	// the marker is painted (View.Count): what the page shows.
+	Count string
+	// SignIn, when set, signs the view's context in before the view.
+	SignIn *SignIn
+}
+
+// SignIn is a sign-in form every crudbench front end has alike: at URL, the
+// fields #f-username and #f-password and a submit button in the form; the
+// sign-in is done once the browser has left the form's path.
+type SignIn struct {
+	URL, Username, Password string
+}
+
+// Options are how a view is made.
+type Options struct {
+	// Warm views the page once unmeasured first, in the same context, so
+	// that the measured view finds the bundle in the cache; a cold view
+	// loads everything with the cache off.
+	Warm bool
+	// Profile is the emulated device (Desktop when zero).
+	Profile Profile
+	// Timeout bounds the whole view, sign-in included (30 s when zero).
+	Timeout time.Duration
+}
+
+// View is one page view's figures, all from the browser.
+type View struct {
+	// Start is when the view began (context opened), Wall how long it took
+	// in all, sign-in and warm-up included: the runner's pacing figures,
+	// not the page's.
+	Start time.Time     `json:"start"`
+	Wall  time.Duration `json:"wall"`
+	// DataVisible is navigation start to the marker's paint, as Element
+	// Timing reports it; LCP the largest contentful paint seen by then.
+	DataVisible time.Duration `json:"dataVisible"`
+	LCP         time.Duration `json:"lcp"`
+	// Bytes is what came over the wire for the view (encodedDataLength:
+	// headers and bodies as received), JSBytes the part of it that was
+	// scripts. A resource from the cache counts 0 bytes.
+	Bytes   int64 `json:"bytes"`
+	JSBytes int64 `json:"jsBytes"`
+	// Requests counts the view's requests, Cached those the cache served.
+	Requests int `json:"requests"`
+	Cached   int `json:"cached"`
+	// Script and Task are the main thread's script and task time during
+	// the view (Performance.getMetrics' ScriptDuration, TaskDuration).
+	Script time.Duration `json:"script"`
+	Task   time.Duration `json:"task"`
+	// Count is how many elements matched Page.Count.
+	Count int `json:"count"`
+	// Err is why the view failed; a view whose marker never appears fails.
+	Err error `json:"-"`
+}
+
+// ErrNoMarker is a view's error when the page's marker was not painted
+// within the view's time.
+var ErrNoMarker = errors.New("the page's marker was never painted")
+
+// observer runs in every document of a view's tab before the page's own
+// scripts: it records the first paint of every elementtiming name and the
+// latest LCP candidate, and wait(name, ms) resolves once name is painted
+// (a frame later, so that the LCP of that paint is in) or rejects after ms.
+const observer = `(() => {
+  const s = { painted: {}, lcp: 0, waiters: [] };
+  Object.defineProperty(window, '__crudbenchPages', { value: s });
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      if (e.identifier && !(e.identifier in s.painted)) s.painted[e.identifier] = e.renderTime || e.loadTime;
+    }
+    for (const w of s.waiters.splice(0)) w();
+  }).observe({ type: 'element', buffered: true });
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) s.lcp = e.renderTime || e.startTime;
+  }).observe({ type: 'largest-contentful-paint', buffered: true });
+  s.wait = (name, ms, count) => new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('marker ' + name + ' not painted in ' + ms + ' ms')), ms);
+    const check = () => {
+      if (!(name in s.painted)) return s.waiters.push(check);
+      clearTimeout(timer);
+      requestAnimationFrame(() => setTimeout(() => resolve(JSON.stringify({
+        marker: s.painted[name], lcp: s.lcp, count: count ? document.querySelectorAll(count).length : 0,
+      })), 0));
+    };
+    check();
+  });
+})();`
+
+// wire collects a tab's network figures from the moment measuring starts.
+type wire struct {
+	mu        sync.Mutex
+	measuring bool
+	counted   map[network.RequestID]network.ResourceType
+	v         View
+}
+
+func (w *wire) event(ev any) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.measuring {
+		return
+	}
+	switch ev := ev.(type) {
+	case *network.EventRequestWillBeSent:
+		if _, ok := w.counted[ev.RequestID]; !ok && ev.RedirectResponse == nil {
+			w.v.Requests++
+		}
+		w.counted[ev.RequestID] = ev.Type
+	case *network.EventRequestServedFromCache:
+		if _, ok := w.counted[ev.RequestID]; ok {
+			w.v.Cached++
+		}
+	case *network.EventLoadingFinished:
+		typ, ok := w.counted[ev.RequestID]
+		if !ok {
+			return
+		}
+		n := int64(ev.EncodedDataLength)
+		w.v.Bytes += n
+		if typ == network.ResourceTypeScript {
+			w.v.JSBytes += n
+		}
+	}
+}
+
+func (w *wire) start() {
+	w.mu.Lock()
+	w.measuring, w.counted = true, map[network.RequestID]network.ResourceType{}
+	w.mu.Unlock()
+}
+
+func (w *wire) figures() View {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.v
+}
+
+// View opens p in a new browser context of b, signs in, warms the cache
+// if asked, and measures one view of p. A failed view has Err set.
+func (b *Browser) View(ctx context.Context, p Page, o Options) View {
+	start := time.Now()
+	v, err := b.view(ctx, p, o)
+	v.Start, v.Wall, v.Err = start, time.Since(start), err
+	return v
+}
+
+func (b *Browser) view(ctx context.Context, p Page, o Options) (View, error) {
+	timeout := o.Timeout
+	if timeout == 0 {
+		timeout = 30 * time.Second
+	}
+	tctx, cancelTab := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
+	defer cancelTab()
+	if err := chromedp.Do(tctx); err != nil {
+		return View{}, fmt.Errorf("new browser context: %w", err)
+	}
+	// The view's deadline is the caller's and the view's own; the tab's
+	// context must not carry it to its creation above, which would end it.
+	vctx, cancel := context.WithTimeout(tctx, timeout)
+	defer cancel()
+	stop := context.AfterFunc(ctx, cancel)
+	defer stop()
+
+	w := &wire{}
+	if err := chromedp.Listen(vctx, w.event); err != nil {
+		return View{}, err
+	}
+	if _, err := chromedp.Call(vctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: observer}); err != nil {
+		return View{}, err
+	}
+	if _, err := chromedp.Call(vctx, network.Enable, network.EnableParams{}); err != nil {
+		return View{}, err
+	}
+	if _, err := chromedp.Call(vctx, performance.Enable, performance.EnableParams{}); err != nil {
+		return View{}, err
+	}
+	if p.SignIn != nil {
+		if err := signIn(vctx, *p.SignIn); err != nil {
+			return View{}, err
+		}
+	}
+	if o.Warm {
+		if err := chromedp.Do(vctx, chromedp.Navigate(p.URL)); err != nil {
+			return View{}, fmt.Errorf("warm-up view: %w", err)
+		}
+		if _, err := waitMarker(vctx, p, timeout); err != nil {
+			return View{}, fmt.Errorf("warm-up view: %w", err)
+		}
+	}
+	if _, err := chromedp.Call(vctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: !o.Warm}); err != nil {
+		return View{}, err
+	}
+	if err := emulate(vctx, o.Profile); err != nil {
+		return View{}, err
+	}
+
+	before, err := mainThread(vctx)
+	if err != nil {
+		return View{}, err
+	}
+	w.start()
+	if err := chromedp.Do(vctx, chromedp.Navigate(p.URL)); err != nil {
+		return w.figures(), fmt.Errorf("view %s: %w", p.URL, err)
+	}
+	seen, err := waitMarker(vctx, p, timeout)
+	if err != nil {
+		return w.figures(), err
+	}
+	after, err := mainThread(vctx)
+	if err != nil {
+		return w.figures(), err
+	}
+	v := w.figures()
+	v.DataVisible = millis(seen.Marker)
+	v.LCP = millis(seen.LCP)
+	v.Count = seen.Count
+	// A navigation to another process starts the counters again.
+	if after.script >= before.script && after.task >= before.task {
+		after.script, after.task = after.script-before.script, after.task-before.task
+	}
+	v.Script, v.Task = after.script, after.task
+	return v, nil
+}
+
+type painted struct {
+	Marker float64 `json:"marker"`
+	LCP    float64 `json:"lcp"`
+	Count  int     `json:"count"`
+}
+
+// waitMarker waits, in the page, for p's marker to be painted; a page that
+// never paints it is ErrNoMarker.
+func waitMarker(ctx context.Context, p Page, timeout time.Duration) (painted, error) {
+	marker, _ := json.Marshal(p.Marker)
+	count, _ := json.Marshal(p.Count)
+	expr := fmt.Sprintf("window.__crudbenchPages.wait(%s, %d, %s)", marker, timeout.Milliseconds(), count)
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
+			return painted{}, fmt.Errorf("%w (%s at %s)", ErrNoMarker, p.Marker, p.URL)
+		}
+		return painted{}, fmt.Errorf("%w (%s at %s): %v", ErrNoMarker, p.Marker, p.URL, err)
+	}
+	var seen painted
+	if err := json.Unmarshal([]byte(raw), &seen); err != nil {
+		return painted{}, err
+	}
+	return seen, nil
+}
+
+// signIn fills in and submits the sign-in form and waits until the browser
+// has left the form's path.
+func signIn(ctx context.Context, s SignIn) error {
+	u, err := url.Parse(s.URL)
+	if err != nil {
+		return err
+	}
+	left, _ := json.Marshal(u.Path)
+	err = chromedp.Do(ctx,
+		chromedp.Navigate(s.URL),
+		chromedp.WaitVisible(chromedp.CSS("#f-username")),
+		chromedp.SendKeys(chromedp.CSS("#f-username"), s.Username),
+		chromedp.SendKeys(chromedp.CSS("#f-password"), s.Password),
+		chromedp.Click(chromedp.CSS(`form button[type="submit"]`)),
+	)
+	if err != nil {
+		return fmt.Errorf("sign-in at %s: %w", s.URL, err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf("location.pathname !== %s", left))); err != nil {
+		return fmt.Errorf("sign-in at %s: still on the form: %w", s.URL, err)
+	}
+	return nil
+}
+
+// emulate applies the profile's network conditions and CPU slowdown.
+func emulate(ctx context.Context, p Profile) error {
+	if p.throttlesNetwork() {
+		down, up := p.Download, p.Upload
+		if down == 0 {
+			down = -1
+		}
+		if up == 0 {
+			up = -1
+		}
+		if _, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
+			MatchedNetworkConditions: []*network.Conditions{{Latency: p.Latency, DownloadThroughput: down, UploadThroughput: up}},
+		}); err != nil {
+			return fmt.Errorf("network conditions: %w", err)
+		}
+	}
+	if p.CPUSlowdown > 1 {
+		if _, err := chromedp.Call(ctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: p.CPUSlowdown}); err != nil {
+			return fmt.Errorf("CPU throttling: %w", err)
+		}
+	}
+	return nil
+}
+
+type threadTime struct{ script, task time.Duration }
+
+// mainThread reads the tab's cumulative script and task time.
+func mainThread(ctx context.Context) (threadTime, error) {
+	res, err := chromedp.Call(ctx, performance.GetMetrics, struct{}{})
+	if err != nil {
+		return threadTime{}, fmt.Errorf("performance metrics: %w", err)
+	}
+	var t threadTime
+	for _, m := range res.Metrics {
+		switch m.Name {
+		case "ScriptDuration":
+			t.script = time.Duration(m.Value * float64(time.Second))
+		case "TaskDuration":
+			t.task = time.Duration(m.Value * float64(time.Second))
+		}
+	}
+	return t, nil
+}
+
+func millis(ms float64) time.Duration { return time.Duration(ms * float64(time.Millisecond)) }
