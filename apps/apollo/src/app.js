@@ -3,11 +3,10 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
 import { apolloOptions, bodyRefusal, refuseByteOrderMark, refuseLargeQuery, refuseUnserved } from '@crudbench/node-base/graphql/apollo.js';
-import { authenticate } from '@crudbench/node-base/graphql/context.js';
+import { requestContext } from '@crudbench/node-base/graphql/context.js';
 import { writeError } from '@crudbench/node-base/graphql/errors.js';
 import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
 import { ping } from '@crudbench/node-base/store/pool.js';
-import { createLoaders } from './loaders.js';
 import { buildSchema } from './schema.js';
 
 /**
@@ -57,17 +56,8 @@ export function createApp({ apollo, logger, pool, persons, personWriter, vacanci
     refuseLargeQuery,
     expressMiddleware(apollo, {
       async context({ req, res }) {
-        return {
-          persons,
-          personWriter,
-          vacancies,
-          users,
-          tokens,
-          loaders: createLoaders(persons),
-          deadline: res.locals.deadline,
-          signal: res.locals.signal,
-          ...authenticate(req.headers.authorization, tokens),
-        };
+        const stores = { persons, personWriter, vacancies, users, tokens };
+        return requestContext(stores, req.headers.authorization, { deadline: res.locals.deadline, signal: res.locals.signal });
       },
     }),
   );

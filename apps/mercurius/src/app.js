@@ -1,6 +1,6 @@
 import Fastify, { LogController } from 'fastify';
 import mercurius from 'mercurius';
-import { authenticate } from '@crudbench/node-base/graphql/context.js';
+import { authenticate } from '@crudbench/node-base/graphql/auth.js';
 import { addRequestChecks, limitHooks, mercuriusOptions, notFound } from '@crudbench/node-base/graphql/mercurius.js';
 import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
 import { ping } from '@crudbench/node-base/store/pool.js';

@@ -4,9 +4,9 @@ import { GraphQLModule } from '@nestjs/graphql';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import { apolloOptions, bodyRefusal, refuseByteOrderMark, refuseLargeQuery, refuseUnserved } from '@crudbench/node-base/graphql/apollo.js';
+import { requestContext } from '@crudbench/node-base/graphql/context.js';
 import { writeError } from '@crudbench/node-base/graphql/errors.js';
 import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
-import { requestContext } from './context.js';
 import { DEPS, type Deps } from './deps.js';
 import { TYPE_PATHS, transformSchema } from './schema.js';
 

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { MercuriusDriver, type MercuriusDriverConfig } from '@nestjs/mercurius';
 import { GraphQLModule } from '@nestjs/graphql';
 import { limitHooks, mercuriusOptions } from '@crudbench/node-base/graphql/mercurius.js';
-import { requestContext } from './context.js';
+import { requestContext } from '@crudbench/node-base/graphql/context.js';
 import type { Deps } from './deps.js';
 import { TYPE_PATHS, transformSchema } from './schema.js';
 

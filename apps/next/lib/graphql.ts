@@ -1,7 +1,7 @@
 // GraphQL on Apollo Server 5 through its Next.js integration
 // (@as-integrations/next), on the Go app's schema with node-base's
 // options (graphql/apollo.js: the Go app's codes, statuses and limits),
-// resolvers and per-request dataloaders, as apps/apollo serves it. What
+// resolvers and request context (its dataloaders), as apps/apollo serves it. What
 // apollo's Express middleware refuses before Apollo (node-base's
 // refuseUnserved, refuseByteOrderMark, bodyRefusal, refuseLargeQuery) is
 // refused here in front of the integration, in the same words: the
@@ -11,10 +11,9 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { startServerAndCreateNextHandler } from '@as-integrations/next';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import DataLoader from 'dataloader';
 import type { NextRequest } from 'next/server';
 import { apolloOptions, badInput } from '@crudbench/node-base/graphql/apollo.js';
-import { authenticate } from '@crudbench/node-base/graphql/context.js';
+import { requestContext } from '@crudbench/node-base/graphql/context.js';
 import { mediaType, requestErrorStatus, responseType } from '@crudbench/node-base/graphql/errors.js';
 import { checkQuerySize } from '@crudbench/node-base/graphql/limits.js';
 import { parseRequestBody } from '@crudbench/node-base/graphql/variables.js';
@@ -44,26 +43,11 @@ function apolloHandler(d: Deps): Handler {
   });
   // server.js stops it once the HTTP server has closed.
   d.apollo = apollo;
-  const persons = d.graphqlPersons as Record<string, (keys: readonly unknown[]) => Promise<unknown[]>>;
+  const stores = { persons: d.graphqlPersons, personWriter: d.personWriter, vacancies: d.vacancies, users: d.users, tokens: d.tokens };
   handler = startServerAndCreateNextHandler<NextRequest>(apollo, {
     context: async (req) => {
-      const own = req as unknown as Prepared;
-      return {
-        persons: d.graphqlPersons,
-        personWriter: d.personWriter,
-        vacancies: d.vacancies,
-        users: d.users,
-        tokens: d.tokens,
-        loaders: {
-          person: new DataLoader((ids) => persons.byIds(ids)),
-          appointments: new DataLoader((ids) => persons.appointmentsByPersons(ids)),
-          stipends: new DataLoader((ids) => persons.stipendsByAppointments(ids)),
-          fundings: new DataLoader((ids) => persons.fundingsByAppointments(ids)),
-        },
-        deadline: own.deadline,
-        signal: own.signal,
-        ...authenticate(req.headers.get('authorization') ?? undefined, d.tokens),
-      };
+      const { deadline, signal } = req as unknown as Prepared;
+      return requestContext(stores, req.headers.get('authorization'), { deadline, signal });
     },
   }) as Handler;
   return handler;

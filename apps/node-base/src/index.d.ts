@@ -271,9 +271,47 @@ declare module '@crudbench/node-base/graphql/persons.js' {
   export function personStore(pool: Pool): PersonReads;
 }
 
-declare module '@crudbench/node-base/graphql/context.js' {
+declare module '@crudbench/node-base/graphql/auth.js' {
   /** authenticate reads an Authorization header with tokens: { user } for a valid bearer token, { tokenError } for another. */
-  export function authenticate(header: string | undefined, tokens: unknown): { user?: unknown; tokenError?: string };
+  export function authenticate(header: string | null | undefined, tokens: unknown): { user?: unknown; tokenError?: string };
+}
+
+declare module '@crudbench/node-base/graphql/context.js' {
+  import type { PersonReads } from '@crudbench/node-base/graphql/persons.js';
+  /** Loader is one of a request's dataloaders: each key it is asked for in a tick is read in one batch. */
+  export interface Loader {
+    load(key: unknown): Promise<unknown>;
+  }
+  /** Loaders are a request's dataloaders, one a level of a nested read. */
+  export interface Loaders {
+    person: Loader;
+    appointments: Loader;
+    stipends: Loader;
+    fundings: Loader;
+  }
+  /** Stores are what a request's context takes from the process: the GraphQL person reads, the other stores and the tokens. */
+  export interface Stores {
+    persons: PersonReads;
+    personWriter: unknown;
+    vacancies: unknown;
+    users: unknown;
+    tokens: unknown;
+  }
+  /** Bounds are a request's deadline (a performance.now() time) and its signal, aborted when the client leaves. */
+  export interface Bounds {
+    deadline?: number;
+    signal?: AbortSignal;
+  }
+  /** RequestContext is a GraphQL request's context, which node-base's resolvers read. */
+  export interface RequestContext extends Stores, Bounds {
+    loaders: Loaders;
+    user?: unknown;
+    tokenError?: string;
+  }
+  /** requestContext is the context of a request with this Authorization header and these bounds. */
+  export function requestContext(stores: Stores, authorization: string | null | undefined, bounds?: Bounds): RequestContext;
+  /** createLoaders returns a request's dataloaders over persons. */
+  export function createLoaders(persons: PersonReads): Loaders;
 }
 
 declare module '@crudbench/node-base/graphql/resolvers.js' {

@@ -1,7 +1,7 @@
 import { createYoga } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
 import { sendNodeResponse } from '@whatwg-node/server';
-import { authenticate } from '@crudbench/node-base/graphql/context.js';
+import { requestContext } from '@crudbench/node-base/graphql/context.js';
 import { mediaType, writeError } from '@crudbench/node-base/graphql/errors.js';
 import { knownRootTypeRule } from '@crudbench/node-base/graphql/rules.js';
 import { parseRequestBody, parseVariables } from '@crudbench/node-base/graphql/variables.js';
@@ -9,7 +9,6 @@ import { MAX_BODY_BYTES } from '@crudbench/node-base/http/server.js';
 import { ping } from '@crudbench/node-base/store/pool.js';
 import { useInputErrors } from './inputs.js';
 import { useLimits } from './limits.js';
-import { createLoaders } from './loaders.js';
 import { useOperationChoice } from './operations.js';
 import { buildSchema } from './schema.js';
 
@@ -57,16 +56,9 @@ export function createApp({ logger, pool, persons, personWriter, vacancies, user
         return new GraphQLError('internal error', { extensions: { code: 'INTERNAL' } });
       },
     },
+    // The deadline is the server context's (handleNodeRequestAndResponse below).
     context({ request }) {
-      return {
-        persons,
-        personWriter,
-        vacancies,
-        users,
-        tokens,
-        loaders: createLoaders(persons),
-        ...authenticate(request.headers.get('authorization'), tokens),
-      };
+      return requestContext({ persons, personWriter, vacancies, users, tokens }, request.headers.get('authorization'));
     },
   });
 

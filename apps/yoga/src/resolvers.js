@@ -3,7 +3,7 @@ import { RETRY_AFTER } from '@crudbench/node-base/http/server.js';
 
 /**
  * resolvers are node-base's, the nested fields through the request's
- * dataloaders (loaders.js); UNAVAILABLE carries its 503 and Retry-After
+ * dataloaders (node-base's graphql/context.js); UNAVAILABLE carries its 503 and Retry-After
  * for Yoga's response.
  */
 export const { resolvers } = createResolvers({

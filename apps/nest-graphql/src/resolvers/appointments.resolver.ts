@@ -1,5 +1,5 @@
 import { Context, Parent, ResolveField, Resolver } from '@nestjs/graphql';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '@crudbench/node-base/graphql/context.js';
 import { resolvers } from './node-base.js';
 
 const { Appointment: appointment } = resolvers;

@@ -1,5 +1,5 @@
 import { Args, Context, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '@crudbench/node-base/graphql/context.js';
 import { type Arguments, resolvers } from './node-base.js';
 
 const { Query: query, Mutation: mutation, Person: person } = resolvers;

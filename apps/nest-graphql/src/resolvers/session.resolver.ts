@@ -1,5 +1,5 @@
 import { Args, Context, Mutation, Resolver } from '@nestjs/graphql';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '@crudbench/node-base/graphql/context.js';
 import { type Arguments, resolvers } from './node-base.js';
 
 /** SessionResolver serves login: a token for a user's name and password (bcrypt), the Go apps' format. */
