@@ -8,11 +8,14 @@
 // router test errors against; server.js's own stores would throw another
 // copy's.
 import type { Deps as TRPCDeps } from 'crudbench-trpc/router';
-import { personStore as graphqlPersonStore } from '@crudbench/node-base/graphql/persons.js';
+import { type PersonReads as GraphQLPersonReads, personStore as graphqlPersonStore } from '@crudbench/node-base/graphql/persons.js';
 import { personWriter } from '@crudbench/node-base/store/personWrites.js';
 import { personStore } from '@crudbench/node-base/store/persons.js';
 import { userStore } from '@crudbench/node-base/store/users.js';
 import { vacancyStore } from '@crudbench/node-base/store/vacancies.js';
+
+/** VacancyInput is what a vacancy's create or update sets (crudbench-trpc's type of node-base's store). */
+export type VacancyInput = Parameters<TRPCDeps['vacancies']['create']>[0];
 
 /** Row is a row as the store answers it. */
 export type Row = Record<string, unknown> & { id?: number; version?: number };
@@ -31,7 +34,7 @@ interface Process {
 /** Deps are the process's pool, logger and tokens, and node-base's stores over the pool. */
 export interface Deps extends TRPCDeps, Process {
   /** graphqlPersons also reads by batches: the GraphQL dataloaders' (node-base's graphql/persons.js). */
-  graphqlPersons: unknown;
+  graphqlPersons: GraphQLPersonReads;
   personWriter: {
     create(p: Record<string, unknown>): Promise<Row>;
     update(id: number | string, version: number, patch: Record<string, unknown>): Promise<Row>;

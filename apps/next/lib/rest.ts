@@ -143,7 +143,7 @@ function failure(req: Request, d: Deps, thrown: unknown): Response {
 export type Shape = Record<string, 'string' | 'int32' | 'int64' | 'date'>;
 
 /** Body is a decoded body; nulls names the members sent as null. */
-export type Body = Record<string, unknown> & { nulls: string[] };
+export type Body = Record<string, unknown> & { readonly nulls: string[] };
 
 /**
  * body reads the request's JSON body, at most MAX_BODY_BYTES (a larger
@@ -178,20 +178,12 @@ export function queryParam(req: Request, name: string): string | undefined {
   return readQueryParam(query, url.pathname + url.search, name);
 }
 
-/** versionOf returns the version an update is based on: the body's "version" or If-Match (node-base's rules). */
-export const versionOf = (req: Request, bodyVersion: unknown): number =>
-  updateVersion(req.headers.get('if-match') ?? undefined, bodyVersion);
+/** versionOf returns the version an update is based on: the body's "version" (an int32, decoded) or If-Match (node-base's rules). */
+export const versionOf = (req: Request, b: Body): number =>
+  updateVersion(req.headers.get('if-match') ?? undefined, b.version as number | null | undefined);
 
 /** notAllowed is the handler of every method a route does not take: 405 with the methods it does. */
 export const notAllowed =
   (allow: string) =>
   async (req: Request): Promise<Response> =>
     problem(req, 405, `${req.method} is not allowed here`, undefined, { Allow: allow });
-
-/** nullsCannotClear refuses the members of b sent as null that may not be cleared. */
-export function nullsCannotClear(b: Body, clearable: string[] = []): void {
-  const cannot = b.nulls.filter((k) => !clearable.includes(k) && k !== 'version');
-  if (cannot.length > 0) {
-    throw new RequestError(400, 'a field that cannot be cleared is null', Object.fromEntries(cannot.map((k) => [k, 'must not be null'])));
-  }
-}

@@ -80,7 +80,7 @@ declare module '@crudbench/node-base/http/params.js' {
 declare module '@crudbench/node-base/http/json.js' {
   import type { IncomingMessage } from 'node:http';
   export const UNSUPPORTED_MEDIA_TYPE: string;
-  export function isJSON(contentType: string | undefined): boolean;
+  export function isJSON(contentType: string | null | undefined): boolean;
   export function readBody(req: IncomingMessage): Promise<Buffer>;
   export function decodeBody(
     raw: Buffer,
@@ -247,6 +247,10 @@ declare module '@crudbench/node-base/nestLogger.js' {
 
 declare module '@crudbench/node-base/graphql/errors.js' {
   import type { IncomingMessage, ServerResponse } from 'node:http';
+  /** mediaType is a Content-Type's media type, lower case, without its parameters. */
+  export function mediaType(header: string | null | undefined): string;
+  /** requestErrorStatus is the status of a request error for an Accept header: 400 for application/graphql-response+json, 200 otherwise. */
+  export function requestErrorStatus(accept: string | undefined): number;
   /** ErrorWriter writes one GraphQL error with its code and status on node:http's response. */
   export type ErrorWriter = (req: IncomingMessage, res: ServerResponse, status: number, code: string, message: string) => void;
   export const writeError: ErrorWriter;
@@ -324,18 +328,25 @@ declare module '@crudbench/node-base/graphql/inputs.js' {
 }
 
 declare module '@crudbench/node-base/graphql/schema.js' {
+  import type { IResolvers } from '@graphql-tools/utils';
   import type { GraphQLSchema } from 'graphql';
   export function buildSchema(options: {
-    makeSchema: (definitions: { typeDefs: string[]; resolvers: Record<string, unknown> }) => GraphQLSchema;
-    resolvers: Record<string, unknown>;
+    makeSchema: (definitions: { typeDefs: string[]; resolvers: IResolvers }) => GraphQLSchema;
+    resolvers: IResolvers;
     badInput: (message: string, node?: unknown) => Error;
     schemaDir: URL;
   }): GraphQLSchema;
 }
 
 declare module '@crudbench/node-base/graphql/apollo.js' {
+  import type { ApolloServerOptionsWithSchema, BaseContext } from '@apollo/server';
   type Middleware = (req: unknown, res: unknown, next: (err?: unknown) => void) => void;
-  export function apolloOptions(logger: unknown): Record<string, unknown>;
+  /** ApolloOptions are the options every Apollo app sets, beside its schema and landing page; an app adds its plugins to theirs. */
+  export type ApolloOptions = Omit<ApolloServerOptionsWithSchema<BaseContext>, 'schema'> &
+    Required<Pick<ApolloServerOptionsWithSchema<BaseContext>, 'plugins'>>;
+  export function apolloOptions(logger: unknown): ApolloOptions;
+  /** badInput is the error of bad input in a document, as the schema's scalars throw it (graphql/inputs.js). */
+  export function badInput(message: string, node?: unknown): Error;
   export const refuseUnserved: Middleware;
   export const refuseLargeQuery: Middleware;
   export function refuseByteOrderMark(req: unknown, res: unknown, buf: Buffer): void;
@@ -346,4 +357,34 @@ declare module '@crudbench/node-base/graphql/mercurius.js' {
   export function mercuriusOptions(logger: unknown): Record<string, unknown>;
   export const limitHooks: Record<string, unknown>;
   export function addRequestChecks(app: unknown, options: { requestTimeoutMs: number }): void;
+}
+
+declare module '@crudbench/node-base/graphql/limits.js' {
+  /** Refusal is a request the limits refuse: a GraphQL error code and its message. */
+  export interface Refusal {
+    code: string;
+    message: string;
+  }
+  /** checkQuerySize refuses a query text longer than MAX_QUERY_BYTES bytes, before it is parsed. */
+  export function checkQuerySize(query: string): Refusal | null;
+}
+
+declare module '@crudbench/node-base/graphql/variables.js' {
+  /** parseRequestBody is JSON.parse(text) for a POST's body, its variables' numbers noted. */
+  export function parseRequestBody(text: string): unknown;
+}
+
+declare module '@crudbench/node-base/store/personWrites.js' {
+  import type { PersonWrites, Pool } from '@crudbench/node-base/http/run.js';
+  export function personWriter(pool: Pool): PersonWrites;
+}
+
+declare module '@crudbench/node-base/store/users.js' {
+  import type { Pool, UserStore } from '@crudbench/node-base/http/run.js';
+  export function userStore(pool: Pool): UserStore;
+}
+
+declare module '@crudbench/node-base/store/vacancies.js' {
+  import type { Pool, VacancyStore } from '@crudbench/node-base/http/run.js';
+  export function vacancyStore(pool: Pool): VacancyStore;
 }

@@ -1,5 +1,5 @@
 import { body, json, notAllowed, queryParam, route } from '../../../lib/rest';
-import { PERSON } from '../../../lib/shapes';
+import { PERSON } from '@crudbench/node-base/http/bodies.js';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,5 +1,6 @@
+import { VACANCY } from '@crudbench/node-base/http/bodies.js';
 import { body, json, notAllowed, queryParam, route } from '../../../lib/rest';
-import { VACANCY, type VacancyInput } from '../../../lib/shapes';
+import type { VacancyInput } from '../../../lib/deps';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,5 +1,5 @@
-import { body, json, notAllowed, nullsCannotClear, pathId, route, versionOf } from '../../../../lib/rest';
-import { PERSON } from '../../../../lib/shapes';
+import { PERSON_UPDATE, personPatch } from '@crudbench/node-base/http/bodies.js';
+import { body, json, notAllowed, pathId, route, versionOf } from '../../../../lib/rest';
 
 export const dynamic = 'force-dynamic';
 
@@ -12,10 +12,9 @@ export const GET = route('reader', async ({ deps, params }) => {
 /** PATCH /api/persons/{id}: the members sent, on the version named; no person member may be cleared. */
 export const PATCH = route('writer', async ({ req, deps, params }) => {
   const id = pathId(params.id);
-  const b = await body(req, { version: 'int32', ...PERSON });
-  nullsCannotClear(b);
-  const { version, ...patch } = b;
-  const p = await deps.personWriter.update(id, versionOf(req, version), patch);
+  const b = await body(req, PERSON_UPDATE);
+  const patch = personPatch(b);
+  const p = await deps.personWriter.update(id, versionOf(req, b), patch);
   return json(200, p, { ETag: `"${p.version}"` });
 });
 

@@ -1,5 +1,6 @@
-import { body, json, notAllowed, nullsCannotClear, pathId, route, versionOf } from '../../../../lib/rest';
-import { VACANCY, VACANCY_CLEARABLE, type VacancyInput } from '../../../../lib/shapes';
+import { VACANCY_UPDATE, vacancyPatch } from '@crudbench/node-base/http/bodies.js';
+import { body, json, notAllowed, pathId, route, versionOf } from '../../../../lib/rest';
+import type { VacancyInput } from '../../../../lib/deps';
 
 export const dynamic = 'force-dynamic';
 
@@ -12,11 +13,9 @@ export const GET = route('reader', async ({ deps, params }) => {
 /** PATCH /api/vacancies/{id}: the members sent, on the version named; null clears closesOn or filledBy. */
 export const PATCH = route('writer', async ({ req, deps, params }) => {
   const id = pathId(params.id) as number;
-  const b = await body(req, { version: 'int32', ...VACANCY });
-  nullsCannotClear(b, VACANCY_CLEARABLE);
-  const { version, ...patch } = b;
-  for (const k of VACANCY_CLEARABLE) if (b.nulls.includes(k)) patch[k] = null;
-  const v = await deps.vacancies.update(id, versionOf(req, version), patch as VacancyInput);
+  const b = await body(req, VACANCY_UPDATE);
+  const patch = vacancyPatch(b) as VacancyInput;
+  const v = await deps.vacancies.update(id, versionOf(req, b), patch);
   return json(200, v, { ETag: `"${v.version}"` });
 });
 
