@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"crudbench/bench/pages"
+	"crudbench/db"
 	"crudbench/db/dbtest"
 	"crudbench/db/seed"
 )
@@ -132,8 +133,9 @@ func staticServer(t *testing.T, builds, variant string, api *process) *process {
 
 // TestFrontEnds views the showcase person's page on the htmx site and on
 // both SPA builds, over the real apps and one seeded PostgreSQL: each
-// paints its marker with the 12 appointments shown, cold and warm, and a
-// warm view fetches no JavaScript.
+// paints its marker with the 12 appointments shown, cold and warm, desktop
+// and mobile-like, a warm view fetches no JavaScript; and the vacancy list
+// paints its marker with a page of vacancies.
 func TestFrontEnds(t *testing.T) {
 	t.Parallel()
 	dbURL := dbtest.Seeded(t)
@@ -198,6 +200,17 @@ func TestFrontEnds(t *testing.T) {
 			if m := views["cold mobile"]; m.DataVisible <= cold.DataVisible {
 				t.Errorf("mobile-like view's data visible after %v, the desktop's after %v: want the throttled one slower", m.DataVisible, cold.DataVisible)
 			}
+
+			list := p
+			list.URL, list.Marker, list.Count = f.base+"/vacancies", "vacancies", "tr.vacancy"
+			v := b.View(context.Background(), list, pages.Options{})
+			if v.Err != nil {
+				t.Fatalf("vacancy list: %v", v.Err)
+			}
+			if v.Count != db.DefaultLimit {
+				t.Errorf("vacancy list: marker painted with %d vacancies shown, want a page of %d", v.Count, db.DefaultLimit)
+			}
+			t.Logf("%-11s %-12s data visible %6.0f ms  LCP %6.0f ms  %7d B (JS %7d B)  %2d requests", f.name, "vacancies", ms(v.DataVisible), ms(v.LCP), v.Bytes, v.JSBytes, v.Requests)
 		})
 	}
 }

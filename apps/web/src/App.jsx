@@ -290,7 +290,9 @@ function Vacancies() {
         <h1>Vacancies</h1>
       </div>
       {vacancies.length === 0 ? (
-        <p className="empty">No vacancies.</p>
+        <p className="empty" elementtiming="vacancies">
+          No vacancies.
+        </p>
       ) : (
         <>
           <p className="count">{`${vacancies.length} ${vacancies.length === 1 ? 'vacancy' : 'vacancies'}`}</p>
@@ -329,6 +331,10 @@ function Vacancies() {
               ))}
             </tbody>
           </table>
+          {/* The page scenarios' marker (bench/pages), as the site has it. */}
+          <p className="list-end" elementtiming="vacancies">
+            {`${vacancies.length} shown`}
+          </p>
         </>
       )}
     </Frame>
