@@ -29,7 +29,10 @@ export async function buildVariant(name, outRoot = path.join(here, 'dist')) {
     format: 'iife',
     target: 'es2022',
     jsx: 'automatic',
+    // A production build as React's and Apollo's docs have it: their
+    // development checks and messages left out.
     define: { 'process.env.NODE_ENV': '"production"' },
+    conditions: ['production'],
     outdir: path.join(out, 'assets'),
     entryNames: '[name]-[hash]',
     assetNames: '[name]-[hash]',

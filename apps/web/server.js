@@ -78,7 +78,9 @@ export async function createServer({ root, apiURL }) {
       return res.end();
     }
     const asset = pathname.startsWith('/assets/') ? files.get(pathname) : undefined;
-    if (pathname.startsWith('/assets/') && !asset) {
+    // A screen's path has no file extension: anything else that is not an
+    // asset (an old bundle, /favicon.ico) is not the SPA's.
+    if (!asset && (pathname.startsWith('/assets/') || /\.[a-z0-9]+$/i.test(pathname))) {
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache' });
       return res.end('not found\n');
     }

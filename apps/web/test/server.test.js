@@ -58,10 +58,12 @@ test('every screen is index.html, revalidated on every view', async () => {
   }
 });
 
-test('an unknown asset is a 404, not the index', async () => {
-  const res = await fetch(`${base}/assets/app-UNKNOWN.js`);
-  assert.equal(res.status, 404);
-  assert.equal(res.headers.get('cache-control'), 'no-cache');
+test('an unknown asset or file is a 404, not the index', async () => {
+  for (const p of ['/assets/app-UNKNOWN.js', '/favicon.ico']) {
+    const res = await fetch(base + p);
+    assert.equal(res.status, 404, p);
+    assert.equal(res.headers.get('cache-control'), 'no-cache', p);
+  }
 });
 
 test('the API paths go to the API, with method, body and token', async () => {
