@@ -108,7 +108,7 @@ async function main() {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const root = path.resolve(here, process.env.WEB_ROOT || 'dist/web-rest');
   const apiURL = process.env.API_URL || 'http://127.0.0.1:8081';
-  const addr = process.env.ADDR || ':8090';
+  const addr = process.env.ADDR || ':8099';
   const i = addr.lastIndexOf(':');
   const host = addr.slice(0, i) || undefined;
   const server = await createServer({ root, apiURL });
