@@ -62,9 +62,10 @@ const QuickShare = 0.25
 // The checks run in order, the first that holds wins: the load generator
 // when it did not keep its schedule (vegeta sends late only when the runner
 // is short of CPU, and then the app was never offered the rate); the app
-// when it used BusyShare of AppCores; the busier of PostgreSQL and the
-// runner when, on CPUs of their own (RestCores), they used BusyShare of
-// them together; the one of app, PostgreSQL, runner
+// when it used BusyShare of AppCores; the busiest of PostgreSQL, the
+// runner and an amqp app's broker (results.StopBrokerCPU, when its CPU is
+// seen) when, on CPUs of their own (RestCores), they used BusyShare of
+// them together; the one of app, PostgreSQL, broker, runner
 // and the machine's other processes that used the most CPU when the
 // machine used BusyShare of Cores; the app's database pool when, with CPU
 // to spare, the runtime's pauses (from the app's metrics) when they made
@@ -91,12 +92,19 @@ func StopReason(cfg Config, p results.Probe) (reason, detail string) {
 			decimals(p.AchievedRate, 1), decimals(p.Rate, 1), cpu)
 	case m.AppCPUAvailable && m.AppCPU >= BusyShare*float64(cfg.AppCores):
 		return results.StopAppCPU, fmt.Sprintf("the app used its CPU: %s", cpu)
-	case cfg.RestCores > 0 && m.DBCPUAvailable && m.DBCPU+m.RunnerCPU >= BusyShare*float64(cfg.RestCores):
+	case cfg.RestCores > 0 && m.DBCPUAvailable && restSide(m) >= BusyShare*float64(cfg.RestCores):
 		reason, who := results.StopLoadGenerator, "the load generator"
 		if m.DBCPU > m.RunnerCPU {
 			reason, who = results.StopPostgresCPU, "PostgreSQL"
 		}
-		return reason, fmt.Sprintf("PostgreSQL and the load generator used their %s and %s used the most: %s", cores(cfg.RestCores), who, cpu)
+		side := "PostgreSQL and the load generator"
+		if m.BrokerCPUAvailable {
+			side = "PostgreSQL, RabbitMQ and the load generator"
+			if m.BrokerCPU > max(m.DBCPU, m.RunnerCPU) {
+				reason, who = results.StopBrokerCPU, "RabbitMQ"
+			}
+		}
+		return reason, fmt.Sprintf("%s used their %s and %s used the most: %s", side, cores(cfg.RestCores), who, cpu)
 	case m.MachineCPUAvailable && m.MachineCPU >= BusyShare*float64(cfg.Cores):
 		reason, who := busiest(m)
 		return reason, fmt.Sprintf("the machine was CPU-bound and %s used the most: %s", who, cpu)
@@ -176,11 +184,11 @@ func poolExplains(p results.Probe) bool {
 	return p.PoolAvailable && p.P50 > 0 && p.PoolWaitMs >= PoolShare*p.P50 && p.PoolWaitMs >= TailShare*(p.P99-p.P50)
 }
 
-// busiest is the one of app, PostgreSQL and runner that used the most CPU
-// in p, among those whose CPU is available (the runner's always is) — or
-// the machine's other processes, when every figure is seen and they used
-// more than any of the three: the capacity is then what they left over,
-// and blaming the app for it would mislead.
+// busiest is the one of app, PostgreSQL, an amqp app's broker and runner
+// that used the most CPU in p, among those whose CPU is available (the
+// runner's always is) — or the machine's other processes, when every
+// figure is seen and they used more than any of them: the capacity is
+// then what they left over, and blaming the app for it would mislead.
 func busiest(p results.Probe) (reason, who string) {
 	reason, who, most := results.StopLoadGenerator, "the load generator", p.RunnerCPU
 	if p.AppCPUAvailable && p.AppCPU > most {
@@ -189,6 +197,9 @@ func busiest(p results.Probe) (reason, who string) {
 	if p.DBCPUAvailable && p.DBCPU > most {
 		reason, who, most = results.StopPostgresCPU, "PostgreSQL", p.DBCPU
 	}
+	if p.BrokerCPUAvailable && p.BrokerCPU > most {
+		reason, who, most = results.StopBrokerCPU, "RabbitMQ", p.BrokerCPU
+	}
 	if !allSeen(p) {
 		return reason, who + " (of those seen)"
 	}
@@ -196,6 +207,17 @@ func busiest(p results.Probe) (reason, who string) {
 		return results.StopOtherLoad, "other processes"
 	}
 	return reason, who
+}
+
+// restSide is the CPU (cores) of what runs on the runner's side of the
+// machine's CPUs (Config.RestCores): PostgreSQL, the runner, and an amqp
+// app's broker when its CPU is seen, placed beside PostgreSQL.
+func restSide(p results.Probe) float64 {
+	r := p.DBCPU + p.RunnerCPU
+	if p.BrokerCPUAvailable {
+		r += p.BrokerCPU
+	}
+	return r
 }
 
 // onMachine is p as the app-CPU and machine rules see it: for an app with

@@ -19,6 +19,12 @@ func probe(app, db, runner, machine float64) results.Probe {
 	}
 }
 
+// withBroker is p of an amqp app whose broker used cores.
+func withBroker(p results.Probe, cores float64) results.Probe {
+	p.BrokerCPU, p.BrokerCPUAvailable = cores, true
+	return p
+}
+
 func withOthers(p results.Probe, others ...results.ProcessShare) results.Probe {
 	p.Others = others
 	return p
@@ -86,15 +92,39 @@ func TestStopReason(t *testing.T) {
 		},
 		{
 			// An amqp app's broker is of its stack, as PostgreSQL is: its
-			// CPU is not other processes' load.
-			name: "busy machine, an amqp app's broker busy",
+			// CPU is not other processes' load, and when it is the most
+			// the stop reason names it.
+			name: "busy machine, an amqp app's broker the most",
 			probe: func() results.Probe {
 				p := probe(0.5, 0.2, 0.2, 1.9)
 				p.BrokerCPU, p.BrokerCPUAvailable = 0.9, true
 				return p
 			}(),
+			want:       results.StopBrokerCPU,
+			wantDetail: "the machine was CPU-bound and RabbitMQ used the most: app 0.50 of 1 core; PostgreSQL 0.20; RabbitMQ 0.90; load generator 0.20; machine 1.90 of 2",
+		},
+		{
+			name: "busy machine, an amqp app's broker busy, the app the most",
+			probe: func() results.Probe {
+				p := probe(0.8, 0.2, 0.2, 1.9)
+				p.BrokerCPU, p.BrokerCPUAvailable = 0.6, true
+				return p
+			}(),
 			want:       results.StopAppCPU,
-			wantDetail: "the machine was CPU-bound and the app used the most: app 0.50 of 1 core; PostgreSQL 0.20; RabbitMQ 0.90; load generator 0.20; machine 1.90 of 2",
+			wantDetail: "the machine was CPU-bound and the app used the most: app 0.80 of 1 core; PostgreSQL 0.20; RabbitMQ 0.60; load generator 0.20; machine 1.90 of 2",
+		},
+		{
+			// Without the app's figure the broker is the busiest of those
+			// seen, the rest of the machine stated beside it.
+			name: "busy machine, an amqp app's broker the most of those seen",
+			probe: func() results.Probe {
+				p := probe(0.8, 0.2, 0.2, 1.9)
+				p.AppCPUAvailable = false
+				p.BrokerCPU, p.BrokerCPUAvailable = 0.6, true
+				return p
+			}(),
+			want:       results.StopBrokerCPU,
+			wantDetail: "the machine was CPU-bound and RabbitMQ (of those seen) used the most: app not available; PostgreSQL 0.20; RabbitMQ 0.60; load generator 0.20; machine 1.90 of 2; the rest, unavailable figures included 0.90",
 		},
 		{
 			name:       "CPU to spare",
@@ -425,6 +455,14 @@ func TestStopReasonJudgesTheRestByItsCores(t *testing.T) {
 			"PostgreSQL and the load generator used their 1 core and the load generator used the most: app 0.50 of 1 core; PostgreSQL 0.30; load generator 0.60; machine 1.40 of 2",
 			probe(0.5, 0.3, 0.6, 1.4)},
 		{"room on their core", results.StopQueueing, "", probe(0.5, 0.4, 0.3, 1.2)},
+		// An amqp app's broker runs on their CPUs, beside PostgreSQL: it
+		// fills them with the other two, and is named when the busiest.
+		{"an amqp app's broker the busiest", results.StopBrokerCPU,
+			"PostgreSQL, RabbitMQ and the load generator used their 1 core and RabbitMQ used the most: app 0.50 of 1 core; PostgreSQL 0.20; RabbitMQ 0.45; load generator 0.25; machine 1.40 of 2",
+			withBroker(probe(0.5, 0.2, 0.25, 1.4), 0.45)},
+		{"an amqp app's broker filling their core, PostgreSQL the busiest", results.StopPostgresCPU,
+			"PostgreSQL, RabbitMQ and the load generator used their 1 core and PostgreSQL used the most: app 0.50 of 1 core; PostgreSQL 0.40; RabbitMQ 0.25; load generator 0.30; machine 1.45 of 2",
+			withBroker(probe(0.5, 0.4, 0.3, 1.45), 0.25)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

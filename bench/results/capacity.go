@@ -19,9 +19,10 @@ const (
 const (
 	StopAppCPU        = "app-cpu"        // the app used (nearly) all the CPU it could
 	StopPostgresCPU   = "postgres-cpu"   // PostgreSQL did
+	StopBrokerCPU     = "broker-cpu"     // an amqp app's broker (the RabbitMQ node the runner started) used the most CPU on the runner's side
 	StopLoadGenerator = "load-generator" // the runner could not keep its schedule, or used the CPU the others needed
 	StopQueueing      = "queueing"       // latency grew with CPU to spare: a pool, lock or connection limit
-	StopOtherLoad     = "other-load"     // other processes on the machine used more CPU than any of app, PostgreSQL and runner
+	StopOtherLoad     = "other-load"     // other processes on the machine used more CPU than any of app, PostgreSQL, broker and runner
 	StopCap           = "cap"            // the search reached -capacity-max
 	StopPool          = "pool"           // requests waited for a database connection from the app's pool, with CPU to spare
 	StopSpike         = "latency-spike"  // the rate was held and most requests were quick, with CPU to spare: a tail nothing measured explains
@@ -153,9 +154,9 @@ type ProcessShare struct {
 
 // MachineBound reports whether c is a capacity the machine's other side
 // decided rather than the app: a full-length run held it, and the search
-// stopped above it because PostgreSQL, the load generator or other
-// processes — not the app — used the CPU they had (StopPostgresCPU,
-// StopLoadGenerator, StopOtherLoad). Its rate is then a lower bound of
+// stopped above it because PostgreSQL, an amqp app's broker, the load
+// generator or other processes — not the app — used the CPU they had
+// (StopPostgresCPU, StopBrokerCPU, StopLoadGenerator, StopOtherLoad). Its rate is then a lower bound of
 // the app's capacity: the app might have gone further on a machine whose
 // other side had more room, and ranking it against an app whose own core
 // was the limit would credit the app with the machine's limit. A rate no
@@ -200,7 +201,7 @@ func (c *Capacity) searchBound() bool {
 		return false
 	}
 	switch c.StopReason {
-	case StopPostgresCPU, StopLoadGenerator, StopOtherLoad:
+	case StopPostgresCPU, StopBrokerCPU, StopLoadGenerator, StopOtherLoad:
 		return true
 	}
 	return false

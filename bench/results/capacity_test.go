@@ -38,6 +38,7 @@ func TestMachineBound(t *testing.T) {
 		want bool
 	}{
 		{"PostgreSQL's CPU", results.Capacity{Status: results.CapacityFound, Held: true, StopReason: results.StopPostgresCPU}, true},
+		{"an amqp app's broker's CPU", results.Capacity{Status: results.CapacityFound, Held: true, StopReason: results.StopBrokerCPU}, true},
 		{"the load generator", results.Capacity{Status: results.CapacityFound, Held: true, StopReason: results.StopLoadGenerator}, true},
 		{"other processes", results.Capacity{Status: results.CapacityFound, Held: true, StopReason: results.StopOtherLoad}, true},
 		{"the app's CPU", results.Capacity{Status: results.CapacityFound, Held: true, StopReason: results.StopAppCPU}, false},
