@@ -209,6 +209,17 @@ func TestBottomLineMachineBound(t *testing.T) {
 			},
 		},
 		{
+			name: "an amqp app's broker",
+			change: func(t *testing.T, run *results.Run) {
+				run.Capacities[0].StopReason = results.StopBrokerCPU
+			},
+			absent: []string{"rest met the SLO up to 1450", "| rest | 1450 |"},
+			want: []string{
+				"rest met it up to at least 1450 req/s (machine-bound: broker-cpu) and htmx up to at least 700 req/s (machine-bound: load-generator), where the machine, not their own cores, was full: more CPUs for RabbitMQ, PostgreSQL and the load generator (-cpus app=…,rest=…) or RabbitMQ on a host of its own (AMQP_URL), or more CPUs for PostgreSQL and the load generator (-cpus app=…,rest=…) or PostgreSQL on a host of its own (DATABASE_URL) would lift the bounds.\n",
+				"| rest | ≥ 1450 (machine-bound: broker-cpu) |",
+			},
+		},
+		{
 			// A rate no full-length run held bounds nothing.
 			name: "unconfirmed",
 			change: func(t *testing.T, run *results.Run) {

@@ -152,8 +152,11 @@ func boundText(c *results.Capacity) string {
 // boundLift says what would lift a machine-bound capacity's bound: room
 // for the side of the machine that was full.
 func boundLift(c *results.Capacity) string {
-	if c.BoundReason() == results.StopOtherLoad {
+	switch c.BoundReason() {
+	case results.StopOtherLoad:
 		return "a machine without the other work"
+	case results.StopBrokerCPU:
+		return "more CPUs for RabbitMQ, PostgreSQL and the load generator (-cpus app=…,rest=…) or RabbitMQ on a host of its own (AMQP_URL)"
 	}
 	return "more CPUs for PostgreSQL and the load generator (-cpus app=…,rest=…) or PostgreSQL on a host of its own (DATABASE_URL)"
 }
@@ -460,10 +463,10 @@ func capacityHowTo(run *results.Run) string {
 		"the capacity is the highest rate a full-length run held (the probes' rate, marked as missed, when none did), and its confirmation's numbers are the ones shown. ",
 		percent(capacity.ConfirmStep, 0), capacity.MaxConfirmations) +
 		"Stopped by names what kept the capacity from being higher, judged on the worst try at the lowest rate that missed: " +
-		"the app's CPU, PostgreSQL's, the load generator's (it shares this machine), other processes' on the machine, the app's database pool, " +
+		"the app's CPU, PostgreSQL's, an amqp app's broker's (RabbitMQ's), the load generator's (it shares this machine), other processes' on the machine, the app's database pool, " +
 		"a latency spike (the rate held, most requests quick, a tail nothing measured explains) or latency that grew with CPU to spare. " +
-		"A capacity stopped by PostgreSQL's CPU, the load generator's or other processes' is the machine's limit, not the app's: it is written ≥ N (machine-bound: the reason), a lower bound of the app's capacity, and not ranked against apps whose own core was the limit; " +
-		"more CPUs for PostgreSQL and the load generator (-cpus app=…,rest=…), PostgreSQL on a host of its own (DATABASE_URL) or a machine without the other work would lift it. " +
+		"A capacity stopped by PostgreSQL's CPU, the broker's, the load generator's or other processes' is the machine's limit, not the app's: it is written ≥ N (machine-bound: the reason), a lower bound of the app's capacity, and not ranked against apps whose own core was the limit; " +
+		"more CPUs for PostgreSQL, the broker and the load generator (-cpus app=…,rest=…), PostgreSQL or the broker on a host of its own (DATABASE_URL, AMQP_URL) or a machine without the other work would lift it. " +
 		perCoreText(run.Settings.CPUs)
 }
 
