@@ -38,7 +38,7 @@ func TestNodeUnitTests(t *testing.T) {
 	if err := stack.InstallNode(t.Context(), root, io.Discard); err != nil {
 		t.Fatalf("install the Node workspace's dependencies: %v", err)
 	}
-	for _, pkg := range []string{"node-base", "express", "fastify", "nest", "yoga", "apollo", "mercurius", "nest-graphql", "grpc-node", "trpc", "next"} {
+	for _, pkg := range []string{"node-base", "express", "fastify", "nest", "yoga", "apollo", "mercurius", "nest-graphql", "grpc-node", "trpc", "next", "web"} {
 		t.Run(pkg, func(t *testing.T) {
 			dir := filepath.Join(root, "apps", pkg)
 			out := npm(t, dir, []string{"DATABASE_URL=" + dbURL}, "test")
