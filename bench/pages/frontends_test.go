@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -154,12 +153,7 @@ func TestFrontEnds(t *testing.T) {
 	b := startBrowser(t)
 	for _, f := range fronts {
 		t.Run(f.name, func(t *testing.T) {
-			p := pages.Page{
-				URL:    fmt.Sprintf("%s/persons/%d", f.base, seed.ShowcaseID),
-				Marker: "appointments",
-				Count:  "section.appointment",
-				SignIn: &pages.SignIn{URL: f.base + "/login", Username: "editor", Password: "editor"},
-			}
+			p := pages.PersonPage(f.base, seed.ShowcaseID, "editor", "editor")
 			views := map[string]pages.View{}
 			for _, c := range []struct {
 				name string
@@ -201,9 +195,7 @@ func TestFrontEnds(t *testing.T) {
 				t.Errorf("mobile-like view's data visible after %v, the desktop's after %v: want the throttled one slower", m.DataVisible, cold.DataVisible)
 			}
 
-			list := p
-			list.URL, list.Marker, list.Count = f.base+"/vacancies", "vacancies", "tr.vacancy"
-			v := b.View(context.Background(), list, pages.Options{})
+			v := b.View(context.Background(), pages.VacanciesPage(f.base, "editor", "editor"), pages.Options{})
 			if v.Err != nil {
 				t.Fatalf("vacancy list: %v", v.Err)
 			}
