@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/
 import { Reflector } from '@nestjs/core';
 import type { IncomingHttpHeaders } from 'node:http';
 import { RequestError } from '@crudbench/node-base/errors.js';
-import { bearerToken } from '@crudbench/node-base/tokens.js';
+import { bearerUser } from '@crudbench/node-base/tokens.js';
 import { Caller, Tokens } from './dependencies.js';
 
 // Every route needs a valid session but those marked @Public() (health,
@@ -49,17 +49,10 @@ export class BearerGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const header = request.headers.authorization;
     if (!header) throw new Unauthenticated('log in first: POST /api/login, then send the token as Authorization: Bearer');
-    const token = bearerToken(header);
-    let detail = 'the token is not valid: log in again';
-    if (token !== '') {
-      try {
-        request.user = this.tokens.verify(token);
-        return true;
-      } catch (err) {
-        if ((err as { expired?: boolean }).expired) detail = 'the token has expired: log in again';
-      }
-    }
-    throw new Unauthenticated(detail, `${CHALLENGE}, error="invalid_token"`);
+    const { user, refused } = bearerUser(header, this.tokens);
+    if (refused !== undefined) throw new Unauthenticated(refused, `${CHALLENGE}, error="invalid_token"`);
+    request.user = user;
+    return true;
   }
 }
 

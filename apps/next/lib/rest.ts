@@ -9,7 +9,7 @@ import { AppError, EINVALID, ENOTFOUND, ECONFLICT, EUNAUTHORIZED, EUNAVAILABLE, 
 import { UNSUPPORTED_MEDIA_TYPE, decodeBody, isJSON } from '@crudbench/node-base/http/json.js';
 import { pathId as readPathId, queryParam as readQueryParam, updateVersion } from '@crudbench/node-base/http/params.js';
 import { MAX_BODY_BYTES, RETRY_AFTER } from '@crudbench/node-base/http/server.js';
-import { bearerToken } from '@crudbench/node-base/tokens.js';
+import { bearerUser } from '@crudbench/node-base/tokens.js';
 import { deps, type Deps } from './deps';
 
 // Go's net/http names a few statuses differently from Node; the Go names win.
@@ -102,17 +102,12 @@ export function route(access: Access, work: Work): (req: Request, ctx: Context) 
 function authenticate(req: Request, d: Deps, call: Call): Response | undefined {
   const header = req.headers.get('authorization');
   if (!header) return problem(req, 401, 'log in first: POST /api/login, then send the token as Authorization: Bearer');
-  const token = bearerToken(header);
-  let detail = 'the token is not valid: log in again';
-  if (token !== '') {
-    try {
-      call.user = d.tokens.verify(token);
-      return undefined;
-    } catch (err) {
-      if ((err as { expired?: boolean }).expired) detail = 'the token has expired: log in again';
-    }
+  const { user, refused } = bearerUser(header, d.tokens);
+  if (refused === undefined) {
+    call.user = user;
+    return undefined;
   }
-  return problem(req, 401, detail, undefined, { 'WWW-Authenticate': 'Bearer realm="crudbench", error="invalid_token"' });
+  return problem(req, 401, refused, undefined, { 'WWW-Authenticate': 'Bearer realm="crudbench", error="invalid_token"' });
 }
 
 /** Failure is node-base's RequestError or AppError, typed (node-base is JavaScript). */

@@ -47,6 +47,11 @@ declare module '@crudbench/node-base/errors.js' {
 declare module '@crudbench/node-base/tokens.js' {
   /** bearerToken is the token of an Authorization header's Bearer scheme, or '' for another. */
   export function bearerToken(header: string): string;
+  /** bearerUser reads an Authorization header that was sent: { user }, a valid bearer token's claims, or { refused }, why not. */
+  export function bearerUser<User>(
+    header: string,
+    tokens: { verify(token: string): User },
+  ): { user: User; refused?: undefined } | { user?: undefined; refused: string };
 }
 
 declare module '@crudbench/node-base/http/server.js' {

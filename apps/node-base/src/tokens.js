@@ -28,6 +28,24 @@ export function bearerToken(header) {
   return header.slice(space + 1).trim();
 }
 
+/**
+ * bearerUser reads an Authorization header that was sent with tokens:
+ * { user }, the claims of a valid bearer token, or { refused }, why the
+ * header was refused, in the Go apps' words — what every app's check of
+ * a session answers (each its own way for a request without a header).
+ */
+export function bearerUser(header, tokens) {
+  const token = bearerToken(header);
+  if (token !== '') {
+    try {
+      return { user: tokens.verify(token) };
+    } catch (err) {
+      if (err.expired) return { refused: 'the token has expired: log in again' };
+    }
+  }
+  return { refused: 'the token is not valid: log in again' };
+}
+
 /** createTokens issues and verifies tokens with one secret and lifetime. */
 export function createTokens(secret, ttlMs) {
   // The secret as a KeyObject, made once, as the Go apps make their key

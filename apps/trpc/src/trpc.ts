@@ -4,8 +4,8 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server';
 import { AppError, RequestError, EINVALID, ENOTFOUND, ECONFLICT, EUNAUTHORIZED, EUNAVAILABLE } from '@crudbench/node-base/errors.js';
-import { bearerToken } from '@crudbench/node-base/tokens.js';
-import type { Deps, User } from './deps.js';
+import { bearerUser } from '@crudbench/node-base/tokens.js';
+import type { Deps } from './deps.js';
 
 /**
  * Context is what every call gets: node-base's stores, the request's
@@ -165,18 +165,9 @@ const LOG_IN_FIRST = 'log in first: call auth.login, then send the token as Auth
 /** authenticate lets a call with a valid bearer token through, its claims in ctx.user. */
 const authenticate = t.middleware(({ ctx, next }) => {
   if (!ctx.authorization) throw new RefusalError('UNAUTHORIZED', LOG_IN_FIRST);
-  const token = bearerToken(ctx.authorization);
-  let message = 'the token is not valid: log in again';
-  if (token !== '') {
-    let user: User | undefined;
-    try {
-      user = ctx.deps.tokens.verify(token);
-    } catch (err) {
-      if ((err as { expired?: boolean }).expired) message = 'the token has expired: log in again';
-    }
-    if (user) return next({ ctx: { user } });
-  }
-  throw new RefusalError('UNAUTHORIZED', message);
+  const { user, refused } = bearerUser(ctx.authorization, ctx.deps.tokens);
+  if (refused !== undefined) throw new RefusalError('UNAUTHORIZED', refused);
+  return next({ ctx: { user } });
 });
 
 /** router makes a router of procedures. */

@@ -1,4 +1,4 @@
-import { bearerToken } from '@crudbench/node-base/tokens.js';
+import { bearerUser } from '@crudbench/node-base/tokens.js';
 import { sendProblem } from './respond.js';
 
 /**
@@ -11,18 +11,13 @@ export function authenticate(tokens) {
     if (!header) {
       return sendProblem(req, res, 401, 'log in first: POST /api/login, then send the token as Authorization: Bearer');
     }
-    const token = bearerToken(header);
-    let detail = 'the token is not valid: log in again';
-    if (token !== '') {
-      try {
-        res.locals.user = tokens.verify(token);
-        return next();
-      } catch (err) {
-        if (err.expired) detail = 'the token has expired: log in again';
-      }
+    const { user, refused } = bearerUser(header, tokens);
+    if (user) {
+      res.locals.user = user;
+      return next();
     }
     res.set('WWW-Authenticate', 'Bearer realm="crudbench", error="invalid_token"');
-    sendProblem(req, res, 401, detail);
+    sendProblem(req, res, 401, refused);
   };
 }
 

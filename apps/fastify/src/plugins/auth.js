@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { RequestError } from '@crudbench/node-base/errors.js';
+import { bearerUser } from '@crudbench/node-base/tokens.js';
 
 /**
  * auth decorates the instance with two onRequest hooks for the routes to
@@ -15,20 +16,13 @@ async function auth(fastify, { tokens }) {
     if (!header) {
       throw new RequestError(401, 'log in first: POST /api/login, then send the token as Authorization: Bearer');
     }
-    const space = header.indexOf(' ');
-    const scheme = space < 0 ? header : header.slice(0, space);
-    const token = space < 0 ? '' : header.slice(space + 1).trim();
-    let detail = 'the token is not valid: log in again';
-    if (scheme.toLowerCase() === 'bearer' && token !== '') {
-      try {
-        request.user = tokens.verify(token);
-        return;
-      } catch (err) {
-        if (err.expired) detail = 'the token has expired: log in again';
-      }
+    const { user, refused } = bearerUser(header, tokens);
+    if (user) {
+      request.user = user;
+      return;
     }
     reply.header('WWW-Authenticate', 'Bearer realm="crudbench", error="invalid_token"');
-    throw new RequestError(401, detail);
+    throw new RequestError(401, refused);
   });
 
   fastify.decorate('requireEditor', async function requireEditor(request) {

@@ -1,4 +1,4 @@
-import { bearerToken } from '../tokens.js';
+import { bearerUser } from '../tokens.js';
 
 // The user of a GraphQL request's token, whatever its engine: a field that
 // needs one answers why the token was refused (graphql/schema.js).
@@ -10,11 +10,6 @@ import { bearerToken } from '../tokens.js';
  */
 export function authenticate(header, tokens) {
   if (!header) return {};
-  const token = bearerToken(header);
-  try {
-    if (!token) throw new Error('not a bearer token');
-    return { user: tokens.verify(token) };
-  } catch (err) {
-    return { tokenError: err.expired ? 'the token has expired: log in again' : 'the token is not valid: log in again' };
-  }
+  const { user, refused } = bearerUser(header, tokens);
+  return user ? { user } : { tokenError: refused };
 }
