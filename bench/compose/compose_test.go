@@ -472,6 +472,31 @@ func TestBenchUser(t *testing.T) {
 	}
 }
 
+// TestBenchScenarios checks that the bench runs the scenarios it runs by
+// default unless BENCH_SCENARIOS names others: the compose file has to
+// spell the default out, since an empty -scenarios is no list.
+func TestBenchScenarios(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		env  []string
+		want string
+	}{
+		{"default", nil, strings.Join(scenario.Core, ",")},
+		{"BENCH_SCENARIOS", []string{"BENCH_SCENARIOS=read-one,write"}, "read-one,write"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := load(t, tc.env...).Services["bench"].Command
+			i := slices.Index(cmd, "-scenarios")
+			if i < 0 || i+1 == len(cmd) {
+				t.Fatalf("the bench command has no -scenarios value: %q", cmd)
+			}
+			if got := cmd[i+1]; got != tc.want {
+				t.Errorf("bench -scenarios = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
 // TestReadmeMatchesCompose checks that the docs/compose.md's compose section names
 // the same published ports, services and profile as the file.
 func TestReadmeMatchesCompose(t *testing.T) {
