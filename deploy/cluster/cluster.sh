@@ -147,7 +147,7 @@ ensure_binaries() {
 	local sum start
 	sum=$(module_sum "$here/k8s")
 	if [ "$(cat "$BIN/.k8s.sum" 2>/dev/null)" != "$sum" ]; then
-		log "building Kubernetes $(grep -o 'k8s.io/kubernetes v[0-9.]*' "$here/k8s/go.mod" | cut -d' ' -f2) into $BIN (the first build takes 10 to 25 minutes on two cores)"
+		log "building Kubernetes $(grep -o 'k8s.io/kubernetes v[0-9.]*' "$here/k8s/go.mod" | cut -d' ' -f2) into $BIN (the first build takes about 20 minutes on two busy cores)"
 		start=$SECONDS
 		(cd "$here/k8s" && nice -n 10 go build -o "$BIN/" tool &&
 			CGO_ENABLED=0 nice -n 10 go build -o "$BIN/" ./cmd/...)
