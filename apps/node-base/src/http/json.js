@@ -90,17 +90,18 @@ export function readBody(req) {
   });
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 /**
- * decodeBody decodes raw, a request body, into an object following shape,
- * a map from member name to its type (string, int32, int64, date). A member
- * absent or null is left out of the object; the names of those sent as
- * null are its non-enumerable nulls, so that a patch can tell "clear" from
- * "leave". Anything else is refused with a 400 RequestError.
+ * parseJSONObject parses raw, a request body that must hold one JSON
+ * object, into { members, text }, refusing it in the Go app's words with
+ * a 400 RequestError: not UTF-8, empty, not an object, not JSON. What the
+ * object may hold is the caller's business (decodeBody, fastify's schemas).
  */
-export function decodeBody(raw, shape) {
+export function parseJSONObject(raw) {
   let text;
   try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(raw);
+    text = utf8.decode(raw);
   } catch {
     throw badRequest('the body is not valid UTF-8');
   }
@@ -110,15 +111,25 @@ export function decodeBody(raw, shape) {
   const trimmed = text.replace(/^[ \t\r\n]+/, '');
   if (trimmed === '') throw badRequest('the body is empty: send a JSON object');
   if (trimmed[0] !== '{') throw badRequest('the body must be a JSON object');
-  let members;
   try {
-    members = JSON.parse(text);
+    return { members: JSON.parse(text), text };
   } catch (err) {
     if (/end of JSON/i.test(err.message)) {
       throw badRequest(`the body is not valid JSON: unexpected end of JSON input (at byte ${raw.length})`);
     }
     throw badRequest(`the body is not valid JSON: ${err.message}`);
   }
+}
+
+/**
+ * decodeBody decodes raw, a request body, into an object following shape,
+ * a map from member name to its type (string, int32, int64, date). A member
+ * absent or null is left out of the object; the names of those sent as
+ * null are its non-enumerable nulls, so that a patch can tell "clear" from
+ * "leave". Anything else is refused with a 400 RequestError.
+ */
+export function decodeBody(raw, shape) {
+  const { members, text } = parseJSONObject(raw);
   const unknown = Object.keys(members).filter((k) => !Object.hasOwn(shape, k));
   if (unknown.length > 0) {
     throw badRequest(
