@@ -69,6 +69,9 @@ type AppConfig struct {
 	// AMQPURL is the broker an app of kind amqp consumes its requests
 	// from (AMQP_URL); the other kinds ignore it.
 	AMQPURL string
+	// APIURL is, for a front end (App.Fronts), where the API it fronts
+	// listens (API_URL); the apps ignore it.
+	APIURL string
 }
 
 // Process is an app the bench started.
@@ -106,8 +109,9 @@ type Process struct {
 	// grpc says it speaks gRPC: its readiness is the health service's.
 	grpc bool
 	// readyURL is where an HTTP /readyz is asked: URL, but for an amqp
-	// app, whose requests go to its queue, its admin port.
-	readyURL string
+	// app, whose requests go to its queue, its admin port; readyPath is
+	// what is asked there: /readyz, or a front end's /healthz.
+	readyURL, readyPath string
 }
 
 // StartApp starts app from bin, what Build made of it (a Go app's binary,
@@ -142,6 +146,9 @@ var errPortTaken = errors.New("its port was taken")
 
 // startOnce is one try of StartApp.
 func startOnce(ctx context.Context, app App, bin string, cfg AppConfig) (*Process, error) {
+	if app.Fronts != "" && cfg.APIURL == "" {
+		return nil, fmt.Errorf("start %s: a front end needs the URL of %s, the API it fronts", app.Name, app.Fronts)
+	}
 	addr, err := freeAddr()
 	if err != nil {
 		return nil, err
@@ -151,7 +158,7 @@ func startOnce(ctx context.Context, app App, bin string, cfg AppConfig) (*Proces
 		return nil, err
 	}
 	metricsAddr := ""
-	if app.Toolchain == ToolchainNode {
+	if app.Toolchain == ToolchainNode && app.Fronts == "" {
 		if metricsAddr, err = freeAddr(); err != nil {
 			return nil, err
 		}
@@ -164,7 +171,7 @@ func startOnce(ctx context.Context, app App, bin string, cfg AppConfig) (*Proces
 	cmd := command(app, bin, addr, adminAddr, metricsAddr, cfg)
 	cmd.Stdout, cmd.Stderr = last, last
 	p := &Process{Name: app.Name, URL: "http://" + addr, DebugURL: "http://" + adminAddr, cmd: cmd, done: make(chan struct{}), output: last, grpc: app.Kind == scenario.KindGRPC}
-	p.readyURL = p.URL
+	p.readyURL, p.readyPath = p.URL, "/readyz"
 	switch app.Kind {
 	case scenario.KindGRPC:
 		p.URL = grpcwire.Scheme + "://" + addr
@@ -176,6 +183,12 @@ func startOnce(ctx context.Context, app App, bin string, cfg AppConfig) (*Proces
 	p.MetricsURL = p.DebugURL + "/metrics"
 	if metricsAddr != "" {
 		p.MetricsURL = "http://" + metricsAddr + "/metrics"
+	}
+	if app.Fronts != "" {
+		// The static server has no admin address and no metrics; it has
+		// read its build into memory before it listens, so answering
+		// /healthz is being ready.
+		p.DebugURL, p.MetricsURL, p.readyPath = "", "", "/healthz"
 	}
 	if err := p.start(cfg.CPUs); err != nil {
 		return nil, fmt.Errorf("start %s: %w", app.Name, err)
@@ -212,6 +225,9 @@ func command(app App, bin, addr, adminAddr, metricsAddr string, cfg AppConfig) *
 		"AUTH_SECRET="+cfg.AuthSecret,
 		"LOG_LEVEL=info", // request logging (debug) would dominate the measurement
 	)
+	if app.Fronts != "" {
+		cmd.Env = append(cmd.Env, "API_URL="+cfg.APIURL)
+	}
 	if app.Kind == scenario.KindAMQP {
 		cmd.Env = append(cmd.Env, "AMQP_URL="+cfg.AMQPURL, "AMQP_QUEUE="+scenario.AMQPQueue)
 	}
@@ -292,7 +308,7 @@ func (p *Process) waitReady(ctx context.Context) error {
 			if p.grpc {
 				return fmt.Errorf("the health service did not answer SERVING within %s", readyTimeout)
 			}
-			return fmt.Errorf("/readyz did not answer 200 within %s", readyTimeout)
+			return fmt.Errorf("%s did not answer 200 within %s", p.readyPath, readyTimeout)
 		case <-tick.C:
 		}
 	}
@@ -302,7 +318,7 @@ func (p *Process) waitReady(ctx context.Context) error {
 func (p *Process) readyz() func(ctx context.Context) bool {
 	client := &http.Client{Timeout: time.Second}
 	return func(ctx context.Context) bool {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.readyURL+"/readyz", nil)
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.readyURL+p.readyPath, nil)
 		resp, err := client.Do(req)
 		if err != nil {
 			return false

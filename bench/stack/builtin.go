@@ -51,6 +51,11 @@ type App struct {
 	// process of its own, the others naming it. The runner starts that
 	// process once and measures it for each row; empty for every other row.
 	Shares string
+	// Fronts names, for a front end (FrontEnds), the API row whose
+	// answers its pages show: it is started with that row's URL as
+	// API_URL, where its static server passes the API's paths. Empty for
+	// every API app.
+	Fronts string
 }
 
 // Process is the name of the row whose process serves a: a.Shares, or
