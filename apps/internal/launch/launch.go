@@ -24,7 +24,7 @@ import (
 // DevSecretWarning is logged at start-up when tokens (the APIs' bearer
 // tokens and the site's session cookie alike) are signed with the public
 // config.DevAuthSecret.
-const DevSecretWarning = "AUTH_SECRET is not set: tokens are signed with the public development secret"
+const DevSecretWarning = "tokens are signed with the public development secret (AUTH_SECRET unset, or set to it): set a secret of your own"
 
 // App is what one app brings to the shared start-up.
 type App struct {

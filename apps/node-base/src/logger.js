@@ -15,7 +15,7 @@ export function createLogger(config) {
     formatters: { level: (label) => ({ level: label.toUpperCase() }) },
   });
   if (config.authSecret === DEV_AUTH_SECRET) {
-    logger.warn('AUTH_SECRET is not set: tokens are signed with the public development secret');
+    logger.warn('tokens are signed with the public development secret (AUTH_SECRET unset, or set to it): set a secret of your own');
   }
   return logger;
 }
