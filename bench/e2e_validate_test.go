@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -28,6 +29,8 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	pb "crudbench/apps/grpc/gen/crudbenchv1"
+	"crudbench/bench/amqpwire"
+	"crudbench/bench/broker"
 	"crudbench/bench/grpcwire"
 	"crudbench/bench/scenario"
 	"crudbench/bench/stack"
@@ -41,14 +44,17 @@ import (
 // naming the request and the difference, and a failing exit status. One
 // database and one set of apps serve both runs.
 func TestValidateOnly(t *testing.T) {
-	dbURL, procs := startApps(t, stack.Builtin)
+	dbURL, procs, amqpURL := startAppsOnBroker(t, stack.Builtin)
 	env := []string{"DATABASE_URL=" + dbURL}
 
 	t.Run("built-in apps under other names", func(t *testing.T) {
 		var attach, want []string
 		for _, row := range stack.Builtin {
-			name := "cand-" + row.Name
-			attach = append(attach, fmt.Sprintf("%s=%s@%s", name, row.Kind, procs[row.Name].URL))
+			name, at := "cand-"+row.Name, procs[row.Name].URL
+			if row.Kind == scenario.KindAMQP {
+				at = amqpURL // an amqp app is attached by its broker
+			}
+			attach = append(attach, fmt.Sprintf("%s=%s@%s", name, row.Kind, at))
 			want = append(want, fmt.Sprintf("  %s (kind %s): passed read-one, read-small, read-many, read-slim, write, mixed, control\n", name, row.Kind))
 		}
 		console, err := execBench(t, env, "-validate-only", "-attach", strings.Join(attach, ","), "-out", t.TempDir())
@@ -74,6 +80,9 @@ func TestValidateOnly(t *testing.T) {
 		wire := grpcwire.New(1)
 		defer wire.Close()
 		c := scenario.NewClient(30*time.Second, wire)
+		amqp := amqpwire.New(amqpURL, 1)
+		defer amqp.Close()
+		c.Transport.(*http.Transport).RegisterProtocol(amqpwire.Scheme, amqp)
 		for _, row := range stack.Builtin {
 			app, err := scenario.NewApp(row.Name, row.Kind, procs[row.Name].URL)
 			if err != nil {
@@ -447,18 +456,37 @@ func grpcProxy(t *testing.T, target string, wrong grpcFlaw) string {
 // row's name.
 func startApps(t *testing.T, rows []stack.App) (string, map[string]*stack.Process) {
 	t.Helper()
+	dbURL, procs, _ := startAppsOnBroker(t, rows)
+	return dbURL, procs
+}
+
+// startAppsOnBroker is startApps that also starts a throwaway RabbitMQ
+// when rows hold an amqp app, which consumes from it, and returns its URL
+// (empty without one): an amqp app is reached, and attached, by it.
+func startAppsOnBroker(t *testing.T, rows []stack.App) (string, map[string]*stack.Process, string) {
+	t.Helper()
 	dbURL, bin := startDatabase(t), buildApps(t, rows)
+	var amqpURL string
+	if slices.ContainsFunc(rows, func(a stack.App) bool { return a.Kind == scenario.KindAMQP }) {
+		requireBroker(t)
+		node, err := broker.Start(context.Background(), broker.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { node.Stop() })
+		amqpURL = node.URL()
+	}
 	procs := map[string]*stack.Process{}
 	started := map[string]*stack.Process{}
 	for _, row := range rows {
 		p, ok := started[row.Process()]
 		if !ok {
-			p = startApp(t, row, bin, dbURL)
+			p = startAppOn(t, row, bin, dbURL, amqpURL)
 			started[row.Process()] = p
 		}
 		procs[row.Name] = p
 	}
-	return dbURL, procs
+	return dbURL, procs, amqpURL
 }
 
 // startDatabase starts a database with the dataset and returns its URL.
@@ -495,8 +523,15 @@ const e2eSecret = "e2e-test-secret-0123456789"
 // token one issues the others accept.
 func startApp(t *testing.T, row stack.App, bin, dbURL string) *stack.Process {
 	t.Helper()
+	return startAppOn(t, row, bin, dbURL, "")
+}
+
+// startAppOn is startApp for an app that may be of kind amqp, consuming
+// from the broker at amqpURL.
+func startAppOn(t *testing.T, row stack.App, bin, dbURL, amqpURL string) *stack.Process {
+	t.Helper()
 	p, err := stack.StartApp(context.Background(), row, filepath.Join(bin, row.Name), stack.AppConfig{
-		DatabaseURL: dbURL, DBMaxConns: 5, AuthSecret: e2eSecret, Log: io.Discard,
+		DatabaseURL: dbURL, DBMaxConns: 5, AuthSecret: e2eSecret, Log: io.Discard, AMQPURL: amqpURL,
 	})
 	if err != nil {
 		t.Fatal(err)
