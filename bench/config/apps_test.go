@@ -2,6 +2,7 @@ package config_test
 
 import (
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,7 +48,7 @@ func TestAppGroups(t *testing.T) {
 		args []string
 		err  string
 	}{
-		{[]string{"-apps", "nodejs"}, `unknown app "nodejs" (known: ` + strings.Join(stack.BuiltinNames(), ", ") + `, or all, go, node)`},
+		{[]string{"-apps", "nodejs"}, `unknown app "nodejs" (known: ` + strings.Join(slices.Concat(stack.BuiltinNames(), stack.FrontEndNames()), ", ") + `, or all, go, node)`},
 		{[]string{"-apps", "go,golang"}, `unknown app "golang"`},
 		{[]string{"-apps", ","}, "no app given"},
 		// A group stands for built-in apps, which need URLs when attaching.

@@ -107,6 +107,10 @@ type Config struct {
 	// ValidateOnly runs the validation and nothing after it: no load, no
 	// report (-validate-only).
 	ValidateOnly bool
+
+	// Pages is what the page scenarios view and how (pages.go); its
+	// Scenarios are not in Scenarios, which are the API scenarios.
+	Pages Pages
 }
 
 // Mode names how the run reaches the apps and the database, as

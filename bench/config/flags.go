@@ -66,6 +66,8 @@ type flagValues struct {
 	model                                                       *string
 	resetDB, validateOnly                                       *bool
 	cpus                                                        *string
+	pageDevices                                                 *string
+	pageContexts                                                *int
 
 	profileCPU                     *bool
 	debugURLs                      *string
@@ -83,8 +85,12 @@ func defineFlags(fs *flag.FlagSet) flagValues {
 	return flagValues{
 		profiles: fs.String("profiles", scenario.Light, "profiles to run, comma-separated: light,medium,high or all"),
 		scenarios: fs.String("scenarios", "", "scenarios, comma-separated, or all: "+strings.Join(scenario.All, ",")+
-			" (default "+strings.Join(scenario.Core, ",")+"; with -validate-only: all)"),
-		apps:         fs.String("apps", strings.Join(stack.DefaultNames(), ","), "built-in apps to measure, comma-separated: "+strings.Join(stack.BuiltinNames(), ",")+", all, or the groups go and node (every Go or Node.js app); names and groups mix (with -attach: attached apps)"),
+			" drive an API; "+strings.Join(scenario.Pages, ",")+" view a front end's page in headless Chromium, cold and warm"+
+			" (default "+strings.Join(scenario.Core, ",")+"; with -validate-only: every API scenario)"),
+		apps: fs.String("apps", strings.Join(stack.DefaultNames(), ","), "built-in apps to measure, comma-separated: "+strings.Join(stack.BuiltinNames(), ",")+
+			", the front ends "+strings.Join(stack.FrontEndNames(), ",")+" (viewed by the page scenarios, each starting the API it fronts), all, or the groups go and node (every Go or Node.js API app); names and groups mix (with -attach: attached apps)"),
+		pageDevices:  fs.String("page-devices", DeviceDesktop, "devices the page scenarios view on, comma-separated: desktop (unthrottled) and mobile (Fast 3G-like network, 4× CPU throttling), or all"),
+		pageContexts: fs.Int("page-contexts", DefaultPageContexts, "most browser contexts the page scenarios view in at once, `n`: a view due while all are busy fails (open model)"),
 		duration:     fs.Duration("duration", 15*time.Second, "measured `time` of each run"),
 		warmup:       fs.Duration("warmup", 3*time.Second, "warm-up `time` before each measured window (discarded)"),
 		cooldown:     fs.Duration("cooldown", 2*time.Second, "pause between runs"),
@@ -155,6 +161,7 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	errs = append(errs, cfg.checkMetrics()...)
 	errs = append(errs, cfg.readRates(*v.rates), cfg.checkLimits(), cfg.readCPUs(*v.cpus, set["cpus"]))
 	errs = append(errs, cfg.readModel(*v.model, *v.clients, set))
+	errs = append(errs, cfg.readPages(*v.pageDevices, *v.pageContexts))
 	var err error
 	if cfg.Seed, err = seed.ConfigFromEnv(getenv); err != nil {
 		errs = append(errs, err)
@@ -179,13 +186,14 @@ func (c *Config) readLists(v flagValues, set map[string]bool, haveAMQPURL bool) 
 	switch {
 	case set["scenarios"]:
 	case c.ValidateOnly:
-		scenarios = "all"
+		scenarios = strings.Join(scenario.All, ",")
 	default:
 		scenarios = strings.Join(scenario.Core, ",")
 	}
-	if c.Scenarios, err = scenario.ParseList("scenario", scenarios, scenario.All); err != nil {
+	if c.Scenarios, err = scenario.ParseList("scenario", scenarios, scenario.Every); err != nil {
 		errs = append(errs, fmt.Errorf("-scenarios: %w", err))
 	}
+	c.splitScenarios()
 	if c.Attach, err = stack.ParseAttach(*v.attach); err != nil {
 		errs = append(errs, err)
 	}
@@ -204,12 +212,20 @@ func (c *Config) readLists(v flagValues, set map[string]bool, haveAMQPURL bool) 
 		appList = strings.Join(c.attachedNames(), ",")
 	}
 	var named map[string]string
-	if c.Apps, named, err = parseApps(appList, c.appNames()); err != nil {
+	known := c.appNames()
+	if len(c.Attach) == 0 {
+		known = append(known, stack.FrontEndNames()...) // the runner starts them: never attached
+	}
+	if c.Apps, named, err = parseApps(appList, known); err != nil {
 		errs = append(errs, fmt.Errorf("-apps: %w", err))
 	} else if err := c.checkToolchains(named); err != nil {
 		errs = append(errs, err)
 	} else if err := c.checkBroker(named, haveAMQPURL); err != nil {
 		errs = append(errs, err)
+	} else if c.Scenarios != nil || c.Pages.Scenarios != nil {
+		if err := c.splitApps(listsAll(scenarios), listsAll(appList)); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	return errs
 }
@@ -239,5 +255,21 @@ func (c *Config) readRates(rates string) error {
 			return fmt.Errorf("-rate: %w", err)
 		}
 	}
+	if c.Profiles != nil && c.Pages.Scenarios != nil {
+		if c.Pages.Rates, err = scenario.RateTable(c.Profiles, c.Pages.Scenarios, overrides); err != nil {
+			return fmt.Errorf("-rate: %w", err)
+		}
+	}
 	return nil
+}
+
+// listsAll reports whether a comma-separated flag value holds the item
+// all.
+func listsAll(value string) bool {
+	for item := range strings.SplitSeq(value, ",") {
+		if strings.TrimSpace(item) == "all" {
+			return true
+		}
+	}
+	return false
 }

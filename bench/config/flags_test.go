@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -66,7 +67,7 @@ func TestParseFlags(t *testing.T) {
 		err  string
 	}{
 		{[]string{"-profiles", "extreme"}, `unknown profile "extreme"`},
-		{[]string{"-apps", "soap"}, `unknown app "soap" (known: ` + strings.Join(stack.BuiltinNames(), ", ") + `, or all, go, node)`},
+		{[]string{"-apps", "soap"}, `unknown app "soap" (known: ` + strings.Join(slices.Concat(stack.BuiltinNames(), stack.FrontEndNames()), ", ") + `, or all, go, node)`},
 		{[]string{"-rate", "read-one"}, "want scenario=N"},
 		{[]string{"-duration", "0s"}, "-duration"},
 		{[]string{"-repeat", "0"}, "-repeat"},
@@ -156,7 +157,7 @@ func TestParseAttachFlags(t *testing.T) {
 		{[]string{"-attach", "a=rest@http://h:1", "-pid", "b=12"}, "-pid: b is not an attached app"},
 		{[]string{"-attach", "a=rest@http://h:1", "-pid", "a/b=12"}, `app name "a/b"`},
 		{[]string{"-attach", "a=rest@http://h:1", "-profile-cpu", "-debug-url", "b=http://127.0.0.1:6060"}, "-debug-url: b is not an attached app"},
-		{[]string{"-apps", "rest,candidate"}, `unknown app "candidate" (known: ` + strings.Join(stack.BuiltinNames(), ", ") + `, or all, go, node)`},
+		{[]string{"-apps", "rest,candidate"}, `unknown app "candidate" (known: ` + strings.Join(slices.Concat(stack.BuiltinNames(), stack.FrontEndNames()), ", ") + `, or all, go, node)`},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			_, err := config.Parse(tt.args, env(nil), io.Discard)

@@ -39,17 +39,21 @@ var Core = []string{ReadOne, ReadSmall, ReadMany}
 var Profiles = []string{Light, Medium, High}
 
 // Rates are the target request rates (requests per second) of every
-// profile and scenario. They reproduce the reference study: read-many is
+// profile and scenario, and the page scenarios' views per second
+// (pages.go). They reproduce the reference study: read-many is
 // capped low because each response carries every person. read-slim runs at
 // read-many's rates: for the REST kind it is read-many's very request, so
 // only at those rates does every kind hold the target, and the comparison
 // is bytes and CPU per request at equal load rather than a held rate
 // against a queue. How many more requests a slim answer serves is what
-// -capacity measures.
+// -capacity measures. The page scenarios' rates are what one headless
+// Chromium on a 2-core machine's runner side holds in a few browser
+// contexts: a view is a sign-in and one or two navigations, about a second
+// of a context's time.
 var Rates = map[string]map[string]float64{
-	Light:  {ReadOne: 100, ReadSmall: 100, ReadMany: 20, ReadSlim: 20, Write: 20, Mixed: 100, Control: 100},
-	Medium: {ReadOne: 400, ReadSmall: 400, ReadMany: 40, ReadSlim: 40, Write: 50, Mixed: 400, Control: 400},
-	High:   {ReadOne: 1200, ReadSmall: 1200, ReadMany: 20, ReadSlim: 20, Write: 100, Mixed: 1200, Control: 1200},
+	Light:  {ReadOne: 100, ReadSmall: 100, ReadMany: 20, ReadSlim: 20, Write: 20, Mixed: 100, Control: 100, PagePerson: 1, PageVacancies: 1},
+	Medium: {ReadOne: 400, ReadSmall: 400, ReadMany: 40, ReadSlim: 40, Write: 50, Mixed: 400, Control: 400, PagePerson: 2, PageVacancies: 2},
+	High:   {ReadOne: 1200, ReadSmall: 1200, ReadMany: 20, ReadSlim: 20, Write: 100, Mixed: 1200, Control: 1200, PagePerson: 4, PageVacancies: 4},
 }
 
 // Weight is a scenario's share of the mixed scenario.
@@ -107,7 +111,7 @@ func RateTable(profiles, scenarios []string, overrides map[string]float64) (map[
 		if !scoped {
 			profile, scenario = "", key
 		}
-		if !slices.Contains(All, scenario) || (scoped && !slices.Contains(Profiles, profile)) {
+		if !slices.Contains(Every, scenario) || (scoped && !slices.Contains(Profiles, profile)) {
 			return nil, fmt.Errorf("rate override %q: want scenario=N or profile.scenario=N", key)
 		}
 		if !(rate > 0) {

@@ -16,7 +16,15 @@ func TestRates(t *testing.T) {
 		"medium": {"read-one": 400, "read-small": 400, "read-many": 40, "read-slim": 40, "write": 50, "mixed": 400, "control": 400},
 		"high":   {"read-one": 1200, "read-small": 1200, "read-many": 20, "read-slim": 20, "write": 100, "mixed": 1200, "control": 1200},
 	}
-	if d := cmp.Diff(want, scenario.Rates); d != "" {
+	pages := map[string]float64{"light": 1, "medium": 2, "high": 4} // views/s
+	withPages := map[string]map[string]float64{}
+	for p, rates := range want {
+		withPages[p] = map[string]float64{"page-person": pages[p], "page-vacancies": pages[p]}
+		for s, r := range rates {
+			withPages[p][s] = r
+		}
+	}
+	if d := cmp.Diff(withPages, scenario.Rates); d != "" {
 		t.Errorf("Rates (-want +got):\n%s", d)
 	}
 	got, err := scenario.RateTable(scenario.Profiles, scenario.All, nil)

@@ -29,3 +29,12 @@ func FindFrontEnd(name string) (App, bool) {
 	}
 	return FrontEnds[i], true
 }
+
+// FrontEndNames lists the names of FrontEnds, in report order.
+func FrontEndNames() []string {
+	names := make([]string, len(FrontEnds))
+	for i, a := range FrontEnds {
+		names[i] = a.Name
+	}
+	return names
+}
