@@ -14,6 +14,8 @@ import (
 	"os"
 	"os/exec"
 
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
 )
 
@@ -88,6 +90,16 @@ func (b *Browser) PID() int {
 		return p.Pid
 	}
 	return 0
+}
+
+// Version is the browser's product and version as it reports them
+// ("Chrome/120.0.6099.224"), "" when it does not say.
+func (b *Browser) Version() string {
+	v, err := chromedp.CallBrowser(b.ctx, browser.GetVersion, cdp.Empty{})
+	if err != nil {
+		return ""
+	}
+	return v.Product
 }
 
 // Close ends the browser and removes its folder.

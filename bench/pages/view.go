@@ -28,6 +28,12 @@ type Page struct {
 	Count string
 	// SignIn, when set, signs the view's context in before the view.
 	SignIn *SignIn
+	// Session, when set, is a session the view's context starts with
+	// instead of signing in through the form.
+	Session *Session
+	// Text, when set, is a text the page should show once the marker is
+	// painted (View.Shows): the data, not a sign-in form or an error.
+	Text string
 }
 
 // SignIn is a sign-in form every crudbench front end has alike: at URL, the
@@ -35,6 +41,16 @@ type Page struct {
 // sign-in is done once the browser has left the form's path.
 type SignIn struct {
 	URL, Username, Password string
+}
+
+// Session is a signed-in session a view's context starts with: cookies
+// set for the page's URL (HttpOnly, as a site's session cookie is) and
+// sessionStorage items written in every document before its own scripts
+// run. A view with one costs the servers the page alone, not a sign-in
+// (a password check, deliberately slow) per view.
+type Session struct {
+	Cookies map[string]string
+	Storage map[string]string
 }
 
 // Options are how a view is made.
@@ -72,8 +88,10 @@ type View struct {
 	// the view (Performance.getMetrics' ScriptDuration, TaskDuration).
 	Script time.Duration `json:"script"`
 	Task   time.Duration `json:"task"`
-	// Count is how many elements matched Page.Count.
-	Count int `json:"count"`
+	// Count is how many elements matched Page.Count, Shows whether the
+	// page's text held Page.Text, once the marker was painted.
+	Count int  `json:"count"`
+	Shows bool `json:"shows"`
 	// Err is why the view failed; a view whose marker never appears fails.
 	Err error `json:"-"`
 }
@@ -98,13 +116,14 @@ const observer = `(() => {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) s.lcp = e.renderTime || e.startTime;
   }).observe({ type: 'largest-contentful-paint', buffered: true });
-  s.wait = (name, ms, count) => new Promise((resolve, reject) => {
+  s.wait = (name, ms, count, text) => new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('marker ' + name + ' not painted in ' + ms + ' ms')), ms);
     const check = () => {
       if (!(name in s.painted)) return s.waiters.push(check);
       clearTimeout(timer);
       requestAnimationFrame(() => setTimeout(() => resolve(JSON.stringify({
         marker: s.painted[name], lcp: s.lcp, count: count ? document.querySelectorAll(count).length : 0,
+        shows: text ? document.body.innerText.includes(text) : false,
       })), 0));
     };
     check();
@@ -199,7 +218,12 @@ func (b *Browser) view(ctx context.Context, p Page, o Options) (View, error) {
 	if _, err := chromedp.Call(vctx, performance.Enable, performance.EnableParams{}); err != nil {
 		return View{}, err
 	}
-	if p.SignIn != nil {
+	if p.Session != nil {
+		if err := startSession(vctx, p.URL, *p.Session); err != nil {
+			return View{}, err
+		}
+	}
+	if p.SignIn != nil && p.Session == nil {
 		if err := signIn(vctx, *p.SignIn); err != nil {
 			return View{}, err
 		}
@@ -238,7 +262,7 @@ func (b *Browser) view(ctx context.Context, p Page, o Options) (View, error) {
 	v := w.figures()
 	v.DataVisible = millis(seen.Marker)
 	v.LCP = millis(seen.LCP)
-	v.Count = seen.Count
+	v.Count, v.Shows = seen.Count, seen.Shows
 	// A navigation to another process starts the counters again.
 	if after.script >= before.script && after.task >= before.task {
 		after.script, after.task = after.script-before.script, after.task-before.task
@@ -251,6 +275,7 @@ type painted struct {
 	Marker float64 `json:"marker"`
 	LCP    float64 `json:"lcp"`
 	Count  int     `json:"count"`
+	Shows  bool    `json:"shows"`
 }
 
 // waitMarker waits, in the page, for p's marker to be painted; a page that
@@ -258,7 +283,8 @@ type painted struct {
 func waitMarker(ctx context.Context, p Page, timeout time.Duration) (painted, error) {
 	marker, _ := json.Marshal(p.Marker)
 	count, _ := json.Marshal(p.Count)
-	expr := fmt.Sprintf("window.__crudbenchPages.wait(%s, %d, %s)", marker, timeout.Milliseconds(), count)
+	text, _ := json.Marshal(p.Text)
+	expr := fmt.Sprintf("window.__crudbenchPages.wait(%s, %d, %s, %s)", marker, timeout.Milliseconds(), count, text)
 	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr, chromedp.EvalAwaitPromise))
 	if err != nil {
 		if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
@@ -293,6 +319,26 @@ func signIn(ctx context.Context, s SignIn) error {
 	}
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf("location.pathname !== %s", left))); err != nil {
 		return fmt.Errorf("sign-in at %s: still on the form: %w", s.URL, err)
+	}
+	return nil
+}
+
+// startSession gives the view's context the session s of the page at
+// pageURL.
+func startSession(ctx context.Context, pageURL string, s Session) error {
+	httpOnly := true
+	for name, value := range s.Cookies {
+		if _, err := chromedp.Call(ctx, network.SetCookie, network.SetCookieParams{Name: name, Value: value, URL: pageURL, HTTPOnly: &httpOnly}); err != nil {
+			return fmt.Errorf("session cookie %s: %w", name, err)
+		}
+	}
+	if len(s.Storage) == 0 {
+		return nil
+	}
+	items, _ := json.Marshal(s.Storage)
+	src := fmt.Sprintf("(() => { const items = %s; for (const k in items) sessionStorage.setItem(k, items[k]); })();", items)
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src}); err != nil {
+		return fmt.Errorf("session storage: %w", err)
 	}
 	return nil
 }
