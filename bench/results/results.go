@@ -41,6 +41,9 @@ type Run struct {
 	SamplerOverhead float64 `json:"samplerOverhead"`
 	// Capacities holds one entry per (scenario, app) when -capacity ran.
 	Capacities []Capacity `json:"capacities,omitempty"`
+	// Pages holds one entry per (profile, page scenario, device, cache,
+	// front end) when page scenarios ran.
+	Pages []PageResult `json:"pages,omitempty"`
 	// Stacks holds the stack facts of each app, in the order of
 	// Settings.Apps.
 	Stacks []StackFacts `json:"stacks,omitempty"`
@@ -118,6 +121,8 @@ type Settings struct {
 	// CPUs says which CPUs each side of the run had; nil in files written
 	// before the runner read them.
 	CPUs *CPUs `json:"cpus,omitempty"`
+	// Pages is how the page scenarios ran; nil when none did.
+	Pages *PageSettings `json:"pages,omitempty"`
 }
 
 // Load models: how a run's requests were sent.

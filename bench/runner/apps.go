@@ -9,6 +9,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"crudbench/bench/config"
@@ -86,6 +87,7 @@ func (r *runner) startApps(ctx context.Context, dbURL string) error {
 		launch: stackLauncher{}, pin: r.pinRunner, undo: r.undo, amqpURL: r.broker.url}
 	apps, err := s.run(ctx, root, dbURL)
 	maps.Copy(r.apps, apps)
+	r.webs = s.fronts
 	return err
 }
 
@@ -134,18 +136,28 @@ type appStart struct {
 	undo func(func() error)
 	// amqpURL is the broker the amqp apps consume from (startBroker).
 	amqpURL string
+	// fronts are the front ends of the table run started (pageRows), by
+	// name.
+	fronts map[string]*frontEnd
 }
 
 // run builds the apps from the module at root and starts each with the
 // database at dbURL, and returns them by name; it stops at the first that
 // cannot be built or started, returning those started so far.
 func (s *appStart) run(ctx context.Context, root, dbURL string) (map[string]*appUnderTest, error) {
-	s.con.printf("Building %s…\n", strings.Join(s.cfg.Apps, ", "))
 	rows := make([]stack.App, 0, len(s.cfg.Apps))
 	for _, name := range s.cfg.Apps {
 		row, _ := stack.FindBuiltin(name) // config.Parse lets only built-in apps through
 		rows = append(rows, row)
 	}
+	// The page scenarios' front ends come last, after the APIs they front.
+	apis, fronts := pageRows(s.cfg)
+	rows = slices.Concat(rows, apis, fronts)
+	names := make([]string, len(rows))
+	for i, row := range rows {
+		names[i] = row.Name
+	}
+	s.con.printf("Building %s…\n", strings.Join(names, ", "))
 	buildLog, err := os.Create(filepath.Join(s.dir, results.LogsDir, "build.log"))
 	if err != nil {
 		return nil, err
@@ -162,6 +174,7 @@ func (s *appStart) run(ctx context.Context, root, dbURL string) (map[string]*app
 	secret := make([]byte, 32)
 	_, _ = rand.Read(secret)
 	apps := map[string]*appUnderTest{}
+	s.fronts = map[string]*frontEnd{}
 	// The first row of a process starts it; the rows that share it
 	// (stack.App.Shares) are measured on it.
 	owners := map[string]*appUnderTest{}
@@ -186,6 +199,10 @@ func (s *appStart) run(ctx context.Context, root, dbURL string) (map[string]*app
 		s.undo(logFile.Close)
 		u := &appUnderTest{toolchain: row.Toolchain, tree: row.Tree, process: row.Process(), stop: s.launch.Stop}
 		owners[row.Process()] = u
+		apiURL := ""
+		if row.Fronts != "" {
+			apiURL = apps[row.Fronts].proc.URL // pageRows put the API first
+		}
 		u.start = func(ctx context.Context) (*stack.Process, error) {
 			p, err := s.launch.Start(ctx, row, filepath.Join(s.bin, row.Name), stack.AppConfig{
 				DatabaseURL: dbURL,
@@ -194,6 +211,7 @@ func (s *appStart) run(ctx context.Context, root, dbURL string) (map[string]*app
 				Log:         logFile,
 				CPUs:        s.cfg.CPUs.App,
 				AMQPURL:     s.amqpURL,
+				APIURL:      apiURL,
 			})
 			if err != nil {
 				return nil, fmt.Errorf("%w (log: %s)", err, logPath)
@@ -204,6 +222,11 @@ func (s *appStart) run(ctx context.Context, root, dbURL string) (map[string]*app
 		p, err := u.start(ctx)
 		if err != nil {
 			return apps, err
+		}
+		if row.Fronts != "" {
+			s.fronts[row.Name] = s.frontOf(row, p, apps[row.Fronts])
+			s.con.printf("Started %s at %s (pid %d), in front of %s.\n", row.Name, p.URL, p.PID, row.Fronts)
+			continue
 		}
 		if err := u.use(row.Name, row.Kind, p, s.cfg.NoProc); err != nil {
 			return apps, err

@@ -95,6 +95,9 @@ type runner struct {
 	root, binDir string
 
 	apps map[string]*appUnderTest
+	// webs are the front ends of stack.FrontEnds setup started, by name
+	// (pages.go).
+	webs map[string]*frontEnd
 	// teardown undoes, last first, what setup brought up.
 	teardown []func() error
 
@@ -133,6 +136,9 @@ func Run(ctx context.Context, cfg config.Config, stdout io.Writer) (run *results
 	if err := r.validateShared(ctx, run); err != nil {
 		return nil, r.dir, err
 	}
+	// The page scenarios first: a restart of an API (-repeat, -capacity)
+	// would leave its front end's static server passing to a port gone.
+	r.viewPages(ctx, run, true)
 	m := r.measurer()
 	profiles := &fixedProfiles{cfg: r.cfg, con: r.con, notes: &r.book, valid: r.valid, m: m}
 	run.Results = append(run.Results, profiles.run(ctx)...)

@@ -37,6 +37,7 @@ func Validate(ctx context.Context, cfg config.Config, stdout io.Writer) (vs []re
 		return nil, dir, err
 	}
 	r.validate(ctx, run)
+	r.viewPages(ctx, run, false)
 	return run.Validations, dir, nil
 }
 
@@ -44,6 +45,9 @@ func Validate(ctx context.Context, cfg config.Config, stdout io.Writer) (vs []re
 // when setup made none, records what it found for the phases that load
 // the apps, and adds the validations to run.
 func (r *runner) validate(ctx context.Context, run *results.Run) {
+	if len(r.cfg.Apps) == 0 {
+		return // only page scenarios: viewPages validates them
+	}
 	if r.validator == nil {
 		// Attached alone, without a database to read: compare with what
 		// the deterministic dataset holds, never with an app's own answers.
