@@ -79,6 +79,9 @@ type bottomLine struct {
 	Sentences []string
 	// Sources says which runs each scenario's numbers came from.
 	Sources string
+	// Pages are the page scenarios' sentences (pages.go): what a person
+	// waits for on each front end and what a view costs the servers.
+	Pages []string
 }
 
 // bottomLineOf builds the bottom line; it is empty when run has nothing to
@@ -87,9 +90,9 @@ func bottomLineOf(run *results.Run, l layout) bottomLine {
 	bs := bases(run, l)
 	capScen := capacityScenarios(run, l)
 	if len(bs) == 0 && len(capScen) == 0 && len(run.Stacks) == 0 {
-		return bottomLine{}
+		return bottomLine{Pages: pageSentences(run, l)}
 	}
-	var bl bottomLine
+	bl := bottomLine{Pages: pageSentences(run, l)}
 	bl.Table = bottomTable(run, l, bs, capScen)
 	for _, s := range capScen[:min(2, len(capScen))] {
 		bl.Sentences = appendIf(bl.Sentences, capacitySentence(run, l, s))

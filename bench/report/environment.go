@@ -133,13 +133,15 @@ func ratesTable(run *results.Run, l layout) table {
 	}
 	for _, p := range l.profiles {
 		rates, ok := run.Settings.Rates[p]
-		if !ok {
+		if !ok && run.Settings.Pages == nil {
 			continue
 		}
 		c := []string{p}
 		for _, s := range l.scenarios {
 			if v, ok := rates[s]; ok {
 				c = append(c, rateText(v))
+			} else if v, ok := pageRate(run, p, s); ok {
+				c = append(c, rateText(v)+" views/s")
 			} else {
 				c = append(c, "–")
 			}

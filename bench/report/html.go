@@ -32,6 +32,7 @@ type page struct {
 	BottomLine         bottomLine
 	BasisRule          string
 	Capacity           *capacityView
+	Pages              *pagesView
 	LoadCharts         []template.HTML
 	CPU                *cpuView
 	Facts              *factsView
@@ -115,6 +116,7 @@ func renderHTML(dir string, run *results.Run) ([]byte, error) {
 		BottomLine:         bottomLineOf(run, l),
 		BasisRule:          basisRule,
 		Capacity:           capacitySection(run, l),
+		Pages:              pagesSection(run, l),
 		LoadCharts:         loadCharts(run, l),
 		CPU:                cpuSection(run, l),
 	}
@@ -278,13 +280,13 @@ summary { cursor: pointer; }
 <h1>crudbench report</h1>
 <p class="meta">{{.RunLine}}</p>
 <nav>
-{{if .BottomLine.Table.Rows}}<a href="#bottom-line">Bottom line</a>{{end}}{{if .AppsTable.Rows}}<a href="#apps">Apps</a>{{end}}<a href="#findings">Findings</a>{{if .Capacity}}<a href="#capacity">Capacity</a>{{end}}{{if .LoadCharts}}<a href="#load">Latency against load</a>{{end}}{{range .Profiles}}<a href="#profile-{{.Name}}">Results: {{.Name}}</a>{{end}}{{if .CPU}}<a href="#cpu">Where the CPU goes</a>{{end}}{{if .Facts}}<a href="#facts">Stack facts</a>{{end}}<a href="#errors">Request errors</a><a href="#validation">Validation</a><a href="#environment">Environment</a><a href="#files">Files</a>
+{{if or .BottomLine.Table.Rows .BottomLine.Pages}}<a href="#bottom-line">Bottom line</a>{{end}}{{if .AppsTable.Rows}}<a href="#apps">Apps</a>{{end}}<a href="#findings">Findings</a>{{if .Pages}}<a href="#pages">Pages</a>{{end}}{{if .Capacity}}<a href="#capacity">Capacity</a>{{end}}{{if .LoadCharts}}<a href="#load">Latency against load</a>{{end}}{{range .Profiles}}<a href="#profile-{{.Name}}">Results: {{.Name}}</a>{{end}}{{if .CPU}}<a href="#cpu">Where the CPU goes</a>{{end}}{{if .Facts}}<a href="#facts">Stack facts</a>{{end}}<a href="#errors">Request errors</a><a href="#validation">Validation</a><a href="#environment">Environment</a><a href="#files">Files</a>
 </nav>
 
-{{with .BottomLine}}{{if .Table.Rows}}<h2 id="bottom-line">Bottom line</h2>
-{{if .Sentences}}<ul class="findings">{{range .Sentences}}<li>{{.}}</li>{{end}}</ul>{{end}}
-{{template "table" .Table}}
-<p class="note">{{$.BasisRule}} {{.Sources}}</p>{{end}}{{end}}
+{{with .BottomLine}}{{if or .Table.Rows .Pages}}<h2 id="bottom-line">Bottom line</h2>
+{{if or .Sentences .Pages}}<ul class="findings">{{range .Sentences}}<li>{{.}}</li>{{end}}{{range .Pages}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{if .Table.Rows}}{{template "table" .Table}}
+<p class="note">{{$.BasisRule}} {{.Sources}}</p>{{end}}{{end}}{{end}}
 
 {{if .AppsTable.Rows}}<h2 id="apps">Apps</h2>
 <p class="howto">{{.AppsHowTo}}</p>
@@ -295,6 +297,18 @@ summary { cursor: pointer; }
 
 <h2 id="findings">Findings</h2>
 {{if .Findings}}<ul class="findings">{{range .Findings}}<li>{{.}}</li>{{end}}</ul>{{else}}<p>No measured results to compare.</p>{{end}}
+
+{{with .Pages}}<h2 id="pages">Pages</h2>
+<p class="howto">{{.HowTo}}</p>
+{{if .Sentences}}<ul class="findings">{{range .Sentences}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{template "table" .Table}}
+{{if .Settings}}<p class="note">{{.Settings}}</p>{{end}}
+{{if .Charts}}<h3>Time to data against view rate</h3>
+<p class="legend">{{range $.Apps}}<span><i style="background: {{.Color}}"></i>{{.Name}}</span>{{end}}</p>
+<div class="charts">{{range .Charts}}{{.}}{{end}}</div>{{end}}
+{{if .Errors.Rows}}<h3>Failed page views</h3>
+{{template "table" .Errors}}{{end}}
+{{end}}
 
 {{with .Capacity}}<h2 id="capacity">Capacity</h2>
 <p class="howto">{{.HowTo}}</p>

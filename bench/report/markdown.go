@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"crudbench/bench/results"
@@ -26,6 +27,7 @@ func markdown(run *results.Run) []byte {
 	}
 
 	writeMDFindings(&b, Findings(run))
+	writeMDPages(&b, run, l)
 
 	writeMDCapacity(&b, run, l)
 	writeMDResults(&b, run, l)
@@ -135,15 +137,18 @@ func writeMDFiles(b *bytes.Buffer, run *results.Run, l layout) {
 // writeMDBottomLine writes the bottom line, when there is one: its
 // sentences, its table and how it picked its runs.
 func writeMDBottomLine(b *bytes.Buffer, bl bottomLine) {
-	if len(bl.Table.Rows) == 0 {
+	if len(bl.Table.Rows) == 0 && len(bl.Pages) == 0 {
 		return
 	}
 	b.WriteString("## Bottom line\n\n")
-	for _, s := range bl.Sentences {
+	for _, s := range slices.Concat(bl.Sentences, bl.Pages) {
 		b.WriteString("- " + mdText(s) + "\n")
 	}
-	if len(bl.Sentences) > 0 {
+	if len(bl.Sentences)+len(bl.Pages) > 0 {
 		b.WriteString("\n")
+	}
+	if len(bl.Table.Rows) == 0 {
+		return
 	}
 	writeMDTable(b, bl.Table)
 	b.WriteString(mdText(basisRule+" "+bl.Sources) + "\n\n")

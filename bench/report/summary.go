@@ -28,6 +28,13 @@ func Summary(w io.Writer, run *results.Run) {
 			fmt.Fprintf(w, "- %s\n", s)
 		}
 	}
+	if len(run.Pages) > 0 {
+		fmt.Fprintln(w, "\nPages")
+		printColumns(w, pagesTable(run, l), 0, 1, 2, 3, 4, 7, 8, 9, 12, 13, 18, 19, 21)
+		for _, s := range pageSentences(run, l) {
+			fmt.Fprintf(w, "- %s\n", s)
+		}
+	}
 	clients, rates := clientsOf(run), "TARGET\tACHIEVED"
 	if clients > 0 {
 		rates = "CLIENTS\tSERVED"

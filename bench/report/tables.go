@@ -77,6 +77,10 @@ func layoutOf(run *results.Run) layout {
 	for _, f := range run.Stacks {
 		add(&l.apps, f.App)
 	}
+	for _, p := range run.Pages {
+		add(&l.scenarios, p.Scenario)
+		add(&l.apps, p.FrontEnd)
+	}
 	return l
 }
 
