@@ -127,6 +127,9 @@ func renderHTML(dir string, run *results.Run) ([]byte, error) {
 		p.Apps = append(p.Apps, legend{appLabel(run, a), l.color(a)})
 	}
 	for _, prof := range l.profiles {
+		if len(l.resultsOf(run, prof)) == 0 && len(run.Pages) > 0 {
+			continue // a profile of page scenarios alone: the Pages section has it
+		}
 		v := profileCharts(dir, l, prof, l.resultsOf(run, prof), hasRepeats(run), clientsOf(run))
 		v.Title = profileTitle(run, prof)
 		v.Timelines = timelineCharts(l, l.resultsOf(run, prof), sloMs(run))

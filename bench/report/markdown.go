@@ -48,6 +48,9 @@ func markdown(run *results.Run) []byte {
 func writeMDResults(b *bytes.Buffer, run *results.Run, l layout) {
 	for _, prof := range l.profiles {
 		rs := l.resultsOf(run, prof)
+		if len(rs) == 0 && len(run.Pages) > 0 {
+			continue // a profile of page scenarios alone: the Pages section has it
+		}
 		fmt.Fprintf(b, "## Results: %s\n\n", mdText(profileTitle(run, prof)))
 		writeMDTable(b, resultTable(rs, clientsOf(run)))
 		if bt := brokerTable(rs); len(bt.Rows) > 0 {

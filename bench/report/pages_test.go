@@ -117,6 +117,9 @@ func TestPagesSection(t *testing.T) {
 			t.Errorf("bottom line lacks\n%s\nbottom line:\n%s", want, bottom)
 		}
 	}
+	if strings.Contains(md, "## Results: light") {
+		t.Error("a run of page scenarios alone has an empty Results section")
+	}
 	if v := between(md, "## Validation\n", "\n## "); !strings.Contains(v, "| page-vacancies | ok | FAILED | ok |") {
 		t.Errorf("validation matrix lacks the front ends' page-vacancies:\n%s", v)
 	}

@@ -40,6 +40,9 @@ func Summary(w io.Writer, run *results.Run) {
 		rates = "CLIENTS\tSERVED"
 	}
 	for _, p := range l.profiles {
+		if len(l.resultsOf(run, p)) == 0 && len(run.Pages) > 0 {
+			continue // a profile of page scenarios alone: Pages has it
+		}
 		fmt.Fprintf(w, "\nProfile %s\n", profileTitle(run, p))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "SCENARIO\tAPP\t"+rates+"\tSUCCESS\tP50 ms\tP99 ms\tCPU mean\tRSS max MB\tstmts/req\tVERDICT")
