@@ -14,7 +14,7 @@ import (
 const pagesHowTo = "Each page scenario opens a front end's page in headless Chromium at a constant rate of views (open model: a view due while every browser context is busy fails, it is never started late), each in a fresh browser context that starts signed in (a session from one sign-in per run: a view's cost is the page's, not a password check's). " +
 	"Cold views load everything with the cache off; warm views view the page once unmeasured first, so the bundle comes from the cache. Mobile is DevTools' Fast 3G with 4× CPU throttling. " +
 	"Data visible is navigation start to the paint of the marker after the page's data (Element Timing, read in the page), LCP the largest contentful paint by then, both from the browser; bytes are what came over the wire per view (JS: scripts), requests per view, script the main thread's script time. " +
-	"Server CPU is CPU-ms per view started, of the API app (a site's own process), the static server (a single-page app's: a site serves its own files) and PostgreSQL; the browser's is load-generator CPU on the runner's side, and a saturated browser (⚠) measures itself, not the app."
+	"Server CPU is CPU-ms per view started, of the API app (a site's own process), the static server (a single-page app's: a site serves its own files) and PostgreSQL — a warm row's less its cold row's, since a warm view's unmeasured warm-up load costs what a cold view does; the browser's (warm-up included) is load-generator CPU on the runner's side, and a saturated browser (⚠) measures itself, not the app."
 
 // pageRows are run's page results in the layout's order of front ends,
 // otherwise as run recorded them.

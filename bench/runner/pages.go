@@ -284,6 +284,9 @@ func (pv *pageViews) measureAll(ctx context.Context) []results.PageResult {
 		len(js), perRun, pv.cfg.Pages.Contexts, round(remaining(len(js), perRun, pv.cfg.Cooldown)))
 	var out []results.PageResult
 	var saturated []string
+	// cold holds each cold run's server cost, which its warm run's
+	// warm-up loads cost too (jobs puts cold first).
+	cold := map[[4]string]results.PageServerCost{}
 	for i, j := range js {
 		res := pv.blank(j)
 		switch err := pv.problems[[2]string{j.scenario, j.name}]; {
@@ -296,6 +299,15 @@ func (pv *pageViews) measureAll(ctx context.Context) []results.PageResult {
 				pause(ctx, pv.cfg.Cooldown)
 			}
 			res = pv.measure(ctx, j)
+			key := [4]string{j.profile, j.scenario, j.device, j.name}
+			switch c, ok := cold[key]; {
+			case j.cache == results.CacheCold && res.Painted() > 0:
+				cold[key] = res.Server
+			case j.cache == results.CacheWarm && ok:
+				res.Server = res.Server.Less(c)
+			case j.cache == results.CacheWarm:
+				res.Server = results.PageServerCost{} // no cold run to take its warm-up loads from
+			}
 			pv.con.printf("[%d/%d] %-6s %-14s %-7s %-4s %s %s\n", i+1, len(js), j.profile, j.scenario, j.device, j.cache, pv.con.app(j.name), pageLine(res))
 		}
 		if res.Browser.Saturated {
