@@ -64,7 +64,20 @@ func TestParsePages(t *testing.T) {
 		})
 	}
 
-	cfg, err := config.Parse([]string{"-scenarios", "page-person", "-profiles", "all", "-rate", "page-person=0.5,high.page-person=3", "-page-devices", "all", "-page-contexts", "2"}, env(nil), io.Discard)
+	// -apps all -scenarios all drives every API app and views every front
+	// end, each once.
+	cfg, err := config.Parse([]string{"-apps", "all", "-scenarios", "all"}, env(nil), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"htmx", "htmx-tuned", "web-rest", "web-graphql"}, cfg.Pages.FrontEnds); d != "" {
+		t.Errorf("-apps all -scenarios all: front ends (-want +got):\n%s", d)
+	}
+	if slices.Contains(cfg.Apps, "web-rest") || !slices.Contains(cfg.Apps, "htmx") || !slices.Contains(cfg.Apps, "rest") {
+		t.Errorf("-apps all -scenarios all: apps %v, want every API app and no front end of the table", cfg.Apps)
+	}
+
+	cfg, err = config.Parse([]string{"-scenarios", "page-person", "-profiles", "all", "-rate", "page-person=0.5,high.page-person=3", "-page-devices", "all", "-page-contexts", "2"}, env(nil), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
