@@ -1,6 +1,9 @@
 package sampler
 
-import "slices"
+import (
+	"slices"
+	"time"
+)
 
 // Stat mirrors the fields parsed from /proc/<pid>/stat for the external
 // tests.
@@ -45,9 +48,9 @@ var ParseMachineCPU = parseMachineCPU
 // ScrapeOnce scrapes s's metrics once, as its loop does, without starting
 // it, and reports whether that gave a sample: for benchmarks.
 func ScrapeOnce(s *Scraper) bool {
-	n := len(s.samples)
-	s.scrape()
-	return len(s.samples) > n
+	n := len(s.poll.samples)
+	s.poll.take()
+	return len(s.poll.samples) > n
 }
 
 // SampleTick reads every target of s once, as its loop does at tick n
@@ -56,3 +59,25 @@ func ScrapeOnce(s *Scraper) bool {
 func SampleTick(s *Sampler, n int) {
 	s.sampleAll(pass{members: n%TreeEvery == 0, memory: n%MemoryEvery == 0})
 }
+
+// StopIntervals exposes how many intervals a poller's Stop waits at most.
+const StopIntervals = stopIntervals
+
+// Poller is the loop QueueReader and Scraper share, for the external
+// tests.
+type Poller struct{ p *poller }
+
+// NewPoller returns a Poller of read every interval whose last reading is
+// tried up to tries times.
+func NewPoller(interval time.Duration, read func(at time.Time) (Sample, error), tries int) Poller {
+	return Poller{newPoller("target", interval, read, lastReading{tries: tries})}
+}
+
+// Start starts the loop and reports whether it was not started before.
+func (p Poller) Start() bool { return p.p.startLoop() }
+
+// Stop stops the loop and returns its series.
+func (p Poller) Stop() Series { return p.p.stopLoop()["target"] }
+
+// Ended is closed once the loop has ended, even after Stop gave up on it.
+func (p Poller) Ended() <-chan struct{} { return p.p.done }

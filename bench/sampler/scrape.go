@@ -57,17 +57,9 @@ type Pool struct {
 // thread's CPU clock can hold, so the scrapes' cost is part of the
 // runner's own CPU and not of Sampler.Overhead.
 type Scraper struct {
-	name, url string
-	interval  time.Duration
-	client    *http.Client
-
-	stop chan struct{}
-	done chan struct{}
-
-	start    time.Time
-	samples  []Sample
-	misses   []time.Time
-	finished map[string]Series
+	url    string
+	client *http.Client
+	poll   *poller
 }
 
 // NewScraper returns a Scraper that reads the metrics at url every
@@ -76,89 +68,36 @@ type Scraper struct {
 // miss, so a hung app delays nothing by more than that.
 func NewScraper(name, url string, interval time.Duration) *Scraper {
 	interval = max(interval, MinScrapeInterval)
-	return &Scraper{
-		name: name, url: url, interval: interval,
-		client: &http.Client{Timeout: interval},
-		stop:   make(chan struct{}),
-	}
-}
-
-// Start scrapes at once and then every interval until Stop. It must be
-// called at most once.
-func (s *Scraper) Start() {
-	if s.done != nil {
-		panic("sampler: Start on a used Scraper")
-	}
-	s.done = make(chan struct{})
-	s.start = time.Now()
-	go s.run()
-}
-
-// Stop waits for the next scrape, so that a window ending now has a sample
-// at or after its end (Series.Around), ends scraping and returns the
-// series keyed by its name. It takes up to two intervals, three against a
-// hung app. Later calls return the same result.
-func (s *Scraper) Stop() map[string]Series {
-	if s.finished != nil {
-		return s.finished
-	}
-	if s.done != nil {
-		close(s.stop)
-		<-s.done
-	}
-	s.finished = map[string]Series{s.name: {
-		Target:  Target{Name: s.name},
-		Start:   s.start,
-		Samples: s.samples,
-		Misses:  s.misses,
-	}}
-	return s.finished
-}
-
-// run is the scraping loop.
-func (s *Scraper) run() {
-	defer close(s.done)
-	tick := time.NewTicker(s.interval)
-	defer tick.Stop()
-	for {
-		s.scrape()
-		select {
-		case <-tick.C:
-		case <-s.stop:
-			<-tick.C
-			// The last scrape is the one after the window that says the
-			// app was read through it; on a busy machine one may time
-			// out, so it is tried again, a few times at most.
-			for range finalTries {
-				if s.scrape() {
-					break
-				}
-			}
-			return
-		}
-	}
+	s := &Scraper{url: url, client: &http.Client{Timeout: interval}}
+	// The last scrape is the one after the window that says the app was
+	// read through it; on a busy machine one may time out, so it is tried
+	// again, a few times at most.
+	s.poll = newPoller(name, interval, s.read, lastReading{afterTick: true, tries: finalTries})
+	return s
 }
 
 // finalTries bounds the tries of the scrape after the window.
 const finalTries = 3
 
-// scrape reads the metrics once and records a Sample or a miss, and
-// reports whether it read them. The sample's time is halfway between
-// sending the request and receiving the answer's headers: the app
-// gathered its metrics somewhere in between.
-func (s *Scraper) scrape() bool {
-	sent := time.Now()
-	sample, err := s.read(sent)
-	if err != nil {
-		s.misses = append(s.misses, sent)
-		return false
+// Start scrapes at once and then every interval until Stop. It must be
+// called at most once.
+func (s *Scraper) Start() {
+	if !s.poll.startLoop() {
+		panic("sampler: Start on a used Scraper")
 	}
-	s.samples = append(s.samples, sample)
-	return true
 }
 
-// read fetches and parses the metrics. A Sample's At is set once the
-// headers are in.
+// Stop waits for the next scrape, so that a window ending now has a sample
+// at or after its end (Series.Around), ends scraping and returns the
+// series keyed by its name. It takes up to two intervals, five against a
+// hung app, and ten at most however long a scrape hangs (stopIntervals).
+// Later calls return the same result.
+func (s *Scraper) Stop() map[string]Series { return s.poll.stopLoop() }
+
+// read fetches and parses the metrics once; a failure is the poller's
+// miss at sent. The sample's time is halfway between sending the request
+// and receiving the answer's headers: the app gathered its metrics
+// somewhere in between.
 func (s *Scraper) read(sent time.Time) (Sample, error) {
 	req, err := http.NewRequest(http.MethodGet, s.url, nil)
 	if err != nil {
