@@ -36,6 +36,12 @@ replicas() {
 ran=""
 [ -s "$mine" ] && read -r ran _ <"$mine"
 if [ "$ran" != 0 ]; then
+	# The start barrier's test holds shard LATE_INDEX back LATE_SECONDS
+	# (bench.lateShard), as a pod scheduled late would be.
+	if [ "${LATE_SECONDS:-0}" -gt 0 ] && [ "${LATE_INDEX:-}" = "$INDEX" ]; then
+		echo "shard $INDEX/$SHARDS: starting ${LATE_SECONDS}s late (bench.lateShard)"
+		sleep "$LATE_SECONDS"
+	fi
 	deadline=$(($(date +%s) + WAIT_SECONDS))
 	metrics=""
 	for entry in $APPS; do
