@@ -27,6 +27,7 @@ type object struct {
 	} `yaml:"metadata"`
 	Spec struct {
 		ClusterIP      string `yaml:"clusterIP"`
+		Replicas       int    `yaml:"replicas"`
 		CompletionMode string `yaml:"completionMode"`
 		Completions    int    `yaml:"completions"`
 		Parallelism    int    `yaml:"parallelism"`
@@ -36,8 +37,13 @@ type object struct {
 			} `yaml:"metadata"`
 			Spec podSpec `yaml:"spec"`
 		} `yaml:"template"`
+		Ports []struct {
+			Name string `yaml:"name"`
+			Port int    `yaml:"port"`
+		} `yaml:"ports"`
 	} `yaml:"spec"`
-	Data map[string]string `yaml:"data"`
+	Data       map[string]string `yaml:"data"`
+	StringData map[string]string `yaml:"stringData"`
 }
 
 // podSpec is what the tests read of a pod template.
@@ -59,6 +65,7 @@ type container struct {
 		Requests map[string]string `yaml:"requests"`
 		Limits   map[string]string `yaml:"limits"`
 	} `yaml:"resources"`
+	StartupProbe   *probe `yaml:"startupProbe"`
 	LivenessProbe  *probe `yaml:"livenessProbe"`
 	ReadinessProbe *probe `yaml:"readinessProbe"`
 }
@@ -90,6 +97,29 @@ type probe struct {
 		Port    int     `yaml:"port"`
 		Service *string `yaml:"service"`
 	} `yaml:"grpc"`
+	Exec *struct {
+		Command []string `yaml:"command"`
+	} `yaml:"exec"`
+	TCPSocket *struct {
+		Port string `yaml:"port"`
+	} `yaml:"tcpSocket"`
+}
+
+// String says what the probe runs, for a test's message.
+func (p *probe) String() string {
+	switch {
+	case p == nil:
+		return "none"
+	case p.Exec != nil:
+		return fmt.Sprintf("exec %q", p.Exec.Command)
+	case p.TCPSocket != nil:
+		return "tcpSocket " + p.TCPSocket.Port
+	case p.HTTPGet != nil:
+		return "httpGet " + p.HTTPGet.Path
+	case p.GRPC != nil:
+		return "grpc"
+	}
+	return "of another kind"
 }
 
 // role is the placement role a workload's pods carry.
@@ -145,7 +175,8 @@ var apps = map[string]bool{
 // split) and the one-node values, and checks what the benchmark depends
 // on: Guaranteed QoS in whole CPUs for every app and the database, the
 // apps' probes, metrics ports, secret and per-replica Services, the bench
-// as an Indexed Job of one pod per shard, and placement by the values.
+// as an Indexed Job of one pod per shard, placement by the values, and no
+// broker while no amqp app is enabled.
 func TestChart(t *testing.T) {
 	for _, tt := range []struct {
 		name      string
@@ -161,9 +192,12 @@ func TestChart(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			objs := mustRender(t, tt.args...)
-			checkQoS(t, objs)
-			checkApps(t, objs)
+			checkQoS(t, objs, map[string]int{"app": len(apps), "db": 1, "load": 1})
+			checkApps(t, objs, apps)
 			checkBenchJob(t, objs, 2)
+			if slices.ContainsFunc(objs, func(o object) bool { return strings.Contains(o.Metadata.Name, "rabbitmq") }) {
+				t.Error("a broker without an amqp app enabled")
+			}
 			for _, o := range objs {
 				if r := o.role(); r != "" && !maps.Equal(o.Spec.Template.Spec.NodeSelector, tt.selectors[r]) {
 					t.Errorf("%s %s (%s): nodeSelector %v, want %v", o.Kind, o.Metadata.Name, r, o.Spec.Template.Spec.NodeSelector, tt.selectors[r])
@@ -173,10 +207,11 @@ func TestChart(t *testing.T) {
 	}
 }
 
-// checkQoS checks that every container of the apps, the database and the
-// bench asks for what it is limited to, in whole CPUs: the Guaranteed QoS
-// class, which the static CPU manager gives exclusive cores.
-func checkQoS(t *testing.T, objs []object) {
+// checkQoS checks that every container of the apps, the database (and
+// the broker) and the bench asks for what it is limited to, in whole CPUs:
+// the Guaranteed QoS class, which the static CPU manager gives exclusive
+// cores. want is the number of workloads of each role.
+func checkQoS(t *testing.T, objs []object, want map[string]int) {
 	t.Helper()
 	seen := map[string]int{}
 	for _, o := range objs {
@@ -197,7 +232,7 @@ func checkQoS(t *testing.T, objs []object) {
 			}
 		}
 	}
-	if want := (map[string]int{"app": len(apps), "db": 1, "load": 1}); !maps.Equal(seen, want) {
+	if !maps.Equal(seen, want) {
 		t.Errorf("workloads by role %v, want %v", seen, want)
 	}
 }
@@ -205,8 +240,9 @@ func checkQoS(t *testing.T, objs []object) {
 // checkApps checks every app's Deployment: its probes (/healthz for
 // liveness, /readyz for readiness, or the gRPC health service's two
 // names), its metrics port, AUTH_SECRET from the Secret, and a headless
-// Service naming its replicas.
-func checkApps(t *testing.T, objs []object) {
+// Service naming its replicas. apps are the apps it expects, and whether
+// each is probed over gRPC.
+func checkApps(t *testing.T, objs []object, apps map[string]bool) {
 	t.Helper()
 	headless := map[string]bool{}
 	for _, o := range objs {
@@ -254,10 +290,14 @@ func checkApps(t *testing.T, objs []object) {
 	}
 }
 
-// fromSecret reports whether env takes name from a Secret.
-func fromSecret(env []envVar, name string) bool {
+// fromSecret reports whether env takes name from the Secret's key of the
+// same name.
+func fromSecret(env []envVar, name string) bool { return fromSecretKey(env, name, name) }
+
+// fromSecretKey reports whether env takes name from the Secret's key.
+func fromSecretKey(env []envVar, name, key string) bool {
 	return slices.ContainsFunc(env, func(e envVar) bool {
-		return e.Name == name && e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil && e.ValueFrom.SecretKeyRef.Key == name
+		return e.Name == name && e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil && e.ValueFrom.SecretKeyRef.Key == key
 	})
 }
 
@@ -317,4 +357,129 @@ func TestChartValues(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestChartAMQP renders the chart with the amqp app enabled, on three
+// nodes and on one, and checks its broker and how the app and the bench
+// reach it: RabbitMQ with the compose file's image, on the database's
+// node, Guaranteed in whole CPUs, probed as its image allows, its password
+// from the Secret; the app's replicas with no Service in front of them
+// (the broker shares the requests out), a headless one for their metrics,
+// AMQP_URL from the Secret; the bench given the broker's URL from the
+// Secret for its shard script, never in a value or argument of its own.
+func TestChartAMQP(t *testing.T) {
+	withAMQP := maps.Clone(apps)
+	withAMQP["amqp"] = false
+	for _, tt := range []struct {
+		name     string
+		args     []string
+		selector map[string]string
+	}{
+		{"three nodes", nil, map[string]string{"crudbench/role": "db"}},
+		{"one node", []string{"-f", "crudbench/values-one-node.yaml"}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			objs := mustRender(t, append(tt.args, "--set", "apps.list.amqp.enabled=true", "--set", "apps.replicas=2")...)
+			checkQoS(t, objs, map[string]int{"app": len(withAMQP), "db": 2, "load": 1})
+			checkApps(t, objs, withAMQP)
+			checkBenchJob(t, objs, 2)
+
+			broker := find(t, objs, "StatefulSet", "crudbench-rabbitmq")
+			if broker.role() != "db" || !maps.Equal(broker.Spec.Template.Spec.NodeSelector, tt.selector) {
+				t.Errorf("broker: role %q, nodeSelector %v: want the database's, db and %v", broker.role(), broker.Spec.Template.Spec.NodeSelector, tt.selector)
+			}
+			c := broker.Spec.Template.Spec.Containers[0]
+			if want := composeImage(t, "rabbitmq"); c.Image != want {
+				t.Errorf("broker: image %q, want the compose file's %q", c.Image, want)
+			}
+			if !fromSecretKey(c.Env, "RABBITMQ_DEFAULT_PASS", "RABBITMQ_PASSWORD") {
+				t.Error("broker: RABBITMQ_DEFAULT_PASS must come from the Secret's RABBITMQ_PASSWORD")
+			}
+			switch start, live, ready := c.StartupProbe, c.LivenessProbe, c.ReadinessProbe; {
+			case start == nil || start.Exec == nil || !slices.Equal(start.Exec.Command, []string{"rabbitmq-diagnostics", "-q", "check_port_connectivity"}):
+				t.Errorf("broker: startup probe %v, want rabbitmq-diagnostics -q check_port_connectivity", start)
+			case live == nil || live.Exec == nil || !slices.Equal(live.Exec.Command, []string{"rabbitmq-diagnostics", "-q", "ping"}):
+				t.Errorf("broker: liveness probe %v, want rabbitmq-diagnostics -q ping", live)
+			case ready == nil || ready.TCPSocket == nil || ready.TCPSocket.Port != "amqp":
+				t.Errorf("broker: readiness probe %v, want a connect to the amqp port", ready)
+			}
+			if svc := find(t, objs, "Service", "crudbench-rabbitmq"); len(svc.Spec.Ports) != 1 || svc.Spec.Ports[0].Port != 5672 {
+				t.Errorf("broker Service: ports %v, want 5672", svc.Spec.Ports)
+			}
+			secret := find(t, objs, "Secret", "crudbench-secrets")
+			if got, want := secret.StringData["AMQP_URL"], "amqp://crudbench:crudbench@crudbench-rabbitmq:5672/crudbench"; got != want {
+				t.Errorf("Secret: AMQP_URL %q, want %q", got, want)
+			}
+
+			if slices.ContainsFunc(objs, func(o object) bool { return o.Kind == "Service" && o.Metadata.Name == "crudbench-amqp" }) {
+				t.Error("a Service crudbench-amqp: the broker shares the requests out, nothing loads the app through a Service")
+			}
+			app := find(t, objs, "Deployment", "crudbench-amqp")
+			if url := fromSecret(app.Spec.Template.Spec.Containers[0].Env, "AMQP_URL"); app.Spec.Replicas != 2 || !url {
+				t.Errorf("amqp: %d replicas, AMQP_URL from the Secret %v: want 2 (apps.replicas), and true", app.Spec.Replicas, url)
+			}
+
+			bench := find(t, objs, "Job", "crudbench-bench").Spec.Template.Spec.Containers[0]
+			if !fromSecret(bench.Env, "AMQP_URL") || env(bench.Env, "AMQP_APPS") != "amqp" || !slices.Contains(strings.Fields(env(bench.Env, "APPS")), "amqp:2") {
+				t.Errorf("bench: AMQP_URL from the Secret, AMQP_APPS %q, APPS %q: want the Secret's, amqp and amqp:2 among them", env(bench.Env, "AMQP_APPS"), env(bench.Env, "APPS"))
+			}
+			if k := slices.Index(bench.Args, "-attach"); k < 0 || strings.Contains(bench.Args[k+1], "amqp") {
+				t.Errorf("bench args %q: want -attach without the amqp app (the shard script adds it by AMQP_URL)", bench.Args)
+			}
+			for _, o := range objs {
+				for _, c := range slices.Concat(o.Spec.Template.Spec.InitContainers, o.Spec.Template.Spec.Containers) {
+					values := slices.Concat(c.Command, c.Args)
+					for _, e := range c.Env {
+						values = append(values, e.Value)
+					}
+					for _, v := range values {
+						if strings.Contains(v, "amqp://") {
+							t.Errorf("%s %s, container %s: %q holds a broker URL, which holds its password: take it from the Secret", o.Kind, o.Metadata.Name, c.Name, v)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// find returns the object of kind called name, or fails the test.
+func find(t *testing.T, objs []object, kind, name string) object {
+	t.Helper()
+	i := slices.IndexFunc(objs, func(o object) bool { return o.Kind == kind && o.Metadata.Name == name })
+	if i < 0 {
+		t.Fatalf("no %s %s", kind, name)
+	}
+	return objs[i]
+}
+
+// env returns the value env gives name, empty when it has none.
+func env(vars []envVar, name string) string {
+	if i := slices.IndexFunc(vars, func(e envVar) bool { return e.Name == name }); i >= 0 {
+		return vars[i].Value
+	}
+	return ""
+}
+
+// composeImage returns the image of a service of the compose file, which
+// the chart deploys alike.
+func composeImage(t *testing.T, service string) string {
+	t.Helper()
+	data, err := os.ReadFile("../../docker-compose.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var compose struct {
+		Services map[string]struct {
+			Image string `yaml:"image"`
+		} `yaml:"services"`
+	}
+	if err := yaml.Unmarshal(data, &compose); err != nil {
+		t.Fatalf("docker-compose.yml: %v", err)
+	}
+	image := compose.Services[service].Image
+	if image == "" {
+		t.Fatalf("docker-compose.yml: no image for service %s", service)
+	}
+	return image
 }

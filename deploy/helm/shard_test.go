@@ -9,7 +9,7 @@ import (
 )
 
 // stubs writes, into a folder of their own, an nslookup that answers as
-// busybox's does (one address per replica, two for rest) and a bench that
+// busybox's does (one address per replica, two for rest and amqp) and a bench that
 // records its arguments in calls and makes the results folder a run
 // makes (a merge: the merged folder). It returns the folder.
 func stubs(t *testing.T, calls string) string {
@@ -21,6 +21,7 @@ printf 'Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\n'
 case $2 in
 crudbench-rest-replicas.bench.svc.cluster.local) printf 'Name:\t%s\nAddress: 10.0.0.1\nName:\t%s\nAddress: 10.0.0.2\n' "$2" "$2" ;;
 crudbench-grpc-replicas.bench.svc.cluster.local) printf 'Name:\t%s\nAddress: 10.0.0.3\n' "$2" ;;
+crudbench-amqp-replicas.bench.svc.cluster.local) printf 'Name:\t%s\nAddress: 10.0.0.4\nName:\t%s\nAddress: 10.0.0.5\n' "$2" "$2" ;;
 *) echo "** server can't find $2: NXDOMAIN"; exit 1 ;;
 esac
 `,
@@ -44,10 +45,18 @@ mkdir -p "$out/20260301-120000-shard"
 // output and error.
 func shard(t *testing.T, bin, run string, index, apps, wait string) (string, error) {
 	t.Helper()
-	cmd := exec.Command("sh", "crudbench/files/shard.sh", "-shard", index+"/2")
+	return shardWith(t, bin, run, index, apps, wait, nil)
+}
+
+// shardWith is shard with more of the Job's environment and the Job's
+// args before -shard.
+func shardWith(t *testing.T, bin, run string, index, apps, wait string, env []string, args ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command("sh", append(append([]string{"crudbench/files/shard.sh"}, args...), "-shard", index+"/2")...)
 	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "BENCH="+filepath.Join(bin, "bench"),
 		"INDEX="+index, "SHARDS=2", "RUN_DIR="+run, "APPS="+apps, "PREFIX=crudbench", "NAMESPACE=bench",
 		"CLUSTER_DOMAIN=cluster.local", "METRICS_PORT=9100", "WAIT_SECONDS="+wait)
+	cmd.Env = append(cmd.Env, env...)
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
@@ -96,4 +105,51 @@ func TestShardScript(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestShardScriptAMQP runs the shard script with an amqp app: it attaches
+// the app by the broker's URL from AMQP_URL, beside the apps the Job's
+// -attach names, alone when it names none or has no -attach, with every
+// replica's metrics, and prints no password; without AMQP_URL it fails
+// saying so.
+func TestShardScriptAMQP(t *testing.T) {
+	const url = "amqp://crudbench:s3cret@crudbench-rabbitmq:5672/crudbench"
+	env := []string{"AMQP_APPS=amqp", "AMQP_URL=" + url}
+	metrics := "-metrics-url rest=http://10.0.0.1:9100/metrics,rest=http://10.0.0.2:9100/metrics,amqp=http://10.0.0.4:9100/metrics,amqp=http://10.0.0.5:9100/metrics"
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"beside others", []string{"-attach", "rest=http://crudbench-rest:8081", "-profiles", "light"},
+			"-attach rest=http://crudbench-rest:8081,amqp=amqp@" + url + " -profiles light -shard 1/2"},
+		{"alone", []string{"-attach", "", "-profiles", "light"}, "-attach amqp=amqp@" + url + " -profiles light -shard 1/2"},
+		{"no -attach", []string{"-profiles", "light"}, "-profiles light -shard 1/2 -attach amqp=amqp@" + url},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			calls := filepath.Join(t.TempDir(), "calls")
+			run := filepath.Join(t.TempDir(), "job-uid")
+			out, err := shardWith(t, stubs(t, calls), run, "1", "rest:2 amqp:2", "5", env, tt.args...)
+			if err != nil {
+				t.Fatalf("shard 1: %v\n%s", err, out)
+			}
+			if strings.Contains(out, "s3cret") {
+				t.Errorf("the shard printed the broker's password:\n%s", out)
+			}
+			data, err := os.ReadFile(calls)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := strings.TrimSpace(string(data)), metrics+" -out "+run+"/shard1 "+tt.want; got != want {
+				t.Errorf("bench ran with\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+	t.Run("no AMQP_URL", func(t *testing.T) {
+		bin := stubs(t, filepath.Join(t.TempDir(), "calls"))
+		out, err := shardWith(t, bin, filepath.Join(t.TempDir(), "job-uid"), "1", "amqp:2", "1", []string{"AMQP_APPS=amqp"}, "-attach", "")
+		if want := "AMQP_URL is empty"; err == nil || !strings.Contains(out, want) {
+			t.Errorf("err %v, output %q: want a failure saying %q", err, out, want)
+		}
+	})
 }

@@ -7,7 +7,8 @@
 # Environment (set by the Job): INDEX, SHARDS, RUN_DIR (this Job's folder
 # on the results volume), APPS (name:replicas ...), PREFIX (the Services'
 # name prefix), NAMESPACE, CLUSTER_DOMAIN, METRICS_PORT, WAIT_SECONDS (the
-# longest wait for replicas and for the other shards' markers).
+# longest wait for replicas and for the other shards' markers), and with
+# amqp apps AMQP_APPS (their names) and AMQP_URL (their broker's).
 set -u
 trap 'exit 143' TERM INT
 
@@ -22,6 +23,29 @@ fail() {
 	echo "shard $INDEX/$SHARDS: $*" >&2
 	exit 1
 }
+
+# The amqp apps are attached by their broker's URL, which holds its
+# password: it comes from the Secret, not the Job's args, is added here to
+# the -attach list (or is the list), and is never printed.
+if [ -n "${AMQP_APPS:-}" ]; then
+	[ -n "${AMQP_URL:-}" ] || fail "AMQP_URL is empty: the amqp apps ($AMQP_APPS) cannot be attached by their broker"
+	amqp=""
+	for app in $AMQP_APPS; do
+		amqp="$amqp${amqp:+,}$app=amqp@$AMQP_URL"
+	done
+	prev=""
+	attached=""
+	for arg; do
+		shift
+		if [ "$prev" = -attach ]; then
+			arg="${arg:+$arg,}$amqp"
+			attached=1
+		fi
+		set -- "$@" "$arg"
+		prev=$arg
+	done
+	[ -n "$attached" ] || set -- "$@" -attach "$amqp"
+fi
 
 # replicas prints the addresses of an app's ready replicas, as its headless
 # Service names them (by its full name: busybox's nslookup does not search

@@ -11,7 +11,7 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 helm.sh/chart: {{ .Chart.Name }}-{{ .Chart.Version }}
 {{- end -}}
 
-{{/* crudbench.secret is the Secret holding AUTH_SECRET, DATABASE_URL and the passwords. */}}
+{{/* crudbench.secret is the Secret holding AUTH_SECRET, DATABASE_URL, AMQP_URL and the passwords. */}}
 {{- define "crudbench.secret" -}}
 {{- .Values.secrets.existingSecret | default (printf "%s-secrets" (include "crudbench.name" .)) -}}
 {{- end -}}
@@ -80,11 +80,15 @@ tolerations:
       key: {{ index . 1 }}
 {{- end -}}
 
-{{/* crudbench.attach is the bench's -attach list: every enabled app through its Service. */}}
+{{/*
+crudbench.attach is the bench's -attach list: every enabled app through
+its Service, but the amqp apps, which the shard script attaches by their
+broker's URL (it holds a password: it comes from the Secret).
+*/}}
 {{- define "crudbench.attach" -}}
 {{- $out := list -}}
 {{- range $name, $app := .Values.apps.list -}}
-{{- if $app.enabled -}}
+{{- if and $app.enabled (not $app.amqp) -}}
 {{- $scheme := ternary "grpc" "http" (default false $app.grpc) -}}
 {{- $kind := ternary (printf "%s@" $app.kind) "" (not (empty $app.kind)) -}}
 {{- $out = append $out (printf "%s=%s%s://%s-%s:%d" $name $kind $scheme (include "crudbench.name" $) $name (int $app.port)) -}}
@@ -103,4 +107,20 @@ hostPath:
 persistentVolumeClaim:
   claimName: {{ include "crudbench.name" . }}-results
 {{- end -}}
+{{- end -}}
+
+{{/* crudbench.amqpApps are the enabled amqp apps' names, space-separated: empty when there is none, and then no broker. */}}
+{{- define "crudbench.amqpApps" -}}
+{{- $out := list -}}
+{{- range $name, $app := .Values.apps.list -}}
+{{- if and $app.enabled $app.amqp -}}
+{{- $out = append $out $name -}}
+{{- end -}}
+{{- end -}}
+{{- join " " $out -}}
+{{- end -}}
+
+{{/* crudbench.broker is RabbitMQ's Service name. */}}
+{{- define "crudbench.broker" -}}
+{{- printf "%s-rabbitmq" (include "crudbench.name" .) -}}
 {{- end -}}
