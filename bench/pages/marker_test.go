@@ -26,7 +26,8 @@ func startBrowser(t *testing.T) *pages.Browser {
 
 // TestMarkerTiming holds the marker's time to the browser's: a page that
 // paints its marker 300 ms after its script starts reads at least 300 ms,
-// and a page whose marker never appears is a failed view, not a fast one.
+// and a page whose marker never appears, or that is still loading when the
+// view's time is up, is a failed view, not a fast one.
 func TestMarkerTiming(t *testing.T) {
 	t.Parallel()
 	mux := http.NewServeMux()
@@ -44,8 +45,21 @@ func TestMarkerTiming(t *testing.T) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte(`<!doctype html><title>never</title><p elementtiming="other">Loading…</p>`))
 	})
+	// A page whose image never comes never fires its load event.
+	release := make(chan struct{})
+	mux.HandleFunc("GET /loading", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!doctype html><title>loading</title><link rel="icon" href="data:,"><p elementtiming="other">Loading…</p><img src="/hang">`))
+	})
+	mux.HandleFunc("GET /hang", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(release) })
 	b := startBrowser(t)
 
 	t.Run("late marker", func(t *testing.T) {
@@ -68,6 +82,12 @@ func TestMarkerTiming(t *testing.T) {
 		}
 		if v.DataVisible != 0 {
 			t.Errorf("a failed view reads data visible after %v", v.DataVisible)
+		}
+	})
+	t.Run("still loading", func(t *testing.T) {
+		v := b.View(context.Background(), pages.Page{URL: srv.URL + "/loading", Marker: "data"}, pages.Options{Timeout: 3 * time.Second})
+		if !errors.Is(v.Err, pages.ErrNoMarker) {
+			t.Fatalf("view of a page still loading at the view's end: err %v, want ErrNoMarker", v.Err)
 		}
 	})
 	t.Run("constant rate", func(t *testing.T) {

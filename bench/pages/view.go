@@ -249,6 +249,12 @@ func (b *Browser) view(ctx context.Context, p Page, o Options) (View, error) {
 	}
 	w.start()
 	if err := chromedp.Do(vctx, chromedp.Navigate(p.URL)); err != nil {
+		// Navigate waits for the load event: a page still loading when
+		// the view's time runs out has not shown its marker within it,
+		// however slow a loaded machine made the steps before.
+		if errors.Is(vctx.Err(), context.DeadlineExceeded) {
+			return w.figures(), fmt.Errorf("%w (%s at %s): still loading", ErrNoMarker, p.Marker, p.URL)
+		}
 		return w.figures(), fmt.Errorf("view %s: %w", p.URL, err)
 	}
 	seen, err := waitMarker(vctx, p, timeout)
