@@ -52,8 +52,8 @@ func TestPages(t *testing.T) {
 	if len(run.Results) != 0 {
 		t.Errorf("%d API results from a run of page scenarios alone, want none", len(run.Results))
 	}
-	if s := run.Settings.Pages; s == nil || s.APIs["web-rest"] != "rest" || s.APIs["web-graphql"] != "graphql" || s.APIs["htmx"] != "htmx" || s.Browser == "" {
-		t.Errorf("page settings %+v, want each front end's API and the browser's version", s)
+	if s := run.Settings.Pages; s == nil || s.APIs["web-rest"] != "rest" || s.APIs["web-graphql"] != "graphql" || s.APIs["htmx"] != "htmx" || s.Browser == "" || s.BrowserCPUs != run.Settings.CPUs.Runner {
+		t.Errorf("page settings %+v, want each front end's API, the browser's version and the runner's CPUs (%s)", s, run.Settings.CPUs.Runner)
 	}
 	if want := len(fronts) * len(scenarios) * 2; len(run.Pages) != want {
 		t.Fatalf("%d page results, want %d (front ends × scenarios × cold, warm)", len(run.Pages), want)

@@ -209,6 +209,9 @@ func pagesSettingsLine(run *results.Run) string {
 	if s.Browser != "" {
 		line += ", browser " + s.Browser
 	}
+	if s.BrowserCPUs != "" {
+		line += " on CPUs " + s.BrowserCPUs
+	}
 	return line + "."
 }
 

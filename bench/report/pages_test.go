@@ -22,7 +22,7 @@ func pagesRun() *results.Run {
 	run.Settings.Pages = &results.PageSettings{
 		Scenarios: []string{"page-person", "page-vacancies"}, FrontEnds: fronts, APIs: apis,
 		Rates:   map[string]map[string]float64{"light": {"page-person": 1, "page-vacancies": 1}},
-		Devices: []string{"desktop"}, Contexts: 3, Browser: "Chrome/120.0.6099.224",
+		Devices: []string{"desktop"}, Contexts: 3, Browser: "Chrome/120.0.6099.224", BrowserCPUs: "0",
 	}
 	wait := map[string]float64{"htmx": 180, "web-rest": 520, "web-graphql": 640}
 	js := map[string]float64{"htmx": 48 * 1024, "web-rest": 190 * 1024, "web-graphql": 310 * 1024}
@@ -100,7 +100,7 @@ func TestPagesSection(t *testing.T) {
 		"1.90 of 2 ⚠ saturated | 400 | saturated: 2 of 15 views failed |",
 		"| light | page-vacancies | desktop | cold | web-rest | rest | 1 | n/a | n/a |",
 		"failed: validation failed: the page's marker was never painted |",
-		"Views in up to 3 browser context(s), devices desktop, browser Chrome/120.0.6099.224.",
+		"Views in up to 3 browser context(s), devices desktop, browser Chrome/120.0.6099.224 on CPUs 0.",
 		"### Failed page views",
 		"| light | page-person | desktop | warm | web-graphql | 2 | 2 | no browser context free when the view was due |",
 	} {

@@ -16,8 +16,11 @@ type PageSettings struct {
 	// Contexts the most browser contexts open at once.
 	Devices  []string `json:"devices"`
 	Contexts int      `json:"contexts"`
-	// Browser is the Chromium that made the views ("Chromium 120.0…").
-	Browser string `json:"browser,omitempty"`
+	// Browser is the Chromium that made the views ("Chrome/120.0…"),
+	// BrowserCPUs the CPUs it ran on, as its process's
+	// Cpus_allowed_list read them (the runner's side of -cpus).
+	Browser     string `json:"browser,omitempty"`
+	BrowserCPUs string `json:"browserCPUs,omitempty"`
 }
 
 // Page caches: how a view found the browser's cache.

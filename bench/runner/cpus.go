@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 
 	"crudbench/bench/cpuset"
@@ -64,12 +65,19 @@ func (r *runner) readCPUs(run *results.Run) {
 	// shared), and the note below says so once.
 	warn := r.cfg.Mode() == "attach" || cpus.Isolated
 	var lines []string
+	pids := map[string]int{}
 	for _, name := range r.cfg.Apps {
-		u := r.apps[name]
-		if u == nil || u.pid == 0 {
+		if u := r.apps[name]; u != nil {
+			pids[name] = u.pid
+		}
+	}
+	names := slices.Concat(r.cfg.Apps, r.pageProcesses(pids))
+	for _, name := range names {
+		pid := pids[name]
+		if pid == 0 {
 			continue
 		}
-		s, err := cpuset.Allowed(u.pid)
+		s, err := cpuset.Allowed(pid)
 		if err != nil {
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"crudbench/bench/config"
+	"crudbench/bench/cpuset"
 	"crudbench/bench/pages"
 	"crudbench/bench/results"
 	"crudbench/bench/sampler"
@@ -86,6 +87,27 @@ func (r *runner) frontEnds() []*frontEnd {
 	return out
 }
 
+// pageProcesses adds to pids the processes setup started for the page
+// scenarios beyond the apps — the front ends' static servers and the APIs
+// and sites started only for them — and returns their names, in report
+// order.
+func (r *runner) pageProcesses(pids map[string]int) []string {
+	var names []string
+	add := func(name string, pid int) {
+		if _, ok := pids[name]; !ok && pid > 0 {
+			pids[name] = pid
+			names = append(names, name)
+		}
+	}
+	for _, f := range r.frontEnds() {
+		if u := r.apps[f.api]; u != nil {
+			add(f.api, u.pid)
+		}
+		add(f.name, f.staticPID)
+	}
+	return names
+}
+
 // pageViews is the phase of the page scenarios: one headless Chromium,
 // started on the runner's side of -cpus (it is load-generator CPU), views
 // every front end's pages, first once each to validate them, then at the
@@ -128,7 +150,10 @@ func (r *runner) viewPages(ctx context.Context, run *results.Run, measure bool) 
 		pv.browser = b
 		defer b.Close()
 		run.Settings.Pages.Browser = b.Version()
-		r.con.printf("Chromium is up (pid %d, %s) on the runner's CPUs.\n", b.PID(), run.Settings.Pages.Browser)
+		if s, err := cpuset.Allowed(b.PID()); err == nil {
+			run.Settings.Pages.BrowserCPUs = s.String()
+		}
+		r.con.printf("Chromium is up (pid %d, %s) on the runner's CPUs (%s).\n", b.PID(), run.Settings.Pages.Browser, orUnknown(run.Settings.Pages.BrowserCPUs))
 	}
 	run.Validations = append(run.Validations, pv.validate(ctx, err)...)
 	if measure {
