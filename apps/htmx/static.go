@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io/fs"
+	"mime"
 	"net/http"
+	"path"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,10 +26,19 @@ type staticFiles struct {
 
 type staticFile struct {
 	content []byte
+	gzipped []byte // content gzip-compressed at start; nil when not compressed
+	ctype   string
 	hash    string // first 16 hex digits of the SHA-256
 }
 
-// loadStatic reads every file under resources.Static.
+// compressible are the extensions of the files served gzip-compressed to a
+// client that accepts it: the text a production server compresses. The
+// SPA's static server (apps/web/server.js) compresses the same ones, with
+// the same codec and level, so that the front ends compare fairly.
+var compressible = map[string]bool{".html": true, ".js": true, ".css": true, ".svg": true, ".json": true, ".map": true}
+
+// loadStatic reads every file under resources.Static and compresses the
+// compressible ones once, so that no request pays for compression.
 func loadStatic() (*staticFiles, error) {
 	sub, err := fs.Sub(resources.Static, "static")
 	if err != nil {
@@ -41,13 +54,45 @@ func loadStatic() (*staticFiles, error) {
 			return err
 		}
 		sum := sha256.Sum256(b)
-		s.files[name] = staticFile{content: b, hash: hex.EncodeToString(sum[:])[:16]}
+		f := staticFile{content: b, hash: hex.EncodeToString(sum[:])[:16]}
+		// Set here, so that ServeContent never sniffs the type from the
+		// gzipped bytes.
+		if f.ctype = mime.TypeByExtension(path.Ext(name)); f.ctype == "" {
+			f.ctype = http.DetectContentType(b)
+		}
+		if compressible[path.Ext(name)] {
+			gz, err := gzipBytes(b)
+			if err != nil {
+				return err
+			}
+			if len(gz) < len(b) {
+				f.gzipped = gz
+			}
+		}
+		s.files[name] = f
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("static: %w", err)
 	}
 	return s, nil
+}
+
+// gzipBytes is b gzip-compressed at the best compression: it runs once per
+// file, at start.
+func gzipBytes(b []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := zw.Write(b); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // url is the template function "static": the versioned address of a file.
@@ -62,8 +107,10 @@ func (s *staticFiles) url(name string) (string, error) {
 
 // handler serves GET /static/{name}. A request carrying the current hash gets
 // an immutable one-year lifetime; without it (a hand-typed address) the file
-// is cached briefly and revalidated by its ETag. An unknown name is answered
-// by notFound, the site's own 404 page.
+// is cached briefly and revalidated by its ETag. A compressible file goes
+// gzip-compressed to a client whose Accept-Encoding allows it, with its own
+// ETag, and as it is to any other. An unknown name is answered by notFound,
+// the site's own 404 page.
 func (s *staticFiles) handler(notFound http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := strings.TrimPrefix(r.URL.Path, "/static/")
@@ -78,7 +125,49 @@ func (s *staticFiles) handler(notFound http.HandlerFunc) http.Handler {
 		} else {
 			h.Set("Cache-Control", "public, max-age=300")
 		}
-		h.Set("ETag", `"`+f.hash+`"`)
-		http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(f.content))
+		h.Set("Content-Type", f.ctype)
+		body, etag := f.content, f.hash
+		if f.gzipped != nil {
+			h.Add("Vary", "Accept-Encoding")
+			if acceptsGzip(r.Header.Values("Accept-Encoding")) {
+				body, etag = f.gzipped, f.hash+"-gzip"
+				h.Set("Content-Encoding", "gzip")
+			}
+		}
+		h.Set("ETag", `"`+etag+`"`)
+		// ServeContent leaves Content-Length out when Content-Encoding is
+		// set (it sets it itself for a range, and drops it from a 304).
+		h.Set("Content-Length", strconv.Itoa(len(body)))
+		http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(body))
 	})
+}
+
+// acceptsGzip reports whether the Accept-Encoding header lines allow gzip
+// (RFC 9110, 12.5.3): gzip, x-gzip or * listed with a weight above 0, gzip's
+// own entry before *'s. No header at all gets the file as it is, as from
+// every production server.
+func acceptsGzip(lines []string) bool {
+	star := false
+	for _, line := range lines {
+		for _, item := range strings.Split(line, ",") {
+			coding, params, _ := strings.Cut(item, ";")
+			q := 1.0
+			for _, p := range strings.Split(params, ";") {
+				k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
+				if ok && strings.EqualFold(k, "q") {
+					var err error
+					if q, err = strconv.ParseFloat(v, 64); err != nil {
+						q = 0
+					}
+				}
+			}
+			switch strings.ToLower(strings.TrimSpace(coding)) {
+			case "gzip", "x-gzip":
+				return q > 0
+			case "*":
+				star = q > 0
+			}
+		}
+	}
+	return star
 }
