@@ -3,9 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { buildVariant } from '../build.js';
 import { createServer } from '../server.js';
 
@@ -55,6 +56,57 @@ test('every screen is index.html, revalidated on every view', async () => {
     assert.ok((await res.text()).includes(`/${js}`), `${p} is the index naming the bundle`);
     const again = await fetch(base + p, { headers: { 'If-None-Match': res.headers.get('etag') } });
     assert.equal(again.status, 304, `${p} with its ETag`);
+  }
+});
+
+// get is a GET through node:http, which leaves the encoding to the
+// headers given (fetch asks for gzip and decompresses).
+function get(p, headers = {}) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(base + p, { headers }, (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
+  });
+}
+
+test('the index and the assets go gzipped to a client that accepts gzip, as they are to any other', async () => {
+  const cases = [
+    ['chromium', 'gzip, deflate, br, zstd', true],
+    ['weighted', 'br;q=1.0, GZIP;q=0.5', true],
+    ['any', '*', true],
+    ['no header', undefined, false],
+    ['identity', 'identity', false],
+    ['gzip refused', 'gzip;q=0, deflate', false],
+    ['gzip refused before any', '*, gzip;q=0', false],
+    ['brotli only', 'br', false],
+  ];
+  for (const [p, file] of [
+    [`/${js}`, js],
+    [`/${css}`, css],
+    ['/persons/1', 'index.html'],
+  ]) {
+    const want = await readFile(path.join(out, 'web-rest', file));
+    const etags = new Map();
+    for (const [name, acceptEncoding, gzip] of cases) {
+      const what = `${p} (${name})`;
+      const res = await get(p, acceptEncoding === undefined ? {} : { 'Accept-Encoding': acceptEncoding });
+      assert.equal(res.status, 200, what);
+      assert.equal(res.headers.vary, 'Accept-Encoding', what);
+      assert.equal(Number(res.headers['content-length']), res.body.length, what);
+      assert.equal(res.headers['content-encoding'], gzip ? 'gzip' : undefined, what);
+      if (gzip) assert.ok(res.body.length < want.length, `${what}: gzipped ${res.body.length} bytes, the file ${want.length}`);
+      assert.ok((gzip ? gunzipSync(res.body) : res.body).equals(want), `${what}: the body is the file`);
+      const etag = res.headers.etag;
+      if (etags.has(gzip)) assert.equal(etag, etags.get(gzip), `${what}: one ETag per encoding`);
+      etags.set(gzip, etag);
+      const headers = { 'If-None-Match': etag, ...(acceptEncoding !== undefined && { 'Accept-Encoding': acceptEncoding }) };
+      assert.equal((await get(p, headers)).status, 304, `${what} with its ETag`);
+    }
+    assert.notEqual(etags.get(true), etags.get(false), `${p}: an ETag for each encoding`);
   }
 });
 
