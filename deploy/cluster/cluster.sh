@@ -9,6 +9,10 @@
 #   cluster.sh load IMAGE...   import docker-built images into the node
 #   cluster.sh selftest        check pods, Services and DNS, an Indexed Job,
 #                              and a Guaranteed pod's exclusive CPU
+#   cluster.sh fake-nodes      kwok's controller and three fake nodes, one
+#                              per role of the chart (app, db, load)
+#   cluster.sh kubectl ARG...  the cluster's kubectl as its admin
+#   cluster.sh kubeconfig      the admin's kubeconfig file
 #   cluster.sh status          what runs, by PID
 #   cluster.sh down            stop everything by PID and remove what up made
 #
@@ -46,7 +50,10 @@ PACKAGES=(etcd-server containerd runc containernetworking-plugins iptables connt
 HOST_DIRS=(/var/lib/kubelet /var/lib/cni /run/containerd /var/log/containers)
 # The order of `down`: the node first, so that its pods are torn down by the
 # kubelet and containerd while the API still answers.
-DAEMONS=(coredns kube-proxy kubelet containerd kube-scheduler kube-controller-manager kube-apiserver etcd)
+DAEMONS=(kwok coredns kube-proxy kubelet containerd kube-scheduler kube-controller-manager kube-apiserver etcd)
+# The fake nodes' roles: the chart's default values put the apps, the
+# database and the load on nodes labelled crudbench/role=<role>.
+FAKE_ROLES=(app db load)
 
 log() { printf 'cluster: %s\n' "$*" >&2; }
 die() { log "$*"; exit 1; }
@@ -161,6 +168,18 @@ ensure_binaries() {
 		log "building CoreDNS into $BIN"
 		(cd "$here/coredns" && nice -n 10 go build -o "$BIN/coredns" .)
 		echo "$sum" >"$BIN/.coredns.sum"
+	fi
+}
+
+ensure_kwok() {
+	local sum start
+	sum=$(module_sum "$here/kwok")
+	if [ "$(cat "$BIN/.kwok.sum" 2>/dev/null)" != "$sum" ]; then
+		log "building kwok $(grep -o 'sigs.k8s.io/kwok v[0-9.]*' "$here/kwok/go.mod" | cut -d' ' -f2) into $BIN"
+		start=$SECONDS
+		(cd "$here/kwok" && nice -n 10 go build -o "$BIN/" tool)
+		echo "$sum" >"$BIN/.kwok.sum"
+		log "built kwok in $((SECONDS - start))s"
 	fi
 }
 
@@ -497,6 +516,49 @@ up() {
 	log "up: node $NODE_NAME at $NODE_IP; export KUBECONFIG=$STATE/admin.kubeconfig"
 }
 
+# ---- fake nodes ----------------------------------------------------------
+
+fake_nodes_ready() {
+	local role
+	for role in "${FAKE_ROLES[@]}"; do
+		[ "$(kubectl_ get node "kwok-$role" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}')" = True ] || return 1
+	done
+}
+
+# fake_nodes: kwok's controller against this cluster's API server, with the
+# stages kwokctl gives it by default (nodes Ready at once and kept so by a
+# lease, pods Ready at once, a Job's pods completed), managing only the
+# nodes annotated kwok.x-k8s.io/node=fake; and three such nodes, kwok-app,
+# kwok-db and kwok-load, labelled with their role. The scheduler places
+# pods on them as on any node; nothing runs there (no kubelet, no
+# container), so a placement test needs no CPUs for them. down stops kwok
+# by its PID; the nodes go with etcd's data.
+fake_nodes() {
+	alive kube-apiserver || die "the cluster is not up"
+	ensure_kwok
+	local stages s role
+	stages=$(cd "$here/kwok" && go list -m -f '{{.Dir}}' sigs.k8s.io/kwok)/kustomize/stage
+	for s in node/fast/node-initialize node/heartbeat-with-lease/node-heartbeat-with-lease pod/fast/pod-ready pod/fast/pod-complete pod/fast/pod-delete; do
+		[ "$s" = node/fast/node-initialize ] || echo ---
+		cat "$stages/$s.yaml"
+	done | put "$STATE/kwok.yaml"
+	start kwok "$BIN/kwok" --kubeconfig "$STATE/admin.kubeconfig" --config "$STATE/kwok.yaml" \
+		--manage-all-nodes=false --manage-nodes-with-annotation-selector kwok.x-k8s.io/node=fake \
+		--node-lease-duration-seconds 40 --cidr 10.245.0.0/24 --node-ip 10.245.0.1
+	for role in "${FAKE_ROLES[@]}"; do
+		kubectl_ apply -f - >/dev/null <<EOF
+apiVersion: v1
+kind: Node
+metadata:
+  name: kwok-$role
+  annotations: {kwok.x-k8s.io/node: fake}
+  labels: {crudbench/role: $role, kubernetes.io/hostname: kwok-$role, kubernetes.io/os: linux, type: kwok}
+EOF
+	done
+	wait_for 60 "kwok's fake nodes" fake_nodes_ready
+	log "fake nodes ready: ${FAKE_ROLES[*]/#/kwok-}"
+}
+
 # ---- load, status ----------------------------------------------------------
 
 load() {
@@ -516,6 +578,8 @@ load() {
 status() {
 	local name pid state rc=0
 	for name in "${DAEMONS[@]}"; do
+		# kwok runs only after fake-nodes.
+		[ "$name" = kwok ] && [ ! -f "$STATE/pid/kwok" ] && continue
 		pid=$(pid_of "$name")
 		if alive "$name"; then state=running; else state=stopped rc=1; fi
 		printf '%-24s %-8s %s\n' "$name" "$state" "${pid:--}"
@@ -774,7 +838,13 @@ load)
 	load "$@"
 	;;
 selftest) selftest ;;
+fake-nodes) fake_nodes ;;
+kubectl)
+	shift
+	kubectl_ "$@"
+	;;
+kubeconfig) echo "$STATE/admin.kubeconfig" ;;
 status) status ;;
 down) down ;;
-*) die "usage: cluster.sh up | load IMAGE... | selftest | status | down" ;;
+*) die "usage: cluster.sh up | load IMAGE... | selftest | fake-nodes | kubectl ARG... | kubeconfig | status | down" ;;
 esac
