@@ -1,10 +1,12 @@
 // Package pages measures page views in a real browser: headless Chromium,
 // driven through the DevTools protocol (chromedp), opens a front end's page
-// in a fresh browser context per view and reports the browser's own figures
-// — navigation start to the page's data marker (Element Timing), LCP, bytes
-// over the wire and requests (Network events), main-thread script and task
-// time (Performance metrics) — cold (empty cache) or warm (cached bundle),
-// on the desktop or a mobile-like profile (throttled network and CPU).
+// and reports the browser's own figures — navigation start to the page's
+// data marker (Element Timing), LCP, bytes over the wire and requests
+// (Network events), main-thread script and task time (Performance metrics)
+// — cold (a fresh browser context per view, its cache off) or warm (a tab
+// of its own in a browser context that viewed the page once before, so the
+// bundle is cached), on the desktop or a mobile-like profile (throttled
+// network and CPU).
 package pages
 
 import (
@@ -33,8 +35,9 @@ func FindChromium() (string, error) {
 	return "", ErrNoChromium
 }
 
-// Browser is one headless Chromium; every view opens a browser context of
-// its own in it (own cookies, storage and cache) and closes it afterwards.
+// Browser is one headless Chromium. A cold view opens a browser context of
+// its own in it (own cookies, storage and cache) and closes it afterwards;
+// a warm view opens a tab in a browser context that Open warmed.
 type Browser struct {
 	ctx    context.Context
 	cancel context.CancelFunc

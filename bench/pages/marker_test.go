@@ -92,8 +92,13 @@ func TestMarkerTiming(t *testing.T) {
 	})
 	t.Run("constant rate", func(t *testing.T) {
 		const interval = 250 * time.Millisecond
+		cs, err := b.Open(context.Background(), pages.Page{URL: srv.URL + "/late", Marker: "data"}, pages.Options{}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cs.Close() })
 		begin := time.Now()
-		views := b.Run(context.Background(), pages.Page{URL: srv.URL + "/late", Marker: "data"}, pages.Options{}, 4, time.Second, 1)
+		views := cs.Run(context.Background(), 4, time.Second)
 		if len(views) != 4 {
 			t.Fatalf("%d views in a second at 4 per second, want 4", len(views))
 		}

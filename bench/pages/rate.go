@@ -12,19 +12,18 @@ import (
 // it is counted as failed rather than started late.
 var ErrBusy = errors.New("no browser context free when the view was due")
 
-// Run views p at a constant rate (views per second) for the window, in at
-// most contexts concurrent browser contexts, and returns every view due in
-// the window, in the order they were due, once the last has ended. A view
-// due while contexts are all busy is not started: it is returned with
-// ErrBusy.
-func (b *Browser) Run(ctx context.Context, p Page, o Options, rate float64, window time.Duration, contexts int) []View {
-	if rate <= 0 || window <= 0 || contexts <= 0 {
+// Run views the page at a constant rate (views per second) for the
+// window, one view at a time in each of cs's contexts, and returns every
+// view due in the window, in the order they were due, once the last has
+// ended. A view due while every context is busy is not started: it is
+// returned with ErrBusy.
+func (cs *Contexts) Run(ctx context.Context, rate float64, window time.Duration) []View {
+	if rate <= 0 || window <= 0 || cap(cs.free) == 0 {
 		return nil
 	}
 	interval := time.Duration(float64(time.Second) / rate)
 	n := int(window / interval)
 	views := make([]View, n)
-	slots := make(chan struct{}, contexts)
 	var wg sync.WaitGroup
 	begin := time.Now()
 	for i := range n {
@@ -38,8 +37,9 @@ func (b *Browser) Run(ctx context.Context, p Page, o Options, rate float64, wind
 			wg.Wait()
 			return views
 		}
+		var c *visitor
 		select {
-		case slots <- struct{}{}:
+		case c = <-cs.free:
 		default:
 			views[i] = View{Start: due, Err: ErrBusy}
 			continue
@@ -47,8 +47,8 @@ func (b *Browser) Run(ctx context.Context, p Page, o Options, rate float64, wind
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer func() { <-slots }()
-			views[i] = b.View(ctx, p, o)
+			defer func() { cs.free <- c }()
+			views[i] = cs.view(ctx, c)
 		}()
 	}
 	wg.Wait()

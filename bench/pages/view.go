@@ -55,9 +55,10 @@ type Session struct {
 
 // Options are how a view is made.
 type Options struct {
-	// Warm views the page once unmeasured first, in the same context, so
-	// that the measured view finds the bundle in the cache; a cold view
-	// loads everything with the cache off.
+	// Warm views the page as a returning visitor: in a tab of its own in a
+	// browser context that has viewed it once before, unmeasured (Open),
+	// so that the bundle comes from that context's cache. A cold view
+	// opens a fresh context and loads everything with the cache off.
 	Warm bool
 	// Profile is the emulated device (Desktop when zero).
 	Profile Profile
@@ -67,9 +68,10 @@ type Options struct {
 
 // View is one page view's figures, all from the browser.
 type View struct {
-	// Start is when the view began (context opened), Wall how long it took
-	// in all, sign-in and warm-up included: the runner's pacing figures,
-	// not the page's.
+	// Start is when the view began (its tab opened), Wall how long it took
+	// in all, a cold view's sign-in included (and the warm-up of a warm
+	// view made alone, Browser.View): the runner's pacing figures, not the
+	// page's.
 	Start time.Time     `json:"start"`
 	Wall  time.Duration `json:"wall"`
 	// DataVisible is navigation start to the marker's paint, as Element
@@ -135,6 +137,7 @@ type wire struct {
 	mu        sync.Mutex
 	measuring bool
 	counted   map[network.RequestID]network.ResourceType
+	cached    map[network.RequestID]bool
 	v         View
 }
 
@@ -151,8 +154,12 @@ func (w *wire) event(ev any) {
 		}
 		w.counted[ev.RequestID] = ev.Type
 	case *network.EventRequestServedFromCache:
-		if _, ok := w.counted[ev.RequestID]; ok {
-			w.v.Cached++
+		w.cache(ev.RequestID)
+	case *network.EventResponseReceived:
+		// The memory cache says so with an event of its own, the HTTP
+		// cache (a warm view's, in a tab of its own) on the response.
+		if ev.Response.FromDiskCache {
+			w.cache(ev.RequestID)
 		}
 	case *network.EventLoadingFinished:
 		typ, ok := w.counted[ev.RequestID]
@@ -167,9 +174,18 @@ func (w *wire) event(ev any) {
 	}
 }
 
+// cache counts request id as served from the cache, once, when it is the
+// view's.
+func (w *wire) cache(id network.RequestID) {
+	if _, ok := w.counted[id]; ok && !w.cached[id] {
+		w.cached[id] = true
+		w.v.Cached++
+	}
+}
+
 func (w *wire) start() {
 	w.mu.Lock()
-	w.measuring, w.counted = true, map[network.RequestID]network.ResourceType{}
+	w.measuring, w.counted, w.cached = true, map[network.RequestID]network.ResourceType{}, map[network.RequestID]bool{}
 	w.mu.Unlock()
 }
 
@@ -179,63 +195,93 @@ func (w *wire) figures() View {
 	return w.v
 }
 
-// View opens p in a new browser context of b, signs in, warms the cache
-// if asked, and measures one view of p. A failed view has Err set.
+// View makes one view of p as o says — cold in a fresh browser context,
+// warm in a context it opens and warms for it first — and measures it. A
+// failed view has Err set.
 func (b *Browser) View(ctx context.Context, p Page, o Options) View {
 	start := time.Now()
-	v, err := b.view(ctx, p, o)
-	v.Start, v.Wall, v.Err = start, time.Since(start), err
+	cs, err := b.Open(ctx, p, o, 1)
+	if err != nil {
+		return View{Start: start, Wall: time.Since(start), Err: err}
+	}
+	defer cs.Close()
+	v := cs.view(ctx, <-cs.free)
+	v.Start, v.Wall = start, time.Since(start)
 	return v
 }
 
-func (b *Browser) view(ctx context.Context, p Page, o Options) (View, error) {
-	timeout := o.Timeout
-	if timeout == 0 {
-		timeout = 30 * time.Second
+// timeout is the time a view, or a context's warm-up, has.
+func (o Options) timeout() time.Duration {
+	if o.Timeout == 0 {
+		return 30 * time.Second
 	}
-	tctx, cancelTab := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
-	defer cancelTab()
+	return o.Timeout
+}
+
+// tab opens a tab of b in the browser context opt says (a new one, or one
+// of a visitor's), with the observer in its every document, its network
+// and performance domains on and a wire listening. vctx carries the
+// view's timeout and ctx's cancellation; closeTab closes the tab.
+func (b *Browser) tab(ctx context.Context, timeout time.Duration, opt chromedp.ContextOption) (vctx context.Context, w *wire, closeTab func(), err error) {
+	tctx, cancelTab := chromedp.NewContext(b.ctx, opt)
 	if err := chromedp.Do(tctx); err != nil {
-		return View{}, fmt.Errorf("new browser context: %w", err)
+		cancelTab()
+		return nil, nil, nil, fmt.Errorf("new tab: %w", err)
 	}
 	// The view's deadline is the caller's and the view's own; the tab's
 	// context must not carry it to its creation above, which would end it.
 	vctx, cancel := context.WithTimeout(tctx, timeout)
-	defer cancel()
 	stop := context.AfterFunc(ctx, cancel)
-	defer stop()
-
-	w := &wire{}
+	closeTab = func() { stop(); cancel(); cancelTab() }
+	w = &wire{}
 	if err := chromedp.Listen(vctx, w.event); err != nil {
-		return View{}, err
+		closeTab()
+		return nil, nil, nil, err
 	}
 	if _, err := chromedp.Call(vctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: observer}); err != nil {
-		return View{}, err
+		closeTab()
+		return nil, nil, nil, err
 	}
 	if _, err := chromedp.Call(vctx, network.Enable, network.EnableParams{}); err != nil {
-		return View{}, err
+		closeTab()
+		return nil, nil, nil, err
 	}
 	if _, err := chromedp.Call(vctx, performance.Enable, performance.EnableParams{}); err != nil {
+		closeTab()
+		return nil, nil, nil, err
+	}
+	return vctx, w, closeTab, nil
+}
+
+// coldView views p in a fresh browser context, signed in as p says, with
+// the cache off.
+func (b *Browser) coldView(ctx context.Context, p Page, o Options) (View, error) {
+	vctx, w, closeTab, err := b.tab(ctx, o.timeout(), chromedp.WithNewBrowserContext())
+	if err != nil {
 		return View{}, err
 	}
-	if p.Session != nil {
-		if err := startSession(vctx, p.URL, *p.Session); err != nil {
-			return View{}, err
-		}
+	defer closeTab()
+	if err := startSignedIn(vctx, p); err != nil {
+		return View{}, err
 	}
-	if p.SignIn != nil && p.Session == nil {
-		if err := signIn(vctx, *p.SignIn); err != nil {
-			return View{}, err
-		}
+	return measure(vctx, p, o, w)
+}
+
+// startSignedIn starts the tab's session: p's Session, else a sign-in
+// through p's form, else none.
+func startSignedIn(ctx context.Context, p Page) error {
+	switch {
+	case p.Session != nil:
+		return startSession(ctx, p.URL, *p.Session)
+	case p.SignIn != nil:
+		return signIn(ctx, *p.SignIn)
 	}
-	if o.Warm {
-		if err := chromedp.Do(vctx, chromedp.Navigate(p.URL)); err != nil {
-			return View{}, fmt.Errorf("warm-up view: %w", err)
-		}
-		if _, err := waitMarker(vctx, p, timeout); err != nil {
-			return View{}, fmt.Errorf("warm-up view: %w", err)
-		}
-	}
+	return nil
+}
+
+// measure measures one view of p in the tab at vctx, its cache on for a
+// warm view and off for a cold one, on o's device.
+func measure(vctx context.Context, p Page, o Options, w *wire) (View, error) {
 	if _, err := chromedp.Call(vctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: !o.Warm}); err != nil {
 		return View{}, err
 	}
@@ -257,7 +303,7 @@ func (b *Browser) view(ctx context.Context, p Page, o Options) (View, error) {
 		}
 		return w.figures(), fmt.Errorf("view %s: %w", p.URL, err)
 	}
-	seen, err := waitMarker(vctx, p, timeout)
+	seen, err := waitMarker(vctx, p, o.timeout())
 	if err != nil {
 		return w.figures(), err
 	}

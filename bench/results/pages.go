@@ -27,8 +27,9 @@ type PageSettings struct {
 const (
 	// CacheCold views with the cache off: everything over the wire.
 	CacheCold = "cold"
-	// CacheWarm views the page once unmeasured first, in the same
-	// browser context, so that the measured view finds the bundle cached.
+	// CacheWarm views in a tab of its own in one of the run's browser
+	// contexts, each of which viewed the page once, unmeasured, before
+	// the run: a returning visitor, whose bundle comes from the cache.
 	CacheWarm = "warm"
 )
 
@@ -85,30 +86,12 @@ func (p PageResult) Painted() int { return p.Views - p.Failed }
 // and PostgreSQL's. A part is absent (Available false) when its process
 // was not read.
 type PageServerCost struct {
-	// WarmUpTaken says the figures are a warm run's less its cold run's
-	// per view: a warm view loads the page twice, its unmeasured warm-up
-	// as a cold view does and then the measured view, so what the
-	// measured view cost the servers is the difference.
-	WarmUpTaken       bool    `json:"warmUpTaken,omitempty"`
 	APIMsPerView      float64 `json:"apiMsPerView"`
 	APIAvailable      bool    `json:"apiAvailable"`
 	StaticMsPerView   float64 `json:"staticMsPerView"`
 	StaticAvailable   bool    `json:"staticAvailable"`
 	PostgresMsPerView float64 `json:"postgresMsPerView"`
 	PostgresAvailable bool    `json:"postgresAvailable"`
-}
-
-// Less is c less cold, part by part (none under zero), each part
-// available when it is in both: a warm run's cost without its warm-up
-// loads, which cost what cold's views did.
-func (c PageServerCost) Less(cold PageServerCost) PageServerCost {
-	d := func(w, c float64) float64 { return max(0, w-c) }
-	return PageServerCost{
-		WarmUpTaken:  true,
-		APIMsPerView: d(c.APIMsPerView, cold.APIMsPerView), APIAvailable: c.APIAvailable && cold.APIAvailable,
-		StaticMsPerView: d(c.StaticMsPerView, cold.StaticMsPerView), StaticAvailable: c.StaticAvailable && cold.StaticAvailable,
-		PostgresMsPerView: d(c.PostgresMsPerView, cold.PostgresMsPerView), PostgresAvailable: c.PostgresAvailable && cold.PostgresAvailable,
-	}
 }
 
 // TotalMsPerView is the parts added up.

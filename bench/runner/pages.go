@@ -309,9 +309,6 @@ func (pv *pageViews) measureAll(ctx context.Context) []results.PageResult {
 		len(js), perRun, pv.cfg.Pages.Contexts, round(remaining(len(js), perRun, pv.cfg.Cooldown)))
 	var out []results.PageResult
 	var saturated []string
-	// cold holds each cold run's server cost, which its warm run's
-	// warm-up loads cost too (jobs puts cold first).
-	cold := map[[4]string]results.PageServerCost{}
 	for i, j := range js {
 		res := pv.blank(j)
 		switch err := pv.problems[[2]string{j.scenario, j.name}]; {
@@ -324,15 +321,6 @@ func (pv *pageViews) measureAll(ctx context.Context) []results.PageResult {
 				pause(ctx, pv.cfg.Cooldown)
 			}
 			res = pv.measure(ctx, j)
-			key := [4]string{j.profile, j.scenario, j.device, j.name}
-			switch c, ok := cold[key]; {
-			case j.cache == results.CacheCold && res.Painted() > 0:
-				cold[key] = res.Server
-			case j.cache == results.CacheWarm && ok:
-				res.Server = res.Server.Less(c)
-			case j.cache == results.CacheWarm:
-				res.Server = results.PageServerCost{} // no cold run to take its warm-up loads from
-			}
 			pv.con.printf("[%d/%d] %-6s %-14s %-7s %-4s %s %s\n", i+1, len(js), j.profile, j.scenario, j.device, j.cache, pv.con.app(j.name), pageLine(res))
 		}
 		if res.Browser.Saturated {
@@ -392,8 +380,12 @@ func (pv *pageViews) session(ctx context.Context, f *frontEnd) (*pages.Session, 
 	return &pages.Session{Storage: map[string]string{spaTokenKey: token}}, nil
 }
 
-// measure runs j: a warm-up of views, discarded, then the measured window
-// of views at j's rate while the servers and the browser are sampled.
+// measure runs j: its browser contexts opened (a warm run's each warmed
+// by one view of the page, so that its views are a returning visitor's), a
+// warm-up of views, discarded, then the measured window of views at j's
+// rate while the servers and the browser are sampled. The contexts' own
+// warm-up loads are made before the sampler starts, so a warm view's
+// server CPU is its own, measured as a cold view's is.
 func (pv *pageViews) measure(ctx context.Context, j pageJob) results.PageResult {
 	res := pv.blank(j)
 	p := pv.page(j.scenario, j.front)
@@ -404,9 +396,17 @@ func (pv *pageViews) measure(ctx context.Context, j pageJob) results.PageResult 
 	}
 	p.Session = session
 	o := pages.Options{Warm: j.cache == results.CacheWarm, Profile: deviceProfile(j.device), Timeout: pv.cfg.Timeout}
-	contexts := pv.cfg.Pages.Contexts
+	cs, err := pv.browser.Open(ctx, p, o, pv.cfg.Pages.Contexts)
+	if err != nil {
+		res.Verdict, res.Reason = results.VerdictFailed, err.Error()
+		if ctx.Err() != nil {
+			res.Verdict, res.Reason = results.VerdictSkipped, "interrupted before this run"
+		}
+		return res
+	}
+	defer cs.Close()
 	if pv.cfg.Warmup > 0 {
-		pv.browser.Run(ctx, p, o, res.TargetRate, pv.cfg.Warmup, contexts)
+		cs.Run(ctx, res.TargetRate, pv.cfg.Warmup)
 	}
 	targets := []sampler.Target{{Name: "browser", PID: pv.browser.PID(), Tree: true}}
 	if j.front.apiPID > 0 {
@@ -421,7 +421,7 @@ func (pv *pageViews) measure(ctx context.Context, j pageJob) results.PageResult 
 	smp := sampler.New(pv.cfg.SampleInterval, targets...)
 	smp.Start()
 	from := time.Now()
-	views := pv.browser.Run(ctx, p, o, res.TargetRate, pv.cfg.Duration, contexts)
+	views := cs.Run(ctx, res.TargetRate, pv.cfg.Duration)
 	to := time.Now()
 	series := smp.Stop()
 	if ctx.Err() != nil {
