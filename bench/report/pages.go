@@ -11,11 +11,11 @@ import (
 )
 
 // pagesHowTo heads the Pages section.
-const pagesHowTo = "Each page scenario opens a front end's page in headless Chromium at a constant rate of views (open model: a view due while every browser context is busy fails, it is never started late), each in a fresh browser context that starts signed in (a session from one sign-in per run: a view's cost is the page's, not a password check's). " +
-	"Cold views load everything with the cache off; warm views view the page once unmeasured first, so the bundle comes from the cache. Mobile is DevTools' Fast 3G with 4× CPU throttling. " +
+const pagesHowTo = "Each page scenario opens a front end's page in headless Chromium at a constant rate of views (open model: a view due while every browser context is busy fails, it is never started late; one view at a time in each), signed in (a session from one sign-in per run: a view's cost is the page's, not a password check's). " +
+	"Cold views each open a fresh browser context and load everything with the cache off; warm views are a returning visitor's: each browser context of the run viewed the page once before the measured window, unmeasured and outside the servers' CPU sample, and every warm view opens a tab of its own in one of them, so the bundle comes from that context's cache. Mobile is DevTools' Fast 3G with 4× CPU throttling. " +
 	"Data visible is navigation start to the paint of the marker after the page's data (Element Timing, read in the page), LCP the largest contentful paint by then, both from the browser; bytes are what came over the wire per view (JS: scripts), requests per view, script the main thread's script time. " +
 	"Static files (scripts, style sheets, a single-page app's index.html) are gzip-compressed once, at the server's start, for every front end alike, and sent so to a browser that accepts gzip; the API's answers and the site's pages are not compressed, as the API apps are measured everywhere else. " +
-	"Server CPU is CPU-ms per view started, of the API app (a site's own process), the static server (a single-page app's: a site serves its own files) and PostgreSQL — a warm row's less its cold row's, since a warm view's unmeasured warm-up load costs what a cold view does; the browser's (warm-up included) is load-generator CPU on the runner's side, and a saturated browser (⚠) measures itself, not the app."
+	"Server CPU is CPU-ms per view started, of the API app (a site's own process), the static server (a single-page app's: a site serves its own files) and PostgreSQL, over the measured window alike for cold and warm rows; the browser's is load-generator CPU on the runner's side, and a saturated browser (⚠) measures itself, not the app."
 
 // pageRows are run's page results in the layout's order of front ends,
 // otherwise as run recorded them.
