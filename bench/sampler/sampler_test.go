@@ -50,10 +50,11 @@ func TestHalfCoreAndMemory(t *testing.T) {
 	if st.Missing {
 		t.Errorf("Missing = true for a running process")
 	}
-	// A sample every 100 ms, never more often; a busy machine may delay
-	// some, and a ticker drops the ticks it cannot deliver.
-	if most := int(wall/sampler.DefaultInterval) + 2; st.Samples < most/2 || st.Samples > most {
-		t.Errorf("Samples = %d in %v at 10 Hz, want about %d", st.Samples, wall, most-1)
+	// The first sample, Stop's last and one a tick between: a busy
+	// machine makes fewer (a ticker drops the ticks it cannot deliver),
+	// never more. That the loop ticks at all, TestVanishesDuringRun sees.
+	if most := int(wall/sampler.DefaultInterval) + 2; st.Samples < 2 || st.Samples > most {
+		t.Errorf("Samples = %d in %v at 10 Hz, want 2 to %d", st.Samples, wall, most)
 	}
 	// One goroutine burns: the helper cannot use more than a core.
 	if truth > 1.05 {
@@ -165,11 +166,15 @@ func TestTreeCountsExitedChildren(t *testing.T) {
 func TestIdle(t *testing.T) {
 	t.Parallel()
 	h := startHelper(t, modeIdle)
+	begin := time.Now()
 	series, _ := sample(t, 1500*time.Millisecond, sampler.Target{Name: "idle", PID: h.pid()})
+	took := time.Since(begin)
 	st := series["idle"].Window(time.Time{}, time.Time{})
 	t.Logf("stats: %+v", st)
-	if st.Missing || st.Samples < 10 {
-		t.Fatalf("Missing, Samples = %v, %d; want false, about 16", st.Missing, st.Samples)
+	// The first sample and Stop's at least, and one a tick between at
+	// most: a busy machine delivers fewer ticks, never more.
+	if most := int(took/sampler.DefaultInterval) + 2; st.Missing || st.Samples < 2 || st.Samples > most {
+		t.Fatalf("Missing, Samples = %v, %d; want false, 2 to %d", st.Missing, st.Samples, most)
 	}
 	if st.CPUMean > 0.02 || st.CPUMax > 0.05 {
 		t.Errorf("CPUMean, CPUMax = %.3f, %.3f for an idle process, want about 0", st.CPUMean, st.CPUMax)
@@ -196,11 +201,15 @@ func TestMissing(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			for _, tree := range []bool{false, true} {
+				begin := time.Now()
 				series, _ := sample(t, 300*time.Millisecond, sampler.Target{Name: "x", PID: tc.pid, Tree: tree})
+				most := int(time.Since(begin)/sampler.DefaultInterval) + 2
 				ser := series["x"]
 				st := ser.Window(time.Time{}, time.Time{})
-				if !st.Missing || st.Samples != 0 || len(ser.Misses) < 3 {
-					t.Errorf("tree %v: Missing, Samples, misses = %v, %d, %d; want true, 0, >= 3", tree, st.Missing, st.Samples, len(ser.Misses))
+				// A miss at the first sample and at Stop's, never more
+				// than a tick allows: a busy machine drops ticks between.
+				if !st.Missing || st.Samples != 0 || len(ser.Misses) < 2 || len(ser.Misses) > most {
+					t.Errorf("tree %v: Missing, Samples, misses = %v, %d, %d; want true, 0, 2 to %d", tree, st.Missing, st.Samples, len(ser.Misses), most)
 				}
 			}
 		})
