@@ -1,10 +1,12 @@
 package sampler_test
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -219,24 +221,77 @@ func TestMissing(t *testing.T) {
 func TestVanishesDuringRun(t *testing.T) {
 	t.Parallel()
 	h := startHelper(t, modeIdle)
-	s := sampler.New(0, sampler.Target{Name: "app", PID: h.pid()})
+	marker := startHelper(t, modeIdle)
+	appStat := fmt.Sprintf("/proc/%d/stat", h.pid())
+	s := sampler.New(0,
+		sampler.Target{Name: "app", PID: h.pid()},
+		sampler.Target{Name: "marker", PID: marker.pid()},
+	)
+	begin := time.Now()
 	s.Start()
-	time.Sleep(600 * time.Millisecond)
-	exited := time.Now()
-	h.stop(t)
+	// A sample reads its targets in order and keeps their files open:
+	// once the sampler holds the marker's, it has read the app.
+	waitOpen(t, fmt.Sprintf("/proc/%d/stat", marker.pid()), true)
+	// Some ticks of the running app, among which a miss would show; a
+	// busy machine delivers fewer, which the checks below allow.
 	time.Sleep(500 * time.Millisecond)
+	h.stop(t)
+	exited := time.Now()
+	// The first read after the exit fails and lets go of the app's
+	// files: the loop, not only Stop's last sample, marks it missing.
+	waitOpen(t, appStat, false)
 	ser := s.Stop()["app"]
+	took := time.Since(begin)
 
-	if before := ser.Window(time.Time{}, exited); before.Missing || before.Samples < 4 {
-		t.Errorf("before exit: Missing, Samples = %v, %d; want false, about 6", before.Missing, before.Samples)
+	if len(ser.Samples) == 0 {
+		t.Fatalf("no sample of the app before its exit: misses at %v", ser.Misses)
 	}
-	all := ser.Window(time.Time{}, time.Time{})
-	if !all.Missing || len(ser.Misses) < 3 {
-		t.Errorf("whole run: Missing, misses = %v, %d; want true, about 5", all.Missing, len(ser.Misses))
+	last := ser.Samples[len(ser.Samples)-1]
+	if last.At.After(exited) {
+		t.Errorf("a sample at %v, after the app exited at %v", last.At, exited)
 	}
-	if all.RSSStartBytes == 0 {
-		t.Errorf("RSSStartBytes = 0 for a running process")
+	if before := ser.Window(time.Time{}, last.At); before.Missing {
+		t.Errorf("a miss at %v while the app ran (last sample at %v)", ser.Misses, last.At)
 	}
+	// The loop's miss and Stop's at least, and no more readings than ticks.
+	if n, most := len(ser.Misses), int(took/sampler.DefaultInterval)+2; n < 2 || len(ser.Samples)+n > most {
+		t.Errorf("%d samples, %d misses in %v; want 2 misses or more, %d readings at most", len(ser.Samples), n, took, most)
+	}
+	if all := ser.Window(time.Time{}, time.Time{}); !all.Missing || all.RSSStartBytes == 0 {
+		t.Errorf("whole run: Missing, RSSStartBytes = %v, %d; want true, the running process's", all.Missing, all.RSSStartBytes)
+	}
+}
+
+// waitOpen waits, 30 s at most, until this process has the file at path
+// open (or, when open is false, no longer has it): the sampler holds a
+// target's /proc files between samples and lets go of them at a miss, so
+// this is how a test sees it read or miss a target without reaching into
+// its goroutine.
+func waitOpen(t *testing.T, path string, open bool) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); isOpen(t, path) != open; {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s open = %v after 30 s, want %v", path, !open, open)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// isOpen reports whether a file descriptor of this process refers to path.
+func isOpen(t *testing.T, path string) bool {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatalf("list open files: %v", err)
+	}
+	for _, fd := range fds {
+		// A descriptor closed since the listing has no link: not open.
+		link, err := os.Readlink("/proc/self/fd/" + fd.Name())
+		if err == nil && strings.TrimSuffix(link, " (deleted)") == path {
+			return true
+		}
+	}
+	return false
 }
 
 func TestOverhead(t *testing.T) {
