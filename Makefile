@@ -36,6 +36,7 @@ lint: lint-node
 	@out=$$(gofmt -l $$(git ls-files '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) vet -tags k8s ./deploy/helm/
 
 # lint-node is gofmt and vet for the Node workspace (the root package.json,
 # every package of apps/): ESLint and Prettier's check, both pinned there
@@ -71,11 +72,15 @@ test: lint check-generated chart
 	$(GO) test -count=1 -timeout 30m ./...
 
 # test-k8s brings up a one-node Kubernetes on this machine (deploy/cluster),
-# runs its selftest and takes the cluster down again, passed or not. Run as
-# root; the first run installs Debian's packages and builds the Kubernetes
-# binaries (deploy/cluster/README.md says how long).
+# runs its selftest and the chart's tests on it (deploy/helm's cluster_test.go:
+# a server-side dry run, the chart installed and its bench Job run and
+# merged, placement on kwok's fake nodes), and takes the cluster down again,
+# passed or not. Run as root, with a Docker daemon that has the Dockerfile's
+# base images (docs/scale-out.md); the first run installs Debian's packages
+# and builds the Kubernetes binaries (deploy/cluster/README.md says how long).
 test-k8s:
-	@deploy/cluster/cluster.sh up && deploy/cluster/cluster.sh selftest; rc=$$?; \
+	@deploy/cluster/cluster.sh up && deploy/cluster/cluster.sh selftest \
+		&& $(GO) test -tags k8s -count=1 -timeout 45m -v -run '^TestCluster' ./deploy/helm/; rc=$$?; \
 	deploy/cluster/cluster.sh down; exit $$rc
 
 bench:
