@@ -233,7 +233,7 @@ func buildImages(t *testing.T) {
 	}
 	for _, target := range e2eImages {
 		start := time.Now()
-		if _, err := command(t, []byte(tree), "docker", "build", "-q", "--target", target, "--build-arg", "COMMIT="+strings.TrimSpace(commit),
+		if _, err := command(t, []byte(tree), "docker", "build", "-q", "--force-rm", "--target", target, "--build-arg", "COMMIT="+strings.TrimSpace(commit),
 			"-t", "crudbench/"+target+":"+e2eTag, "-"); err != nil {
 			t.Fatalf("docker build of %s: %v", target, err)
 		}
