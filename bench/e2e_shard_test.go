@@ -1,7 +1,6 @@
 package main_test
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +15,7 @@ import (
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
+	"crudbench/bench/barrier"
 	"crudbench/bench/results"
 	"crudbench/bench/stack"
 )
@@ -174,17 +174,9 @@ func waitReady(t *testing.T, file string, done <-chan struct{}) {
 // and that their notes say so.
 func checkBarrier(t *testing.T, barrierDir string, dirs []string) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(barrierDir, "start"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var start struct {
-		At, SetAt time.Time
-		Ready     map[int]time.Time
-		Missing   []int
-	}
-	if err := json.Unmarshal(data, &start); err != nil {
-		t.Fatal(err)
+	start, set, err := barrier.ReadStart(barrierDir)
+	if err != nil || !set {
+		t.Fatalf("the barrier's start in %s: set %v, %v", barrierDir, set, err)
 	}
 	if len(start.Missing) != 0 || !start.Ready[1].After(start.Ready[0]) || start.SetAt.Before(start.Ready[1]) || !start.At.After(start.SetAt) {
 		t.Errorf("barrier start %+v: want it set once shard 1 was ready, after shard 0, and for later", start)

@@ -162,6 +162,11 @@ func (b Barrier) check() error {
 	return nil
 }
 
+// ReadStart reads the start shard 0 set in dir, the barrier's folder,
+// as the shards read it: for what looks from outside the shards (a test,
+// or a person after the run); false when no start is set yet.
+func ReadStart(dir string) (Start, bool, error) { return Barrier{Dir: dir}.read() }
+
 // read returns the start when it is set.
 func (b Barrier) read() (Start, bool, error) {
 	data, err := os.ReadFile(filepath.Join(b.Dir, startFile))

@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"crudbench/bench/barrier"
 	"crudbench/bench/results"
 )
 
@@ -211,7 +212,7 @@ func TestClusterInstall(t *testing.T) {
 	merged := readRunIn(t, filepath.Join(local, "merged"))
 	checkMerged(t, merged)
 	shards := []*results.Run{readRunIn(t, filepath.Join(local, "run", "shard0")), readRunIn(t, filepath.Join(local, "run", "shard1"))}
-	checkLateShard(t, filepath.Join(local, "run", "barrier", "start"), merged, shards, started)
+	checkLateShard(t, filepath.Join(local, "run", "barrier"), merged, shards, started)
 }
 
 // buildImages builds the test's images with the project's Dockerfile,
@@ -390,19 +391,11 @@ func checkMerged(t *testing.T, run *results.Run) {
 // 1 was ready, both shards ran from it and learned it before it came (the
 // start skew: both started at the one start, neither late), and the
 // merged report says so, the first and last shards' ready times apart.
-func checkLateShard(t *testing.T, startFile string, merged *results.Run, shards []*results.Run, started map[int]time.Time) {
+func checkLateShard(t *testing.T, barrierDir string, merged *results.Run, shards []*results.Run, started map[int]time.Time) {
 	t.Helper()
-	data, err := os.ReadFile(startFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var start struct {
-		At, SetAt time.Time
-		Ready     map[int]time.Time
-		Missing   []int
-	}
-	if err := json.Unmarshal(data, &start); err != nil {
-		t.Fatal(err)
+	start, set, err := barrier.ReadStart(barrierDir)
+	if err != nil || !set {
+		t.Fatalf("the barrier's start in %s: set %v, %v", barrierDir, set, err)
 	}
 	spread := start.Ready[1].Sub(start.Ready[0])
 	t.Logf("barrier: shard 0 ready at %s, shard 1 at %s (%s later; its container started at %s), start set at %s for %s",
