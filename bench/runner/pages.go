@@ -141,6 +141,9 @@ func (r *runner) viewPages(ctx context.Context, run *results.Run, measure bool) 
 		r.note("The page scenarios did not run: a sharded run splits one schedule of requests between runners, and a page view is no request of it.")
 		return
 	}
+	if r.cfg.Repeat > 1 && measure {
+		r.note(fmt.Sprintf("The page scenarios ran once each, not %d times: -repeat repeats the API scenarios' runs and capacity searches, each on a freshly started app, while a front end's static server is started once, in front of its API.", r.cfg.Repeat))
+	}
 	pv := &pageViews{cfg: r.cfg, con: r.con, notes: &r.book, fronts: r.frontEnds(), dbPID: r.dbPID, vacancies: run.Environment.Dataset["vacancy"], login: r.Login}
 	run.Settings.Pages = pv.settings()
 	b, err := pages.Start()
