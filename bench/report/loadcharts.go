@@ -127,13 +127,23 @@ func latencyLoadChart(l layout, scenario string, apps [][]loadPoint, slo float64
 
 // loadLegend names the apps and the line and marker styles.
 func loadLegend(s *svg, l layout, apps [][]loadPoint, right float64) {
-	x := 4.0
-	for _, pts := range apps {
-		s.rect(x, 24, 12, 4, l.color(pts[0].app), pts[0].app)
-		s.text(x+16, 30, "start", "small", pts[0].app)
-		x += 24 + 6.5*float64(len(pts[0].app))
+	names := make([]string, len(apps))
+	for i, pts := range apps {
+		names[i] = pts[0].app
 	}
-	s.text(right, 30, "end", "small", "solid p99 · dashed p50 · ● held the rate · ✕ did not (queued)")
+	appsLegend(s, l, names, right, "solid p99 · dashed p50 · ● held the rate · ✕ did not (queued)")
+}
+
+// appsLegend names each app in its colour, left to right, and says at the
+// right what the lines and markers mean.
+func appsLegend(s *svg, l layout, names []string, right float64, styles string) {
+	x := 4.0
+	for _, name := range names {
+		s.rect(x, 24, 12, 4, l.color(name), name)
+		s.text(x+16, 30, "start", "small", name)
+		x += 24 + 6.5*float64(len(name))
+	}
+	s.text(right, 30, "end", "small", styles)
 }
 
 func logNote(s scale) string {

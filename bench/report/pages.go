@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"html/template"
 	"slices"
@@ -286,13 +287,7 @@ func pageChart(l layout, scenario, device string, fronts map[string]map[string][
 	gridX(s, x, top, h-bottom)
 	s.text(w-right, h-6, "end", "small", "page views/s")
 	s.text(4, top-6, "start", "small", "ms, p50")
-	lx := 4.0
-	for _, name := range names {
-		s.rect(lx, 24, 12, 4, l.color(name), name)
-		s.text(lx+16, 30, "start", "small", name)
-		lx += 24 + 6.5*float64(len(name))
-	}
-	s.text(w-right, 30, "end", "small", "solid cold · dashed warm · ✕ failed views or busy browser")
+	appsLegend(s, l, names, w-right, "solid cold · dashed warm · ✕ failed views or busy browser")
 	for _, name := range names {
 		color := l.color(name)
 		for _, cache := range []string{results.CacheCold, results.CacheWarm} {
@@ -300,15 +295,7 @@ func pageChart(l layout, scenario, device string, fronts map[string]map[string][
 			if len(pts) == 0 {
 				continue
 			}
-			slices.SortFunc(pts, func(a, b pageChartPoint) int {
-				switch {
-				case a.rate < b.rate:
-					return -1
-				case a.rate > b.rate:
-					return 1
-				}
-				return 0
-			})
+			slices.SortFunc(pts, func(a, b pageChartPoint) int { return cmp.Compare(a.rate, b.rate) })
 			line := make([]point, len(pts))
 			for i, p := range pts {
 				line[i] = point{x.at(p.rate), y.at(p.p50)}
