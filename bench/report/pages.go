@@ -19,17 +19,24 @@ const pagesHowTo = "Each page scenario opens a front end's page in headless Chro
 	"Server CPU is CPU-ms per view started, of the API app (a site's own process), the static server (a single-page app's: a site serves its own files) and PostgreSQL, over the measured window alike for cold and warm rows; the browser's is load-generator CPU on the runner's side, and a saturated browser (⚠) measures itself, not the app."
 
 // pageRows are run's page results in the layout's order of front ends,
-// otherwise as run recorded them.
+// otherwise as run recorded them: its groups of one profile, scenario,
+// device and cache in the order it first recorded each.
 func pageRows(run *results.Run, l layout) []*results.PageResult {
+	type group struct{ profile, scenario, device, cache string }
+	key := func(r *results.PageResult) group { return group{r.Profile, r.Scenario, r.Device, r.Cache} }
 	rs := make([]*results.PageResult, len(run.Pages))
+	order := map[group]int{}
 	for i := range run.Pages {
 		rs[i] = &run.Pages[i]
-	}
-	slices.SortStableFunc(rs, func(a, b *results.PageResult) int {
-		if a.Profile != b.Profile || a.Scenario != b.Scenario || a.Device != b.Device || a.Cache != b.Cache {
-			return 0
+		if _, ok := order[key(rs[i])]; !ok {
+			order[key(rs[i])] = len(order)
 		}
-		return slices.Index(l.apps, a.FrontEnd) - slices.Index(l.apps, b.FrontEnd)
+	}
+	// A total order: rows of different groups compared equal would not be
+	// one, and a sort may then misplace them.
+	slices.SortStableFunc(rs, func(a, b *results.PageResult) int {
+		return cmp.Or(cmp.Compare(order[key(a)], order[key(b)]),
+			cmp.Compare(slices.Index(l.apps, a.FrontEnd), slices.Index(l.apps, b.FrontEnd)))
 	})
 	return rs
 }

@@ -150,3 +150,27 @@ func TestPagesSection(t *testing.T) {
 		t.Errorf("results.json did not keep the page figures: %+v", back.Pages)
 	}
 }
+
+// TestPagesRowOrder: rows recorded out of order, one group's front ends
+// between another's, come out grouped in the order each group was first
+// recorded, their front ends in the layout's order.
+func TestPagesRowOrder(t *testing.T) {
+	run := pagesRun()
+	person := run.Pages[:6] // cold htmx, web-rest, web-graphql, then warm
+	run.Pages = []results.PageResult{person[4], person[2], person[3], person[1], person[5], person[0]}
+	dir := t.TempDir()
+	if err := report.Write(dir, run); err != nil {
+		t.Fatal(err)
+	}
+	section := between(readFile(t, filepath.Join(dir, report.MarkdownFile)), "## Pages\n", "\n## ")
+	var got []string
+	for _, line := range strings.Split(section, "\n") {
+		if cells := strings.Split(line, " | "); len(cells) > 10 && cells[0] == "| light" {
+			got = append(got, cells[3]+" "+cells[4])
+		}
+	}
+	want := []string{"warm htmx", "warm web-rest", "warm web-graphql", "cold htmx", "cold web-rest", "cold web-graphql"}
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Errorf("table rows %v, want %v", got, want)
+	}
+}
