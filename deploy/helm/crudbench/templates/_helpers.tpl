@@ -26,18 +26,17 @@ crudbench.resources are requests equal to limits in whole CPUs: the
 Guaranteed QoS class, which the static CPU manager gives exclusive cores.
 With the qos values' class Burstable, the CPU request is their
 burstableCPU instead, the limit still the whole CPUs. Called with
-(list what cpus memory qos); without qos, Guaranteed.
+(list what cpus memory qos).
 */}}
 {{- define "crudbench.resources" -}}
 {{- $what := index . 0 -}}
 {{- $cpus := index . 1 -}}
 {{- $memory := index . 2 -}}
-{{- $qos := dict -}}
-{{- if gt (len .) 3 }}{{ $qos = index . 3 }}{{ end -}}
+{{- $qos := index . 3 -}}
 {{- if or (lt (float64 $cpus) 1.0) (ne (float64 $cpus) (floor $cpus)) -}}
 {{- fail (printf "%s: cpus %v must be a whole number of CPUs, at least 1 (Guaranteed QoS with exclusive cores)" $what $cpus) -}}
 {{- end -}}
-{{- $class := default "Guaranteed" $qos.class -}}
+{{- $class := $qos.class -}}
 {{- if not (has $class (list "Guaranteed" "Burstable")) -}}
 {{- fail (printf "qos.class %q: Guaranteed or Burstable" $class) -}}
 {{- end -}}
