@@ -125,9 +125,9 @@ func (p *probe) String() string {
 // role is the placement role a workload's pods carry.
 func (o object) role() string { return o.Spec.Template.Metadata.Labels["crudbench/role"] }
 
-// render runs helm template on the chart with the given arguments and
-// returns the objects, or helm's error with what it printed.
-func render(t *testing.T, args ...string) ([]object, error) {
+// template runs helm template on the chart with the given arguments and
+// returns the manifest, or helm's error with what it printed.
+func template(t *testing.T, args ...string) ([]byte, error) {
 	t.Helper()
 	cmd := exec.Command("go", append([]string{"tool", "-modfile=tools.mod", "helm", "template", "crudbench", "./crudbench"}, args...)...)
 	var stderr bytes.Buffer
@@ -135,6 +135,17 @@ func render(t *testing.T, args ...string) ([]object, error) {
 	out, err := cmd.Output()
 	if err != nil {
 		return nil, fmt.Errorf("helm template %s: %w\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return out, nil
+}
+
+// render runs helm template on the chart with the given arguments and
+// returns the objects, or helm's error with what it printed.
+func render(t *testing.T, args ...string) ([]object, error) {
+	t.Helper()
+	out, err := template(t, args...)
+	if err != nil {
+		return nil, err
 	}
 	var objs []object
 	dec := yaml.NewDecoder(bytes.NewReader(out))

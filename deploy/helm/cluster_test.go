@@ -138,15 +138,16 @@ func TestClusterServerDryRun(t *testing.T) {
 		{"the end-to-end test's", []string{"-f", "crudbench/values-one-node.yaml", "-f", e2eValues}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			manifest, err := command(t, nil, "go", append([]string{"tool", "-modfile=tools.mod", "helm", "template", "crudbench", "./crudbench", "--namespace", ns}, tt.args...)...)
+			args := append([]string{"--namespace", ns}, tt.args...)
+			manifest, err := template(t, args...)
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, err := apply(t, manifest, "-n", ns, "--dry-run=server")
+			out, err := apply(t, string(manifest), "-n", ns, "--dry-run=server")
 			if err != nil {
 				t.Fatal(err)
 			}
-			objects := len(mustRender(t, append([]string{"--namespace", ns}, tt.args...)...))
+			objects := len(mustRender(t, args...))
 			if got := strings.Count(out, "(server dry run)"); got != objects {
 				t.Errorf("the API server took %d objects of the %d rendered:\n%s", got, objects, out)
 			}
@@ -527,11 +528,11 @@ spec:
 	})
 
 	objs := mustRender(t, "--namespace", ns)
-	manifest, err := command(t, nil, "go", "tool", "-modfile=tools.mod", "helm", "template", "crudbench", "./crudbench", "--namespace", ns)
+	manifest, err := template(t, "--namespace", ns)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := apply(t, manifest, "-n", ns); err != nil {
+	if _, err := apply(t, string(manifest), "-n", ns); err != nil {
 		t.Fatal(err)
 	}
 	// Every pod the workloads make: one per replica, one per shard.
