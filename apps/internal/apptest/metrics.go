@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // WantMetrics scrapes p's /metrics on its admin address and checks what the
@@ -14,10 +15,14 @@ import (
 // chi route pattern), at least one 404 under "unmatched" (WantDebugOnly
 // asks the public port for /metrics first), and a pool that has opened and
 // handed out connections.
+//
+// The app observes a request's duration once its handler has returned,
+// which is after the client has its answer: a scrape right after the
+// answer can come first on a loaded machine. So it scrapes until every
+// figure is there, for metricsWait at most, and then judges the last.
 func WantMetrics(t *testing.T, p *Process, route string) {
 	t.Helper()
-	series := Scrape(t, p.DebugURL+"/metrics")
-	for _, name := range []string{
+	names := []string{
 		"process_cpu_seconds_total",
 		"go_goroutines",
 		`http_request_duration_seconds_count{route="` + route + `",status="2xx"}`,
@@ -25,7 +30,13 @@ func WantMetrics(t *testing.T, p *Process, route string) {
 		"pgxpool_total_conns",
 		"pgxpool_max_conns",
 		"pgxpool_acquire_count_total",
-	} {
+	}
+	series := Scrape(t, p.DebugURL+"/metrics")
+	for deadline := time.Now().Add(metricsWait); !allPositive(series, names) && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+		series = Scrape(t, p.DebugURL+"/metrics")
+	}
+	for _, name := range names {
 		if v, ok := series[name]; !ok || v <= 0 {
 			t.Errorf("/metrics: %s = %v (present %v), want > 0", name, v, ok)
 		}
@@ -33,6 +44,20 @@ func WantMetrics(t *testing.T, p *Process, route string) {
 	if _, ok := series["pgxpool_acquire_duration_seconds_total"]; !ok {
 		t.Error("/metrics: no pgxpool_acquire_duration_seconds_total")
 	}
+}
+
+// metricsWait bounds WantMetrics' wait for the figures of requests just
+// answered: only an app that never records them takes it all.
+const metricsWait = 10 * time.Second
+
+// allPositive reports whether every name is in series with a value above 0.
+func allPositive(series map[string]float64, names []string) bool {
+	for _, name := range names {
+		if series[name] <= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // WantMetricsOnly checks that p, started with DEBUG_ADDR and METRICS_ADDR,
