@@ -29,6 +29,9 @@ type staticFile struct {
 	gzipped []byte // content gzip-compressed at start; nil when not compressed
 	ctype   string
 	hash    string // first 16 hex digits of the SHA-256
+	// The answer headers' values, set at start so that no request builds them.
+	etag, gzipETag     string
+	length, gzipLength string
 }
 
 // compressible are the extensions of the files served gzip-compressed to a
@@ -55,6 +58,7 @@ func loadStatic() (*staticFiles, error) {
 		}
 		sum := sha256.Sum256(b)
 		f := staticFile{content: b, hash: hex.EncodeToString(sum[:])[:16]}
+		f.etag, f.length = `"`+f.hash+`"`, strconv.Itoa(len(b))
 		// Set here, so that ServeContent never sniffs the type from the
 		// gzipped bytes.
 		if f.ctype = mime.TypeByExtension(path.Ext(name)); f.ctype == "" {
@@ -67,6 +71,7 @@ func loadStatic() (*staticFiles, error) {
 			}
 			if len(gz) < len(b) {
 				f.gzipped = gz
+				f.gzipETag, f.gzipLength = `"`+f.hash+`-gzip"`, strconv.Itoa(len(gz))
 			}
 		}
 		s.files[name] = f
@@ -126,18 +131,18 @@ func (s *staticFiles) handler(notFound http.HandlerFunc) http.Handler {
 			h.Set("Cache-Control", "public, max-age=300")
 		}
 		h.Set("Content-Type", f.ctype)
-		body, etag := f.content, f.hash
+		body, etag, length := f.content, f.etag, f.length
 		if f.gzipped != nil {
 			h.Add("Vary", "Accept-Encoding")
 			if acceptsGzip(r.Header.Values("Accept-Encoding")) {
-				body, etag = f.gzipped, f.hash+"-gzip"
+				body, etag, length = f.gzipped, f.gzipETag, f.gzipLength
 				h.Set("Content-Encoding", "gzip")
 			}
 		}
-		h.Set("ETag", `"`+etag+`"`)
+		h.Set("ETag", etag)
 		// ServeContent leaves Content-Length out when Content-Encoding is
 		// set (it sets it itself for a range, and drops it from a 304).
-		h.Set("Content-Length", strconv.Itoa(len(body)))
+		h.Set("Content-Length", length)
 		http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(body))
 	})
 }
